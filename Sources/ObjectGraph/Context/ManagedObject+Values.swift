@@ -1,0 +1,109 @@
+import Foundation
+
+extension ManagedObject {
+    /// The value of the attribute `key`, as the Swift type its attribute type documents
+    /// (`Int16` for integer16, `String` for string, …), or `nil`.
+    ///
+    /// Throws `.unknownKey` when the entity has no such attribute (suggesting the closest one) and
+    /// `.objectNotFound` when the object is a fault whose row no longer exists.
+    public func value(forKey key: String) throws -> Any? {
+        let attribute = try entity.requireAttribute(key)
+        return try storedValue(at: attribute.index).anyValue(as: attribute.type)
+    }
+
+    /// The value of the attribute `key` as `T`, or `nil` when the value is `nil`. Integers convert
+    /// between widths when the value fits; `json` attributes decode into any `Decodable` `T`.
+    /// Throws `.typeMismatch` when the value cannot be represented as `T`.
+    public func value<T>(forKey key: String, as type: T.Type) throws -> T? {
+        let attribute = try entity.requireAttribute(key)
+        let stored = try storedValue(at: attribute.index)
+        if stored.isNull { return nil }
+        if let value = stored.anyValue(as: attribute.type) as? T { return value }
+        if case .integer(let integer) = stored, let integerType = T.self as? any BinaryInteger.Type,
+           let converted = integerType.init(exactly: integer) {
+            return converted as? T
+        }
+        if case .json(let document) = stored, let decodable = T.self as? any Decodable.Type {
+            return try document.decode(decodable) as? T
+        }
+        throw ObjectGraphError(
+            .typeMismatch,
+            "\(entity.name).\(key) holds \(attribute.type.swiftTypeName) \(stored.debugText), which cannot be read as \(T.self)",
+            entityName: entity.name, objectID: objectID, key: key)
+    }
+
+    /// Sets the attribute `key` to `value` (`nil` clears it). The value must have the attribute's
+    /// type or convert to it exactly; otherwise `.typeMismatch` is thrown and nothing changes.
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        let attribute = try entity.requireAttribute(key)
+        let converted = try AttributeValue(converting: value, for: attribute, of: entity)
+        try setStoredValue(converted, at: attribute.index)
+    }
+
+    /// The value of the attribute `key`; `try object["title"]`. Use `setValue(_:forKey:)` to set.
+    public subscript(key: String) -> Any? {
+        get throws { try value(forKey: key) }
+    }
+
+    /// The attributes changed since the last save, with their new values (`nil` for cleared).
+    public func changedValues() -> [String: Any?] {
+        guard !isFault else { return [:] }
+        var result: [String: Any?] = [:]
+        let changed = isInserted ? entity.attributes : entity.attributes.filter { changedAttributes.contains($0.index) }
+        for attribute in changed { result[attribute.name] = values[attribute.index].anyValue(as: attribute.type) }
+        return result
+    }
+
+    /// The last saved values of `keys` (all attributes when `nil`); empty for unsaved objects.
+    public func committedValues(forKeys keys: [String]?) throws -> [String: Any?] {
+        if isInserted || objectID.isTemporaryID { return [:] }
+        if isFault { try fulfillFault() }
+        let attributes = try keys.map { try $0.map(entity.requireAttribute) } ?? entity.attributes
+        var result: [String: Any?] = [:]
+        for attribute in attributes { result[attribute.name] = committed[attribute.index].anyValue(as: attribute.type) }
+        return result
+    }
+
+    /// The value in `slot`, loading the object's values first if it is a fault.
+    func storedValue(at slot: Int) throws -> AttributeValue {
+        if isFault { try fulfillFault() }
+        return values[slot]
+    }
+
+    /// Sets the value in `slot` and records the change with the context.
+    func setStoredValue(_ value: AttributeValue, at slot: Int) throws {
+        if isFault { try fulfillFault() }
+        guard !isDeleted else {
+            throw ObjectGraphError(
+                .invalidOperation,
+                "cannot change \(entity.name).\(entity.attributes[slot].name) of \(objectID.shortDescription): the object is deleted",
+                entityName: entity.name, objectID: objectID, key: entity.attributes[slot].name)
+        }
+        guard managedObjectContext != nil || objectID.isTemporaryID else {
+            throw ObjectGraphError(
+                .invalidOperation,
+                "cannot change \(objectID.shortDescription): it no longer belongs to a context (it was reset, rolled back or its deletion saved)",
+                entityName: entity.name, objectID: objectID)
+        }
+        values[slot] = value
+        guard !isInserted, !committed.isEmpty else { return }
+        let wasUpdated = !changedAttributes.isEmpty
+        if value.isStoredEqual(to: committed[slot]) {
+            changedAttributes.remove(slot)
+        } else {
+            changedAttributes.insert(slot)
+        }
+        if wasUpdated != !changedAttributes.isEmpty { managedObjectContext?.objectUpdateStateChanged(self) }
+    }
+
+    /// Loads the values of a fault from its context's store.
+    func fulfillFault() throws {
+        guard let context = managedObjectContext else {
+            throw ObjectGraphError(
+                .invalidOperation,
+                "cannot read \(objectID.shortDescription): it is a fault that no longer belongs to a context",
+                entityName: entity.name, objectID: objectID)
+        }
+        try context.fulfillFault(self)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// An object managed by a context: an instance of an entity whose values the context tracks,
+/// validates and saves.
+///
+/// Read and write values with `value(forKey:)`, `setValue(_:forKey:)` or the subscript; every
+/// value is checked against the model, so an unknown key or a value of the wrong type throws a
+/// readable error instead of crashing or being coerced. An object belongs to its context's queue
+/// and is not `Sendable`: pass its `objectID` to other contexts instead.
+open class ManagedObject: Hashable, CustomStringConvertible {
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The object's identity; temporary until the object is saved.
+    public internal(set) var objectID: ManagedObjectID
+    /// The context that manages the object; `nil` once it was removed (saved deletion, rollback of
+    /// an insert, or `reset()`).
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Current values, one slot per attribute. Empty while the object is a fault.
+    var values: [AttributeValue]
+    /// The values as last saved or fetched, one slot per attribute; empty for new objects and faults.
+    var committed: [AttributeValue]
+    /// Attributes set since the last save whose values differ from `committed`.
+    var changedAttributes = AttributeMask()
+    /// The row version read from the store, for optimistic locking.
+    var rowVersion: Int64 = 0
+
+    /// Whether the object is new in its context and not saved yet.
+    public internal(set) var isInserted = false
+    /// Whether the object is scheduled for deletion at the next save.
+    public internal(set) var isDeleted = false
+    /// Whether the object's values have not been loaded yet; the first access loads them.
+    public internal(set) var isFault = false
+
+    /// Creates an object of `entity` with its default values and inserts it into `context`
+    /// (if given), as `NSManagedObject(entity:insertInto:)` does.
+    public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
+        self.entity = entity
+        self.objectID = ManagedObjectID(entity: entity, storeIdentifier: "", key: .temporary(TemporaryIDGenerator.next()))
+        self.values = entity.defaultValues
+        self.committed = []
+        context?.insert(self)
+    }
+
+    /// An object for a stored row (or a fault, when `values` is empty) registered by a context.
+    init(entity: EntityDescription, objectID: ManagedObjectID, snapshot: Snapshot?, context: ManagedObjectContext) {
+        self.entity = entity
+        self.objectID = objectID
+        self.managedObjectContext = context
+        if let snapshot {
+            self.values = snapshot.values
+            self.committed = snapshot.values
+            self.rowVersion = snapshot.version
+        } else {
+            self.values = []
+            self.committed = []
+            self.isFault = true
+        }
+    }
+
+    /// Whether the object has changes that are not saved: inserted, deleted or updated.
+    public var hasChanges: Bool { isInserted || isDeleted || isUpdated }
+
+    /// Whether a saved object has changed values that are not saved yet.
+    public var isUpdated: Bool { !isInserted && !isDeleted && !changedAttributes.isEmpty }
+
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    open var description: String {
+        guard !isFault else { return "<\(entity.name) \(objectID.shortDescription): fault>" }
+        let fields = entity.attributes.map { "\($0.name)=\(values[$0.index].debugText)" }
+        return "<\(entity.name) \(objectID.shortDescription): \(fields.joined(separator: ", "))>"
+    }
+}
+
+/// The objects of a context are confined to its queue; they must not cross threads.
+@available(*, unavailable)
+extension ManagedObject: @unchecked Sendable {}

@@ -1,0 +1,140 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Creates an object of the entity named `entityName` with its default values and inserts it.
+    /// Throws `.unknownEntity` (suggesting the closest name) when the model has no such entity.
+    public func insertNewObject(forEntityName entityName: String) throws -> ManagedObject {
+        guard let model else {
+            throw ObjectGraphError(.invalidOperation, "cannot insert a \(entityName): the context\(nameForMessages) has no coordinator")
+        }
+        let entity = try model.requireEntity(entityName)
+        return ManagedObject(entity: entity, insertInto: self)
+    }
+
+    /// Inserts a new object, created with `init(entity:insertInto: nil)`, into the context.
+    public func insert(_ object: ManagedObject) {
+        guard object.managedObjectContext == nil, !object.isInserted, object.objectID.isTemporaryID else { return }
+        object.managedObjectContext = self
+        object.isInserted = true
+        registered[object.objectID] = object
+        insertionOrder.append(object)
+        insertedCount += 1
+    }
+
+    /// Schedules `object` for deletion at the next save. Deleting an object inserted since the
+    /// last save simply forgets it.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !object.isDeleted else { return }
+        if object.isInserted {
+            object.isInserted = false
+            insertedCount -= 1
+            registered[object.objectID] = nil
+            object.managedObjectContext = nil
+            return
+        }
+        updated[ObjectIdentifier(object)] = nil
+        object.isDeleted = true
+        deleted[ObjectIdentifier(object)] = object
+    }
+
+    /// Whether the context has unsaved inserts, updates or deletes.
+    public var hasChanges: Bool { insertedCount > 0 || !updated.isEmpty || !deleted.isEmpty }
+
+    /// The objects inserted since the last save.
+    public var insertedObjects: Set<ManagedObject> { Set(pendingInserts) }
+    /// The saved objects with unsaved changes.
+    public var updatedObjects: Set<ManagedObject> { Set(updated.values) }
+    /// The objects scheduled for deletion.
+    public var deletedObjects: Set<ManagedObject> { Set(deleted.values) }
+    /// Every object the context currently knows.
+    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+
+    /// The registered object with `objectID`, or `nil`; never touches the store.
+    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? { registered[objectID] }
+
+    /// Inserted objects still pending, in insertion order.
+    var pendingInserts: [ManagedObject] {
+        if insertionOrder.count != insertedCount {
+            insertionOrder.removeAll { !$0.isInserted }
+        }
+        return insertionOrder
+    }
+
+    /// Keeps the updated set in step when an object gains its first or loses its last change.
+    func objectUpdateStateChanged(_ object: ManagedObject) {
+        updated[ObjectIdentifier(object)] = object.isUpdated ? object : nil
+    }
+
+    /// Discards every unsaved change: inserted objects leave the context, deleted ones come back,
+    /// changed values return to their last saved state.
+    public func rollback() {
+        for object in pendingInserts {
+            object.isInserted = false
+            object.managedObjectContext = nil
+            registered[object.objectID] = nil
+        }
+        insertionOrder.removeAll()
+        insertedCount = 0
+        for object in updated.values { object.discardChanges() }
+        for object in deleted.values {
+            object.isDeleted = false
+            object.discardChanges()
+        }
+        updated.removeAll()
+        deleted.removeAll()
+    }
+
+    /// Forgets every registered object and every unsaved change. Objects fetched before are
+    /// detached and must not be used; fetch again.
+    public func reset() {
+        for object in registered.values { object.managedObjectContext = nil }
+        registered.removeAll()
+        insertionOrder.removeAll()
+        insertedCount = 0
+        updated.removeAll()
+        deleted.removeAll()
+    }
+
+    /// Brings `object` up to date with the store. With `mergeChanges: false` unsaved changes are
+    /// discarded and the object becomes a fault, its values released until next used. With
+    /// `mergeChanges: true` the stored values are reloaded and the object's unsaved changes are
+    /// applied on top of them.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        guard object.managedObjectContext === self, !object.isInserted else { return }
+        guard mergeChanges else {
+            updated[ObjectIdentifier(object)] = nil
+            if object.isDeleted {
+                object.isDeleted = false
+                deleted[ObjectIdentifier(object)] = nil
+            }
+            object.turnIntoFault()
+            return
+        }
+        // Read the row first: if it is gone, the object keeps its values and changes untouched.
+        let snapshot = try storedSnapshot(of: object.objectID)
+        let localChanges = object.isFault ? [] : object.changedAttributes.slots(below: object.entity.attributes.count).map { ($0, object.values[$0]) }
+        object.changedAttributes.removeAll()
+        object.fill(from: snapshot)
+        for (slot, value) in localChanges where !value.isStoredEqual(to: object.committed[slot]) {
+            object.values[slot] = value
+            object.changedAttributes.insert(slot)
+        }
+        objectUpdateStateChanged(object)
+    }
+}
+
+extension ManagedObject {
+    /// Returns the object to its last saved values.
+    func discardChanges() {
+        if !committed.isEmpty { values = committed }
+        changedAttributes.removeAll()
+    }
+
+    /// Drops the object's values; the next access loads them again.
+    func turnIntoFault() {
+        values = []
+        committed = []
+        changedAttributes.removeAll()
+        isFault = true
+    }
+}

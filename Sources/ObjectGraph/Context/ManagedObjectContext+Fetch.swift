@@ -1,0 +1,113 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// The objects (or object IDs) matching `request`, including the context's unsaved changes
+    /// unless `includesPendingChanges` is `false`.
+    ///
+    /// Throws `.unknownEntity`, `.unknownKey` or `.typeMismatch` when the request does not fit
+    /// the model — a mistake in a request is an error, never an empty result.
+    public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>) throws -> [Result] {
+        let store = try requireStore()
+        let plan = try FetchPlan(request, model: store.model)
+        if Result.self == ManagedObjectID.self && !hasPendingChanges(of: plan.entity, in: request) {
+            let snapshots = try store.fetch(plan.storeRequest)
+            return snapshots.map { ManagedObjectID(entity: plan.entity, storeIdentifier: store.identifier, primaryKey: $0.primaryKey) as! Result }
+        }
+        let objects = try fetchObjects(plan, request: request, store: store)
+        if Result.self == ManagedObjectID.self { return objects.map { $0.objectID as! Result } }
+        return try objects.map { object in
+            guard let result = object as? Result else {
+                throw ObjectGraphError(.typeMismatch, "a \(plan.entity.name) object is a \(type(of: object)), not the requested \(Result.self)", entityName: plan.entity.name)
+            }
+            return result
+        }
+    }
+
+    /// How many objects `request` would return, counting unsaved changes like `fetch` does.
+    public func count<Result: FetchRequestResult>(for request: FetchRequest<Result>) throws -> Int {
+        let store = try requireStore()
+        let plan = try FetchPlan(request, model: store.model)
+        if !hasPendingChanges(of: plan.entity, in: request) { return try store.count(plan.storeRequest) }
+        return try fetchObjects(plan, request: request, store: store).count
+    }
+
+    /// The object with `objectID`, registered in this context. If it is not registered yet, a
+    /// fault is returned without touching the store; reading it loads its values, and throws
+    /// `.objectNotFound` if the object does not exist.
+    public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        if let object = registered[objectID] { return object }
+        let object = ManagedObject(entity: objectID.entity, objectID: objectID, snapshot: nil, context: self)
+        registered[objectID] = object
+        return object
+    }
+
+    /// The object with `objectID`, loaded from the store if needed; throws `.objectNotFound`
+    /// when no such object exists.
+    public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        if let object = registered[objectID] {
+            if object.isFault { try fulfillFault(object) }
+            return object
+        }
+        let object = ManagedObject(entity: objectID.entity, objectID: objectID, snapshot: try storedSnapshot(of: objectID), context: self)
+        registered[objectID] = object
+        return object
+    }
+
+    /// Gives the objects with temporary IDs their permanent IDs now, before they are saved.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        let store = try requireStore()
+        let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        for (_, group) in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) }) {
+            let keys = try store.reservePrimaryKeys(for: group[0].entity, count: group.count)
+            for (object, key) in zip(group, keys) {
+                registered[object.objectID] = nil
+                object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: store.identifier, primaryKey: key)
+                registered[object.objectID] = object
+            }
+        }
+    }
+
+    /// Loads the stored values of a fault.
+    func fulfillFault(_ object: ManagedObject) throws {
+        object.fill(from: try storedSnapshot(of: object.objectID))
+    }
+
+    /// The stored row of `objectID`, or `.objectNotFound`.
+    func storedSnapshot(of objectID: ManagedObjectID) throws -> Snapshot {
+        let store = try requireStore()
+        guard let primaryKey = objectID.primaryKey, objectID.storeIdentifier == store.identifier,
+              let snapshot = try store.snapshots(of: objectID.entity, primaryKeys: [primaryKey])[primaryKey] else {
+            throw notFound(objectID)
+        }
+        return snapshot
+    }
+
+    private func notFound(_ objectID: ManagedObjectID) -> ObjectGraphError {
+        ObjectGraphError(
+            .objectNotFound,
+            "no \(objectID.entity.name) with ID \(objectID.shortDescription) exists in the store (it was never saved, was deleted, or belongs to another store)",
+            entityName: objectID.entity.name, objectID: objectID)
+    }
+
+    /// The registered object for a stored row, creating it if needed.
+    func registeredObject(for snapshot: Snapshot, of entity: EntityDescription, storeIdentifier: String) -> ManagedObject {
+        let objectID = ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: snapshot.primaryKey)
+        if let existing = registered[objectID] {
+            if existing.isFault { existing.fill(from: snapshot) }
+            return existing
+        }
+        let object = ManagedObject(entity: entity, objectID: objectID, snapshot: snapshot, context: self)
+        registered[objectID] = object
+        return object
+    }
+}
+
+extension ManagedObject {
+    /// Gives a fault its stored values.
+    func fill(from snapshot: Snapshot) {
+        values = snapshot.values
+        committed = snapshot.values
+        rowVersion = snapshot.version
+        isFault = false
+    }
+}

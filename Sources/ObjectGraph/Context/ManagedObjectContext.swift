@@ -1,0 +1,90 @@
+import Dispatch
+import Foundation
+
+/// A scratchpad of objects bound to one queue: it registers the objects it fetched or inserted
+/// (one object per ID), tracks their changes, and saves them all in one transaction.
+///
+/// Use a context from its own queue: the main queue for `.mainQueue` contexts (the container's
+/// `viewContext`), and through `perform`/`performAndWait` for `.privateQueue` contexts. The
+/// context itself is `Sendable` so it can be handed to code that then calls `perform`; its
+/// objects are not.
+public final class ManagedObjectContext: @unchecked Sendable {
+    // Safety of @unchecked Sendable: every mutable property below is only touched by the methods
+    // of this class, which its contract confines to the context's queue (as with Core Data's
+    // NSManagedObjectContext); ManagedObject is not Sendable, so objects cannot leave that queue
+    // through checked code. A runtime check of the queue contract is planned (concurrency debug).
+
+    /// Which queue a context is bound to.
+    public enum ConcurrencyType: Sendable {
+        /// The main queue, for contexts that drive user interface or the program's main flow.
+        case mainQueue
+        /// A private serial queue owned by the context.
+        case privateQueue
+    }
+
+    /// The queue the context is bound to.
+    public let concurrencyType: ConcurrencyType
+    /// A name for the context, used in messages and logs.
+    public var name: String?
+    /// The coordinator whose store the context fetches from and saves to.
+    public var persistentStoreCoordinator: PersistentStoreCoordinator?
+
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Every object the context knows, one per ID.
+    var registered: [ManagedObjectID: ManagedObject] = [:]
+    /// Inserted objects in insertion order; entries whose `isInserted` became false are skipped.
+    var insertionOrder: [ManagedObject] = []
+    var insertedCount = 0
+    var updated: [ObjectIdentifier: ManagedObject] = [:]
+    var deleted: [ObjectIdentifier: ManagedObject] = [:]
+
+    /// A context bound to a queue of `concurrencyType`, not yet connected to a coordinator.
+    public init(concurrencyType: ConcurrencyType) {
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .mainQueue: queue = .main
+        case .privateQueue: queue = DispatchQueue(label: "ObjectGraph.ManagedObjectContext")
+        }
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+    }
+
+    /// The model of the context's coordinator.
+    var model: ManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }
+
+    /// Whether the caller is already running on the context's queue.
+    var isOnQueue: Bool {
+        concurrencyType == .mainQueue ? Thread.isMainThread : DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
+
+    /// Runs `block` on the context's queue and returns at once.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        queue.async(execute: block)
+    }
+
+    /// Runs `block` on the context's queue and returns its result when it has finished;
+    /// rethrows what it throws. Safe to call from the context's own queue.
+    public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
+        if isOnQueue { return try block() }
+        return try queue.sync(execute: block)
+    }
+
+    /// Runs `block` on the context's queue and returns its result: the way to use a context from
+    /// Swift concurrency (`let count = try await context.perform { try context.count(for: r) }`).
+    public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try block() }) }
+        }
+    }
+
+    /// The store objects are saved to, or an error when the context has none.
+    func requireStore() throws -> any PersistentStore {
+        guard let coordinator = persistentStoreCoordinator else {
+            throw ObjectGraphError(.invalidOperation, "the context\(nameForMessages) has no persistent store coordinator")
+        }
+        return try coordinator.requireStore()
+    }
+
+    var nameForMessages: String { name.map { " '\($0)'" } ?? "" }
+}

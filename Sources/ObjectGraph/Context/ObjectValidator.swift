@@ -1,0 +1,79 @@
+import Foundation
+
+/// The model's validation rules, applied to an object before it is saved: required values,
+/// numeric and date ranges, lengths, and regular expressions.
+enum ObjectValidator {
+    /// Every rule `object` breaks, one failure per attribute.
+    static func failures(of object: ManagedObject) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for attribute in object.entity.attributes where !attribute.isTransient {
+            if let reason = reason(rejecting: object.values[attribute.index], for: attribute) {
+                failures.append(ValidationFailure(entityName: object.entity.name, objectID: object.objectID, key: attribute.name, reason: reason))
+            }
+        }
+        return failures
+    }
+
+    /// Why `value` breaks a rule of `attribute`, or `nil` when it is valid.
+    static func reason(rejecting value: AttributeValue, for attribute: AttributeDescription) -> String? {
+        if value.isNull { return attribute.isOptional ? nil : "a value is required" }
+        if let minimum = attribute.minimum, compareForValidation(value, minimum) == .orderedAscending {
+            return "\(value.debugText) is below the minimum \(minimum.debugText)"
+        }
+        if let maximum = attribute.maximum, compareForValidation(value, maximum) == .orderedDescending {
+            return "\(value.debugText) is above the maximum \(maximum.debugText)"
+        }
+        let length: Int? = switch value {
+        case .string(let string): string.count
+        case .binary(let data): data.count
+        default: nil
+        }
+        if let length {
+            let unit = attribute.type == .string ? "characters" : "bytes"
+            if let minLength = attribute.minLength, length < minLength { return "is \(length) \(unit) long, shorter than the minimum \(minLength)" }
+            if let maxLength = attribute.maxLength, length > maxLength { return "is \(length) \(unit) long, longer than the maximum \(maxLength)" }
+        }
+        if let pattern = attribute.regex, case .string(let string) = value, !matchesEntirely(string, pattern: pattern) {
+            return "\(value.debugText) does not match the pattern \(pattern)"
+        }
+        return nil
+    }
+
+    /// One `.validation` error listing every failure.
+    static func error(for failures: [ValidationFailure]) -> ObjectGraphError {
+        let lines = failures.prefix(50).map { "  - \($0)" }
+        let more = failures.count > 50 ? ["  … and \(failures.count - 50) more"] : []
+        var error = ObjectGraphError(
+            .validation,
+            (["The save was refused: \(failures.count) validation \(failures.count == 1 ? "failure" : "failures"); nothing was written."] + lines + more).joined(separator: "\n"),
+            entityName: failures.first?.entityName, objectID: failures.first?.objectID, key: failures.first?.key)
+        error.validationFailures = failures
+        return error
+    }
+
+    private static func compareForValidation(_ a: AttributeValue, _ b: AttributeValue) -> ComparisonResult {
+        func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult { x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame) }
+        switch (a, b) {
+        case (.integer(let x), .integer(let y)): return order(x, y)
+        case (.date(let x), .date(let y)): return order(x, y)
+        case (.decimal(let x), .decimal(let y)): return order(x, y)
+        default: break
+        }
+        guard let x = a.numericValue, let y = b.numericValue else { return .orderedSame }
+        return order(x, y)
+    }
+}
+
+extension AttributeValue {
+    /// The value as a Double, for numbers of any kind.
+    var numericValue: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .double(let value): value
+        case .float(let value): Double(value)
+        case .decimal(let value): NSDecimalNumber(decimal: value).doubleValue
+        case .boolean(let value): value ? 1 : 0
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,53 @@
+extension BoundPredicate {
+    /// The predicate as an SQL boolean expression over the entity's table, for a WHERE clause.
+    ///
+    /// Columns are the quoted attribute names; every constant is a `?` parameter. `==` and `!=`
+    /// become `IS` and `IS NOT` (null-safe, and able to use an index). AND and OR groups are
+    /// parenthesised, so the fragment can be combined with other conditions as it is.
+    func sqlFragment() -> SQLFragment {
+        var bindings: [AttributeValue] = []
+        let sql = Self.sql(for: root, bindings: &bindings)
+        return SQLFragment(sql: sql, bindings: bindings)
+    }
+
+    private static func sql(for node: Node, bindings: inout [AttributeValue]) -> String {
+        switch node {
+        case .constant(let value):
+            return value ? "1" : "0"
+        case .identity(let lhs, let rhs, let negated):
+            let left = sql(for: lhs, bindings: &bindings)
+            return "\(left) \(negated ? "IS NOT" : "IS") \(sql(for: rhs, bindings: &bindings))"
+        case .ordering(let lhs, let comparison, let rhs):
+            let left = sql(for: lhs, bindings: &bindings)
+            return "\(left) \(comparison.symbol) \(sql(for: rhs, bindings: &bindings))"
+        case .between(let operand, let lower, let upper):
+            let value = sql(for: operand, bindings: &bindings)
+            let low = sql(for: lower, bindings: &bindings)
+            return "\(value) BETWEEN \(low) AND \(sql(for: upper, bindings: &bindings))"
+        case .membership(let operand, let values):
+            // `x IN ()` is valid only in SQLite; a constant false says the same everywhere.
+            guard !values.isEmpty else { return "0" }
+            let value = sql(for: operand, bindings: &bindings)
+            bindings.append(contentsOf: values)
+            return "\(value) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
+        case .and(let nodes):
+            return "(" + nodes.map { sql(for: $0, bindings: &bindings) }.joined(separator: " AND ") + ")"
+        case .or(let nodes):
+            return "(" + nodes.map { sql(for: $0, bindings: &bindings) }.joined(separator: " OR ") + ")"
+        case .not(let node):
+            return "NOT (\(sql(for: node, bindings: &bindings)))"
+        }
+    }
+
+    private static func sql(for operand: Operand, bindings: inout [AttributeValue]) -> String {
+        switch operand {
+        case .attribute(let attribute):
+            return quoteIdentifier(attribute.name)
+        case .attributeAsReal(let attribute):
+            return "CAST(\(quoteIdentifier(attribute.name)) AS REAL)"
+        case .value(let value):
+            bindings.append(value)
+            return "?"
+        }
+    }
+}

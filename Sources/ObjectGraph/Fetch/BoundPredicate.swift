@@ -1,0 +1,122 @@
+/// A predicate checked against one entity: keys resolved to attributes and constants converted to
+/// the values their columns are stored as. It renders itself as SQL (`sqlFragment()`) and
+/// evaluates itself on value rows (`evaluate(_:)`); the two are designed together and agree on
+/// every row.
+///
+/// Truth is three-valued, as in SQL: `IS` / `IS NOT` (from `==` / `!=`) are always true or false,
+/// while ordering comparisons, BETWEEN and IN are unknown when an operand is NULL; AND, OR and NOT
+/// follow Kleene logic; a row matches only when the whole predicate is true.
+struct BoundPredicate: Sendable {
+    let root: Node
+
+    indirect enum Node: Sendable {
+        case constant(Bool)
+        /// `lhs IS rhs`, or `lhs IS NOT rhs` when negated.
+        case identity(Operand, Operand, negated: Bool)
+        /// `lhs op rhs` for `<`, `<=`, `>`, `>=`.
+        case ordering(Operand, ComparisonOperator, Operand)
+        /// `operand BETWEEN lower AND upper`.
+        case between(Operand, lower: Operand, upper: Operand)
+        /// `operand IN (values…)`; an empty list is false.
+        case membership(Operand, [AttributeValue])
+        case and([Node])
+        case or([Node])
+        case not(Node)
+    }
+
+    enum Operand: Sendable {
+        /// The attribute's column, as stored.
+        case attribute(AttributeDescription)
+        /// A decimal attribute's column as a number: `CAST("x" AS REAL)` (see `castToReal`).
+        case attributeAsReal(AttributeDescription)
+        /// A constant, bound as a parameter.
+        case value(AttributeValue)
+    }
+
+    /// Whether the row (one value per attribute of the bound entity, by attribute index) matches.
+    func evaluate(_ values: [AttributeValue]) -> Bool {
+        Self.truth(of: root, in: values) == true
+    }
+
+    /// The node's truth on the row: `nil` is SQL's UNKNOWN.
+    private static func truth(of node: Node, in row: [AttributeValue]) -> Bool? {
+        switch node {
+        case .constant(let value):
+            return value
+        case .identity(let lhs, let rhs, let negated):
+            return (compareStored(value(of: lhs, in: row), value(of: rhs, in: row)) == 0) != negated
+        case .ordering(let lhs, let comparison, let rhs):
+            return order(value(of: lhs, in: row), comparison, value(of: rhs, in: row))
+        case .between(let operand, let lower, let upper):
+            let value = value(of: operand, in: row)
+            return kleeneAnd(
+                order(value, .greaterOrEqual, Self.value(of: lower, in: row)),
+                order(value, .lessOrEqual, Self.value(of: upper, in: row)))
+        case .membership(let operand, let values):
+            // SQL: an empty list is false even for NULL; otherwise NULL on the left is unknown,
+            // a match is true, and no match is unknown if the list holds a NULL.
+            if values.isEmpty { return false }
+            let value = value(of: operand, in: row)
+            if value.isNull { return nil }
+            var sawNull = false
+            for candidate in values {
+                if candidate.isNull {
+                    sawNull = true
+                } else if compareStored(value, candidate) == 0 {
+                    return true
+                }
+            }
+            return sawNull ? nil : false
+        case .and(let nodes):
+            var unknown = false
+            for node in nodes {
+                switch truth(of: node, in: row) {
+                case false?: return false
+                case nil: unknown = true
+                case true?: continue
+                }
+            }
+            return unknown ? nil : true
+        case .or(let nodes):
+            var unknown = false
+            for node in nodes {
+                switch truth(of: node, in: row) {
+                case true?: return true
+                case nil: unknown = true
+                case false?: continue
+                }
+            }
+            return unknown ? nil : false
+        case .not(let node):
+            return truth(of: node, in: row).map { !$0 }
+        }
+    }
+
+    private static func value(of operand: Operand, in row: [AttributeValue]) -> AttributeValue {
+        switch operand {
+        case .attribute(let attribute): row[attribute.index]
+        case .attributeAsReal(let attribute): castToReal(row[attribute.index])
+        case .value(let value): value
+        }
+    }
+
+    /// An ordering comparison: unknown when either side is NULL.
+    private static func order(_ lhs: AttributeValue, _ comparison: ComparisonOperator, _ rhs: AttributeValue) -> Bool? {
+        if lhs.isNull || rhs.isNull { return nil }
+        let result = compareStored(lhs, rhs)
+        switch comparison {
+        case .equal: return result == 0
+        case .notEqual: return result != 0
+        case .less: return result < 0
+        case .lessOrEqual: return result <= 0
+        case .greater: return result > 0
+        case .greaterOrEqual: return result >= 0
+        }
+    }
+
+    private static func kleeneAnd(_ a: Bool?, _ b: Bool?) -> Bool? {
+        if a == false || b == false { return false }
+        if a == nil || b == nil { return nil }
+        return true
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A fetch request checked against the model: the entity, the bound predicate and sort.
+struct FetchPlan {
+    let entity: EntityDescription
+    let predicate: BoundPredicate?
+    let sort: [BoundSort]
+    let storeRequest: StoreFetchRequest
+
+    init<Result>(_ request: FetchRequest<Result>, model: ManagedObjectModel) throws {
+        let entity = try model.requireEntity(request.entityName)
+        self.entity = entity
+        predicate = try request.predicate?.bind(to: entity)
+        sort = try request.sortDescriptors.map { try $0.bind(to: entity) }
+        guard request.fetchLimit >= 0, request.fetchOffset >= 0 else {
+            throw ObjectGraphError(.invalidOperation, "fetchLimit and fetchOffset must not be negative (got \(request.fetchLimit) and \(request.fetchOffset))", entityName: entity.name)
+        }
+        storeRequest = StoreFetchRequest(
+            entity: entity, predicate: predicate, sort: sort,
+            limit: request.fetchLimit > 0 ? request.fetchLimit : nil, offset: request.fetchOffset)
+    }
+
+    /// Whether the object's current values match the predicate.
+    func matches(_ object: ManagedObject) -> Bool {
+        predicate?.evaluate(object.values) ?? true
+    }
+
+    /// Result order: the sort keys, then saved objects by primary key, then unsaved ones in
+    /// insertion order — the same order the stores use.
+    func precedes(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+        switch compareRows(a.values, b.values, by: sort) {
+        case .orderedAscending: return true
+        case .orderedDescending: return false
+        case .orderedSame: return Self.creationOrder(a.objectID.key) < Self.creationOrder(b.objectID.key)
+        }
+    }
+
+    private static func creationOrder(_ key: ManagedObjectID.Key) -> (Int, UInt64) {
+        switch key {
+        case .permanent(let primaryKey): (0, UInt64(bitPattern: primaryKey))
+        case .temporary(let number): (1, number)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+/// A type a fetch can return: managed objects (or a generated subclass) or object IDs.
+public protocol FetchRequestResult {}
+
+extension ManagedObject: FetchRequestResult {}
+extension ManagedObjectID: FetchRequestResult {}
+
+/// A description of what to fetch: an entity, an optional predicate, a sort order and paging.
+///
+/// ```swift
+/// var request = FetchRequest<ManagedObject>(entityName: "Book")
+/// request.predicate = try FetchPredicate(format: "pages > %d", 300)
+/// request.sortDescriptors = [FetchSortDescriptor(key: "title")]
+/// let books = try context.fetch(request)
+/// ```
+public struct FetchRequest<Result: FetchRequestResult>: Sendable {
+    /// The name of the entity to fetch.
+    public var entityName: String
+    /// Which objects to return; all of the entity's objects when `nil`.
+    public var predicate: FetchPredicate?
+    /// The order of the results; ties (and an empty list) fall back to the order of creation.
+    public var sortDescriptors: [FetchSortDescriptor] = []
+    /// The most results to return; `0` means no limit.
+    public var fetchLimit: Int = 0
+    /// How many leading results to skip.
+    public var fetchOffset: Int = 0
+    /// Whether unsaved changes in the context take part: unsaved inserts that match are
+    /// returned, deleted objects are not, changed values are matched as changed. `true` by default.
+    public var includesPendingChanges: Bool = true
+
+    /// A request for objects of the entity named `entityName`.
+    public init(entityName: String) {
+        self.entityName = entityName
+    }
+
+    /// A request for objects of the entity named `entityName` matching `predicate`, sorted.
+    public init(entityName: String, predicate: FetchPredicate?, sortDescriptors: [FetchSortDescriptor] = []) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// Lets an `Optional` hidden inside `any Sendable` be recognised and unwrapped.
+private protocol OptionalArgument {
+    var wrappedArgument: Any? { get }
+}
+
+extension Optional: OptionalArgument {
+    fileprivate var wrappedArgument: Any? { self.map { $0 } }
+}
+
+/// Converts the arguments of `FetchPredicate(format:…)` into predicate values.
+enum PredicateArguments {
+    /// The types an argument may have, for error messages.
+    static let supportedTypes =
+        "Int, Int8…Int64, UInt…UInt64, Double, Float, Decimal, String, Substring, Bool, Date, Data, UUID, URL, nil, or an array of these after IN or BETWEEN"
+
+    /// A scalar argument (anything but an array) as a predicate value, checked against what its
+    /// specifier promises. `position` is the 1-based argument number, for messages.
+    static func scalar(_ argument: Any, specifier: FormatSpecifier, spelling: String, position: Int) throws -> PredicateValue {
+        let value = try convert(argument, position: position)
+        switch (specifier, value) {
+        case (.object, _), (.integer, .integer), (.double, .double), (.string, .string):
+            return value
+        case (.double, .integer(let integer)):
+            return .double(Double(integer))
+        case (.integer, _), (.double, _), (.string, _), (.key, _):
+            throw ObjectGraphError(
+                .typeMismatch,
+                "argument \(position) is \(describe(argument)) but \(spelling) expects \(expectation(specifier))")
+        }
+    }
+
+    /// An array argument (for IN and BETWEEN) as predicate values.
+    static func array(_ argument: Any, position: Int) throws -> [PredicateValue] {
+        guard let elements = unwrapped(argument) as? [Any] else {
+            throw ObjectGraphError(
+                .typeMismatch, "argument \(position) is \(describe(argument)) but IN and BETWEEN need an array")
+        }
+        return try elements.map { element in
+            if unwrapped(element) is [Any] {
+                throw ObjectGraphError(.typeMismatch, "argument \(position) is an array of arrays; IN and BETWEEN need an array of values")
+            }
+            return try convert(element, position: position)
+        }
+    }
+
+    /// Whether an argument is an array (so it may only follow IN or BETWEEN).
+    static func isArray(_ argument: Any) -> Bool { unwrapped(argument) is [Any] }
+
+    /// The key path a `%K` argument names, split at dots.
+    static func keyPath(_ argument: Any, position: Int) throws -> [String] {
+        let text: String
+        switch unwrapped(argument) {
+        case let string as String: text = string
+        case let substring as Substring: text = String(substring)
+        default:
+            throw ObjectGraphError(.typeMismatch, "argument \(position) is \(describe(argument)) but %K expects a key path string")
+        }
+        let components = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !components.contains(where: \.isEmpty) else {
+            throw ObjectGraphError(.unknownKey, "argument \(position) for %K is \"\(text)\", which is not a key path", key: text)
+        }
+        return components
+    }
+
+    // MARK: - Conversion
+
+    /// One non-array value. Optionals are unwrapped; `.none` and `NSNull` are nil.
+    private static func convert(_ argument: Any, position: Int) throws -> PredicateValue {
+        switch unwrapped(argument) {
+        case nil, is NSNull: return .null
+        case let value as Bool: return .boolean(value)
+        case let value as Int: return .integer(Int64(value))
+        case let value as Int8: return .integer(Int64(value))
+        case let value as Int16: return .integer(Int64(value))
+        case let value as Int32: return .integer(Int64(value))
+        case let value as Int64: return .integer(value)
+        case let value as UInt: return unsigned(UInt64(value))
+        case let value as UInt8: return .integer(Int64(value))
+        case let value as UInt16: return .integer(Int64(value))
+        case let value as UInt32: return .integer(Int64(value))
+        case let value as UInt64: return unsigned(value)
+        case let value as Double: return try finite(value, position: position)
+        case let value as Float: return try finite(Double(value), position: position)
+        case let value as Decimal:
+            guard !value.isNaN else { throw nanError(position: position) }
+            return .decimal(value)
+        case let value as String: return .string(value)
+        case let value as Substring: return .string(String(value))
+        case let value as Date: return .date(value)
+        case let value as Data: return .data(value)
+        case let value as UUID: return .uuid(value)
+        case let value as URL: return .url(value)
+        case is [Any]:
+            throw ObjectGraphError(.typeMismatch, "argument \(position) is an array; arrays may only follow IN or BETWEEN")
+        default:
+            throw ObjectGraphError(
+                .typeMismatch,
+                "argument \(position) has type \(describe(argument)), which a predicate cannot use; supported: \(supportedTypes)")
+        }
+    }
+
+    /// The argument with every level of Optional removed; `nil` for `.none`.
+    private static func unwrapped(_ argument: Any) -> Any? {
+        var current: Any = argument
+        while let optional = current as? any OptionalArgument {
+            guard let wrapped = optional.wrappedArgument else { return nil }
+            current = wrapped
+        }
+        return current
+    }
+
+    /// Unsigned values beyond Int64 become doubles: they still compare correctly with every
+    /// stored integer (all of which are smaller).
+    private static func unsigned(_ value: UInt64) -> PredicateValue {
+        value <= UInt64(Int64.max) ? .integer(Int64(value)) : .double(Double(value))
+    }
+
+    private static func finite(_ value: Double, position: Int) throws -> PredicateValue {
+        guard !value.isNaN else { throw nanError(position: position) }
+        return .double(value)
+    }
+
+    private static func nanError(position: Int) -> ObjectGraphError {
+        ObjectGraphError(
+            .typeMismatch,
+            "argument \(position) is NaN, which no stored value can equal or be ordered against (stores refuse NaN)")
+    }
+
+    private static func describe(_ argument: Any) -> String {
+        guard let value = unwrapped(argument) else { return "nil" }
+        return "\(type(of: value))"
+    }
+
+    private static func expectation(_ specifier: FormatSpecifier) -> String {
+        switch specifier {
+        case .object: "a value"
+        case .key: "a key path string"
+        case .integer: "an integer"
+        case .double: "a number"
+        case .string: "a string"
+        }
+    }
+}

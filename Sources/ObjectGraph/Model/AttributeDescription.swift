@@ -1,0 +1,58 @@
+/// One attribute of an entity, as declared in the model file.
+public final class AttributeDescription: Sendable, CustomStringConvertible {
+    /// The attribute's name, a valid identifier unique within its entity.
+    public let name: String
+    /// The attribute's type.
+    public let type: AttributeType
+    /// Whether the attribute may be `nil` (`"optional": true`); attributes are required by default.
+    public let isOptional: Bool
+    /// Whether the attribute lives only in memory and is never stored.
+    public let isTransient: Bool
+    /// Whether the store keeps an index on this attribute alone.
+    public let isIndexed: Bool
+    /// The attribute's name in an earlier model version, for migration.
+    public let renamingIdentifier: String?
+    /// The smallest allowed value (numbers and dates), if any.
+    let minimum: AttributeValue?
+    /// The largest allowed value (numbers and dates), if any.
+    let maximum: AttributeValue?
+    /// The shortest allowed length (strings: characters; binary: bytes), if any.
+    public let minLength: Int?
+    /// The longest allowed length (strings: characters; binary: bytes), if any.
+    public let maxLength: Int?
+    /// A regular expression every string value must match entirely, if any.
+    public let regex: String?
+    /// The value a newly inserted object starts with (`.null` when none is declared).
+    let defaultValue: AttributeValue
+    /// The attribute's position in its entity's `attributes`, which is its slot in every value row.
+    let index: Int
+
+    init(
+        name: String, type: AttributeType, isOptional: Bool = false, isTransient: Bool = false,
+        isIndexed: Bool = false, renamingIdentifier: String? = nil,
+        minimum: AttributeValue? = nil, maximum: AttributeValue? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil,
+        defaultValue: AttributeValue = .null, index: Int
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.isTransient = isTransient
+        self.isIndexed = isIndexed
+        self.renamingIdentifier = renamingIdentifier
+        self.minimum = minimum
+        self.maximum = maximum
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.regex = regex
+        self.defaultValue = defaultValue
+        self.index = index
+    }
+
+    /// The value a newly inserted object starts with, or `nil` when none is declared.
+    public var defaultValueAsAny: Any? { defaultValue.anyValue }
+
+    public var description: String {
+        "\(name): \(type.rawValue)\(isOptional ? "?" : "")\(isTransient ? " (transient)" : "")"
+    }
+}

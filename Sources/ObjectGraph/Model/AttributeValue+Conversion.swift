@@ -1,0 +1,126 @@
+import Foundation
+
+extension AttributeValue {
+    /// Converts a Swift value into the stored form for `attribute`, or throws a `.typeMismatch`
+    /// error naming the entity, the key, the expected type and what was given.
+    ///
+    /// Only exact conversions are accepted: any integer type whose value fits the attribute's
+    /// width, integers into floating point or decimal when exactly representable, `Float` into
+    /// `Double`. Anything that would lose or invent information is refused, never coerced.
+    init(converting value: Any?, for attribute: AttributeDescription, of entity: EntityDescription) throws {
+        guard let value = unwrapOptional(value) else {
+            self = .null
+            return
+        }
+        if let converted = Self.convert(value, to: attribute.type) {
+            self = converted
+            return
+        }
+        throw typeMismatch(value, attribute: attribute, entity: entity, detail: Self.refusalDetail(value, for: attribute.type))
+    }
+
+    private static func convert(_ value: Any, to type: AttributeType) -> AttributeValue? {
+        switch type {
+        case .integer16, .integer32, .integer64:
+            guard let integer = exactInt64(value), type.integerRange!.contains(integer) else { return nil }
+            return .integer(integer)
+        case .double:
+            // SQLite writes integral REALs as integers, which loses the sign of zero; both stores
+            // keep +0.0 for -0.0 so they agree (the two compare equal anyway).
+            if let double = value as? Double { return double.isNaN ? nil : .double(double + 0) }
+            if let float = value as? Float { return float.isNaN ? nil : .double(Double(float) + 0) }
+            if let integer = exactInt64(value), let double = Double(exactly: integer) { return .double(double) }
+            return nil
+        case .float:
+            if let float = value as? Float { return float.isNaN ? nil : .float(float + 0) }
+            if let double = value as? Double, let float = Float(exactly: double) { return .float(float + 0) }
+            if let double = value as? Double, double.isInfinite { return .float(Float(double)) }
+            if let integer = exactInt64(value), let float = Float(exactly: integer) { return .float(float) }
+            return nil
+        case .decimal:
+            if let decimal = value as? Decimal { return decimal.isNaN ? nil : .decimal(decimal) }
+            if let integer = exactInt64(value) { return .decimal(Decimal(integer)) }
+            return nil
+        case .string:
+            if let string = value as? String { return .string(string) }
+            if let substring = value as? Substring { return .string(String(substring)) }
+            return nil
+        case .boolean:
+            return (value as? Bool).map { .boolean($0) }
+        case .date:
+            guard let date = value as? Date, !date.timeIntervalSinceReferenceDate.isNaN else { return nil }
+            return .date(date)
+        case .binary:
+            if let data = value as? Data { return .binary(data) }
+            if let bytes = value as? [UInt8] { return .binary(Data(bytes)) }
+            return nil
+        case .uuid:
+            return (value as? UUID).map { .uuid($0) }
+        case .uri:
+            return (value as? URL).map { .uri($0) }
+        case .json:
+            if let document = value as? JSONDocument { return .json(document) }
+            if let encodable = value as? any Encodable, let document = try? JSONDocument(encoding: encodable) {
+                return .json(document)
+            }
+            return nil
+        }
+    }
+
+    /// Why `value` was refused, when there is more to say than the type names.
+    private static func refusalDetail(_ value: Any, for type: AttributeType) -> String? {
+        if let range = type.integerRange, let integer = exactInt64(value), !range.contains(integer) {
+            return "out of range \(range.lowerBound)...\(range.upperBound)"
+        }
+        if let double = value as? Double, double.isNaN { return "NaN cannot be stored" }
+        if let float = value as? Float, float.isNaN { return "NaN cannot be stored" }
+        if type.isInteger, value is Double || value is Float { return "floating-point values are not converted to integers" }
+        if type == .float, value is Double { return "the Double is not exactly representable as a Float" }
+        return nil
+    }
+
+    /// The value as the Swift type documented for `type` (`Int16` for integer16, and so on).
+    func anyValue(as type: AttributeType) -> Any? {
+        if case .integer(let integer) = self {
+            switch type {
+            case .integer16: return Int16(truncatingIfNeeded: integer)
+            case .integer32: return Int32(truncatingIfNeeded: integer)
+            default: return integer
+            }
+        }
+        return anyValue
+    }
+}
+
+/// The value inside an `Optional` passed as `Any`, or `nil` when it is `.none` at any depth.
+func unwrapOptional(_ value: Any?) -> Any? {
+    guard let value else { return nil }
+    if let optional = value as? any OptionalProtocol { return optional.wrappedAny }
+    return value
+}
+
+/// Lets `unwrapOptional` see through an `Optional` hidden inside `Any`.
+protocol OptionalProtocol {
+    var wrappedAny: Any? { get }
+}
+
+extension Optional: OptionalProtocol {
+    var wrappedAny: Any? {
+        switch self {
+        case .some(let wrapped): unwrapOptional(wrapped)
+        case .none: nil
+        }
+    }
+}
+
+/// `value` as an `Int64` when it is a Swift integer whose value fits; `nil` for non-integers.
+func exactInt64(_ value: Any) -> Int64? {
+    guard let integer = value as? any BinaryInteger else { return nil }
+    return Int64(exactly: integer)
+}
+
+private func typeMismatch(_ value: Any, attribute: AttributeDescription, entity: EntityDescription, detail: String?) -> ObjectGraphError {
+    var message = "\(entity.name).\(attribute.name) is \(attribute.type.rawValue) (\(attribute.type.swiftTypeName)), but the value given is \(type(of: value)) \(String(reflecting: value).prefix(60))"
+    if let detail { message += " — \(detail)" }
+    return ObjectGraphError(.typeMismatch, message, entityName: entity.name, key: attribute.name)
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+extension ManagedObjectModel {
+    /// Loads and validates the JSON model file at `url`.
+    ///
+    /// Throws an `ObjectGraphError` of kind `.invalidModel` when the file cannot be read, is not
+    /// valid JSON, or describes an inconsistent model; its `issues` list every problem with the
+    /// file, the JSON path, the line and column, and what was found and expected.
+    public convenience init(contentsOf url: URL) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            let issue = ModelIssue(file: url.path, path: "", message: "cannot read the model file: \(error.localizedDescription)")
+            throw ModelIssueLog.error(for: [issue], displayName: url.lastPathComponent)
+        }
+        try self.init(data: data, file: url.path, sourceURL: url)
+    }
+
+    /// Loads and validates a JSON model from `data`. `sourceName` (a file name, say) is used in
+    /// error messages in place of a path.
+    public convenience init(data: Data, sourceName: String? = nil) throws {
+        try self.init(data: data, file: sourceName, sourceURL: nil)
+    }
+
+    /// Loads the model `name` (with or without `.json`) from `bundle`: `name.json` at the bundle's
+    /// resource root, or in its `Models` subdirectory.
+    public convenience init(named name: String, in bundle: Bundle) throws {
+        let baseName = Self.baseName(name)
+        let url = bundle.url(forResource: baseName, withExtension: "json")
+            ?? bundle.url(forResource: baseName, withExtension: "json", subdirectory: "Models")
+        guard let url else {
+            let available = (bundle.paths(forResourcesOfType: "json", inDirectory: nil)
+                + bundle.paths(forResourcesOfType: "json", inDirectory: "Models")).map { URL(fileURLWithPath: $0) }
+            throw Self.modelNotFound(baseName, place: "bundle \(bundle.bundlePath) (looked for \(baseName).json at its root and in Models/)",
+                                     available: available)
+        }
+        try self.init(contentsOf: url)
+    }
+
+    /// Loads the model `name` (with or without `.json`) from `name.json` in `directory`.
+    public convenience init(named name: String, inDirectory directory: URL) throws {
+        let baseName = Self.baseName(name)
+        let url = directory.appendingPathComponent(baseName + ".json")
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            let contents = (try? FileManager.default.contentsOfDirectory(at: directory.resolvingSymlinksInPath(), includingPropertiesForKeys: nil)) ?? []
+            throw Self.modelNotFound(baseName, place: "directory \(directory.path)", available: contents.filter { $0.pathExtension == "json" })
+        }
+        try self.init(contentsOf: url)
+    }
+
+    /// Parses, validates and builds the model; `file` names the source in issues.
+    convenience init(data: Data, file: String?, sourceURL: URL?) throws {
+        let displayName = file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "<data>"
+        let root: JSONNode
+        do {
+            root = try ModelJSONParser.parse(data)
+        } catch {
+            let issue = ModelIssue(file: file, path: "", message: "malformed JSON: \(error.message)",
+                                   line: error.position.line, column: error.position.column)
+            throw ModelIssueLog.error(for: [issue], displayName: displayName)
+        }
+        switch ModelValidator.validate(root, file: file) {
+        case .invalid(let issues):
+            throw ModelIssueLog.error(for: issues, displayName: displayName)
+        case .valid(let draft):
+            let entities = ModelBuilder.makeEntities(draft)
+            self.init(
+                name: draft.name, version: draft.version, entities: entities,
+                versionHash: ModelVersionHash.compute(for: entities),
+                canonicalJSON: Data(root.canonicalText.utf8), sourceURL: sourceURL)
+        }
+    }
+
+    private static func baseName(_ name: String) -> String {
+        name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+    }
+
+    private static func modelNotFound(_ name: String, place: String, available: [URL]) -> ObjectGraphError {
+        let names = available.map { $0.deletingPathExtension().lastPathComponent }.sorted()
+        var message = "no model named \"\(name)\" in \(place)"
+        if let suggestion = closestName(to: name, among: names) {
+            message += "; did you mean \"\(suggestion)\"?"
+        } else if !names.isEmpty {
+            message += "; the models there are \(names.joined(separator: ", "))"
+        }
+        var error = ObjectGraphError(.invalidModel, message)
+        error.issues = [ModelIssue(file: nil, path: "", message: message)]
+        return error
+    }
+}

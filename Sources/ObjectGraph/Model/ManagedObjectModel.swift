@@ -1,0 +1,51 @@
+import Foundation
+
+/// A validated model: the entities a store holds, loaded from a JSON model file.
+///
+/// Load one with `ManagedObjectModel(contentsOf:)`, `ManagedObjectModel(data:)` or
+/// `ManagedObjectModel(named:in:)`. A malformed model throws an `ObjectGraphError` of kind
+/// `.invalidModel` listing every problem found.
+public final class ManagedObjectModel: Sendable, CustomStringConvertible {
+    /// The model's name (`"name"` in the file).
+    public let name: String
+    /// The model's version number (`"version"` in the file).
+    public let version: Int
+    /// The entities, in declaration order.
+    public let entities: [EntityDescription]
+    /// A hash of everything in the model that affects how data is stored. The same model always
+    /// has the same hash; any schema-relevant change gives a new one.
+    public let versionHash: String
+    /// The file the model was loaded from, if it came from a file.
+    public let sourceURL: URL?
+    /// The model in canonical JSON (sorted keys), kept in the store's metadata.
+    let canonicalJSON: Data
+    /// Entities by name.
+    let entitiesByName: [String: EntityDescription]
+
+    init(name: String, version: Int, entities: [EntityDescription], versionHash: String, canonicalJSON: Data, sourceURL: URL?) {
+        self.name = name
+        self.version = version
+        self.entities = entities
+        self.versionHash = versionHash
+        self.canonicalJSON = canonicalJSON
+        self.sourceURL = sourceURL
+        self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The entity named `name`, or `nil`.
+    public func entity(named name: String) -> EntityDescription? { entitiesByName[name] }
+
+    /// The entity named `name`, or an `.unknownEntity` error suggesting the closest name.
+    func requireEntity(_ name: String) throws -> EntityDescription {
+        if let entity = entitiesByName[name] { return entity }
+        var message = "the model '\(self.name)' has no entity named '\(name)'"
+        if let suggestion = closestName(to: name, among: entities.map(\.name)) {
+            message += "; did you mean '\(suggestion)'?"
+        } else {
+            message += "; its entities are \(entities.map(\.name).joined(separator: ", "))"
+        }
+        throw ObjectGraphError(.unknownEntity, message, entityName: name)
+    }
+
+    public var description: String { "\(name) v\(version) (\(entities.count) entities, hash \(versionHash.prefix(12)))" }
+}

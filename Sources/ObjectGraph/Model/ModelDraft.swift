@@ -1,0 +1,88 @@
+/// What the validator read from a model file, before cross-entity checks and before the
+/// descriptions are built. Each draft keeps the JSON paths and positions its later checks report
+/// against. A draft exists only when its essential fields (names, types) were readable; properties
+/// that could not be read are remembered by name so references to them are not reported twice.
+struct ModelDraft {
+    var name: String
+    var version: Int
+    var entities: [EntityDraft]
+}
+
+/// An entity as read from the file.
+struct EntityDraft {
+    let name: String
+    let path: JSONPath
+    let namePosition: SourcePosition
+    var className: NameReference?
+    var isAbstract = false
+    var parent: NameReference?
+    var attributes: [AttributeDraft] = []
+    var relationships: [RelationshipDraft] = []
+    var uniquenessConstraints: [NameListDraft] = []
+    var indexes: [NameListDraft] = []
+    /// Properties declared with problems of their own: references to them are not reported again.
+    var brokenPropertyNames: Set<String> = []
+}
+
+/// A name that refers to something elsewhere in the model (a parent, a destination, an inverse),
+/// with where it was written.
+struct NameReference {
+    let name: String
+    let path: JSONPath
+    let position: SourcePosition
+}
+
+/// A list of attribute names: one uniqueness constraint or one compound index.
+struct NameListDraft {
+    let names: [NameReference]
+    let path: JSONPath
+}
+
+/// An attribute as read from the file; every field has been checked on its own.
+struct AttributeDraft {
+    let name: String
+    let path: JSONPath
+    let namePosition: SourcePosition
+    let type: AttributeType
+    var isOptional = false
+    var isTransient = false
+    var isIndexed = false
+    var renamingIdentifier: String?
+    var minimum: AttributeValue?
+    var maximum: AttributeValue?
+    var minLength: Int?
+    var maxLength: Int?
+    var regex: String?
+    var defaultValue: AttributeValue = .null
+
+    /// The description of this attribute at slot `index` of its entity's value rows.
+    func makeDescription(index: Int) -> AttributeDescription {
+        AttributeDescription(
+            name: name, type: type, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
+            renamingIdentifier: renamingIdentifier, minimum: minimum, maximum: maximum,
+            minLength: minLength, maxLength: maxLength, regex: regex, defaultValue: defaultValue, index: index)
+    }
+}
+
+/// A relationship as read from the file.
+struct RelationshipDraft {
+    let name: String
+    let path: JSONPath
+    let namePosition: SourcePosition
+    let destination: NameReference
+    /// The inverse's name, or `nil` for a relationship declared one-way with `"inverse": null`.
+    let inverse: NameReference?
+    var isToMany = false
+    var isOrdered = false
+    var deleteRule = DeleteRule.nullify
+    var isOptional = true
+    var minCount: Int?
+    var maxCount: Int?
+
+    func makeDescription() -> RelationshipDescription {
+        RelationshipDescription(
+            name: name, destinationEntityName: destination.name, isToMany: isToMany, isOrdered: isOrdered,
+            inverseName: inverse?.name, deleteRule: deleteRule, isOptional: isOptional,
+            minCount: minCount, maxCount: maxCount)
+    }
+}

@@ -1,0 +1,53 @@
+/// What happens to the objects at the other end of a relationship when its source is deleted.
+public enum DeleteRule: String, Sendable, Codable, CaseIterable {
+    /// Remove the deleted object from the destinations' inverse relationship.
+    case nullify
+    /// Delete the destination objects too.
+    case cascade
+    /// Refuse to delete while the relationship is not empty.
+    case deny
+    /// Leave the destinations untouched.
+    case noAction
+}
+
+/// One relationship of an entity, as declared in the model file.
+public final class RelationshipDescription: Sendable, CustomStringConvertible {
+    /// The relationship's name, unique among the entity's properties.
+    public let name: String
+    /// The name of the entity at the other end.
+    public let destinationEntityName: String
+    /// Whether the relationship holds many objects.
+    public let isToMany: Bool
+    /// Whether a to-many relationship keeps its objects in order.
+    public let isOrdered: Bool
+    /// The name of the relationship on the destination that points back, if any.
+    public let inverseName: String?
+    /// What deleting the source does to the destinations.
+    public let deleteRule: DeleteRule
+    /// Whether the relationship may be empty.
+    public let isOptional: Bool
+    /// The fewest objects a to-many relationship may hold, if limited.
+    public let minCount: Int?
+    /// The most objects a to-many relationship may hold, if limited.
+    public let maxCount: Int?
+
+    init(
+        name: String, destinationEntityName: String, isToMany: Bool = false, isOrdered: Bool = false,
+        inverseName: String? = nil, deleteRule: DeleteRule = .nullify, isOptional: Bool = true,
+        minCount: Int? = nil, maxCount: Int? = nil
+    ) {
+        self.name = name
+        self.destinationEntityName = destinationEntityName
+        self.isToMany = isToMany
+        self.isOrdered = isOrdered
+        self.inverseName = inverseName
+        self.deleteRule = deleteRule
+        self.isOptional = isOptional
+        self.minCount = minCount
+        self.maxCount = maxCount
+    }
+
+    public var description: String {
+        "\(name) -> \(isToMany ? "[\(destinationEntityName)]" : destinationEntityName)"
+    }
+}

@@ -1,0 +1,167 @@
+import CSQLite
+import Foundation
+import Logging
+
+/// One SQLite database connection: owns the `sqlite3*`, prepares and caches statements, runs
+/// transactions. Not thread-safe — it is opened with `SQLITE_OPEN_NOMUTEX` and must stay on one
+/// serial queue (the store's), which is what makes skipping SQLite's own mutexes safe.
+final class SQLiteConnection {
+    /// The `sqlite3*`.
+    let handle: OpaquePointer
+    /// The database file's path, for messages.
+    let path: String
+    /// Statements prepared once and kept by SQL text.
+    private var statementCache: [String: SQLiteStatement] = [:]
+    /// Called with the SQL text of every statement as it starts running (a test hook; see
+    /// `SQLiteConnection+Tracing.swift`).
+    var statementObserver: ((String) -> Void)? {
+        didSet { updateTracing() }
+    }
+    /// Logs every statement at debug level when `OBJECTGRAPH_SQL_DEBUG=1`.
+    let sqlLogger: Logger?
+    private var isClosed = false
+
+    /// Cached statements beyond this count are dropped (fetches with many predicate shapes could
+    /// otherwise grow the cache without bound); callers still holding one keep it alive.
+    static let statementCacheLimit = 256
+
+    /// Opens the database at `path`, creating it unless `readOnly`, with extended result codes
+    /// and a busy timeout so a write waits for another connection's lock instead of failing at once.
+    init(path: String, readOnly: Bool, busyTimeout: TimeInterval) throws {
+        var connection: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let failure = SQLiteFailure(code: code, connection: connection, sql: nil)
+            // A handle is usually returned even on failure and must be released
+            // (https://www.sqlite.org/c3ref/open.html); closing NULL is a harmless no-op.
+            sqlite3_close_v2(connection)
+            throw failure.error("Cannot open the store at \(path)")
+        }
+        self.handle = connection
+        self.path = path
+        self.sqlLogger = Self.makeSQLLogger()
+        sqlite3_busy_timeout(connection, Int32(clamping: Int((busyTimeout * 1000).rounded())))
+        updateTracing()
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Drops every statement and closes the connection. `sqlite3_close_v2` defers the real close
+    /// until statements still referenced elsewhere are finalized, so this never leaks or fails.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        statementCache.removeAll()
+        sqlite3_trace_v2(handle, 0, nil, nil)
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs every statement in `sql` (DDL, pragmas) in order, each traced and reported on its own.
+    func execute(_ sql: String) throws {
+        try sql.withCString { start in
+            var next: UnsafePointer<CChar>? = start
+            while let current = next, current.pointee != 0 {
+                var statement: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(handle, current, -1, &statement, &tail)
+                guard code == SQLITE_OK else {
+                    let failure = SQLiteFailure(code: code, connection: handle, sql: Self.text(from: current, to: nil))
+                    throw failure.error("Cannot prepare a statement")
+                }
+                let text = Self.text(from: current, to: tail)
+                next = tail
+                // Only whitespace or a comment was left: nothing to run.
+                guard let statement else { continue }
+                try SQLiteStatement(handle: statement, sql: text).execute()
+            }
+        }
+    }
+
+    /// The statement for `sql` (a single statement), prepared on first use with
+    /// `SQLITE_PREPARE_PERSISTENT` and reused afterwards. The caller binds and steps it; `reset()`
+    /// comes first.
+    func cachedStatement(_ sql: String) throws -> SQLiteStatement {
+        if let statement = statementCache[sql] { return statement }
+        let statement = try prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// A new statement for `sql`, not cached: for statements run once. `activity` opens the
+    /// message of the error thrown if SQLite refuses the statement.
+    func prepare(_ sql: String, flags: UInt32 = 0, activity: @autoclosure () -> String = "Cannot prepare a statement") throws -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw SQLiteFailure(code: code, connection: handle, sql: sql).error(activity())
+        }
+        return SQLiteStatement(handle: statement, sql: sql)
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`: the write lock is taken up front, so a busy
+    /// database fails (after the busy timeout) before any work instead of at commit. On any error
+    /// the transaction is rolled back and the FIRST error is rethrown; a failed rollback cannot
+    /// hide it.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try runCached("BEGIN IMMEDIATE", activity: "Cannot start a transaction")
+        do {
+            let result = try body()
+            try runCached("COMMIT", activity: "Cannot commit the transaction")
+            return result
+        } catch {
+            rollbackIfActive()
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if SQLite has not already done so itself (it does after
+    /// some errors, such as SQLITE_FULL: https://www.sqlite.org/lang_transaction.html).
+    private func rollbackIfActive() {
+        guard sqlite3_get_autocommit(handle) == 0 else { return }
+        try? runCached("ROLLBACK", activity: "Cannot roll back the transaction")
+    }
+
+    private func runCached(_ sql: String, activity: @autoclosure () -> String) throws {
+        let statement = try cachedStatement(sql)
+        statement.reset()
+        defer { sqlite3_reset(statement.handle) }
+        while try statement.step(explainingFailure: { $0.error(activity()) }) {}
+    }
+
+    /// The number of rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int {
+        Int(sqlite3_changes64(handle))
+    }
+
+    /// Whether a transaction is open.
+    var isInTransaction: Bool {
+        sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// The SQL between `start` and `end` (the whole rest when `end` is nil), tidied.
+    private static func text(from start: UnsafePointer<CChar>, to end: UnsafePointer<CChar>?) -> String {
+        let count = end.map { $0 - start } ?? strlen(start)
+        let bytes = UnsafeRawPointer(start).assumingMemoryBound(to: UInt8.self)
+        return tidy(String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self))
+    }
+
+    /// `sql` without surrounding whitespace or a final semicolon: one statement as a person would
+    /// write it, for errors, logs and the statement observer.
+    static func tidy(_ sql: String) -> String {
+        var text = sql.trimmingCharacters(in: .whitespacesAndNewlines)
+        while text.hasSuffix(";") {
+            text.removeLast()
+            text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return text
+    }
+}
+
+// A connection is confined to one serial queue (it is opened with SQLITE_OPEN_NOMUTEX).
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}

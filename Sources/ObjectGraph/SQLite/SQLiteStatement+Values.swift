@@ -1,0 +1,183 @@
+import CSQLite
+import Foundation
+
+/// Binding and reading `AttributeValue`s with the storage mapping both stores share:
+/// integers and booleans INTEGER; double, float and date REAL (dates as
+/// `timeIntervalSinceReferenceDate`); string, decimal (its canonical `description`), URL
+/// (`absoluteString`) and JSON TEXT; binary and UUID (16 bytes) BLOB.
+extension SQLiteStatement {
+    /// Binds every value in order, from parameter 1.
+    func bind(_ values: [AttributeValue]) throws {
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds `value` to parameter `index` (1-based).
+    @inline(__always)
+    func bind(_ value: AttributeValue, at index: Int32) throws {
+        let code: Int32
+        switch value {
+        case .null: code = sqlite3_bind_null(handle, index)
+        case .integer(let integer): code = sqlite3_bind_int64(handle, index, integer)
+        case .boolean(let flag): code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
+        // NaN would become NULL here; contexts refuse it before a value reaches a store.
+        case .double(let double): code = sqlite3_bind_double(handle, index, double)
+        case .float(let float): code = sqlite3_bind_double(handle, index, Double(float))
+        case .date(let date): code = sqlite3_bind_double(handle, index, date.timeIntervalSinceReferenceDate)
+        case .string(let string): code = bindText(string, at: index)
+        case .decimal(let decimal): code = bindText(decimal.description, at: index)
+        case .uri(let url): code = bindText(url.absoluteString, at: index)
+        case .json(let document): code = bindUTF8(document.data, at: index)
+        case .binary(let data): code = bindBlob(data, at: index)
+        case .uuid(let uuid):
+            code = withUnsafeBytes(of: uuid.uuid) { bytes in
+                sqlite3_bind_blob(handle, index, bytes.baseAddress, 16, csqlite_transient())
+            }
+        }
+        if code != SQLITE_OK { throw bindingFailure(code, at: index) }
+    }
+
+    /// Binds a string's UTF-8 bytes in place (SQLite copies them once); an empty string stays
+    /// empty TEXT, never NULL.
+    private func bindText(_ string: String, at index: Int32) -> Int32 {
+        var string = string
+        return string.withUTF8 { bytes in
+            // A NULL pointer would bind NULL, so an empty buffer points at a static "" instead.
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            }
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        }
+    }
+
+    /// Binds UTF-8 bytes held in `Data` as TEXT.
+    private func bindUTF8(_ data: Data, at index: Int32) -> Int32 {
+        data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            }
+            return sqlite3_bind_text64(
+                handle, index, base.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+        }
+    }
+
+    /// Binds bytes as a BLOB; empty data becomes a zero-length BLOB, which stays distinct from NULL.
+    private func bindBlob(_ data: Data, at index: Int32) -> Int32 {
+        data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_zeroblob(handle, index, 0)
+            }
+            return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), csqlite_transient())
+        }
+    }
+
+    /// The value in result `column` (0-based) of the current row, read as an attribute of `type`.
+    /// NULL gives `.null`; a value of the wrong storage class, or text that does not decode, is
+    /// damage and throws `.corruptStore` naming the column.
+    @inline(__always)
+    func value(at column: Int32, as type: AttributeType) throws -> AttributeValue {
+        let storage = sqlite3_column_type(handle, column)
+        if storage == SQLITE_NULL { return .null }
+        switch type {
+        case .integer64:
+            guard storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
+            return .integer(sqlite3_column_int64(handle, column))
+        case .integer32, .integer16:
+            guard storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
+            let integer = sqlite3_column_int64(handle, column)
+            guard type.integerRange?.contains(integer) == true else {
+                throw undecodable(column, "\(integer)", type)
+            }
+            return .integer(integer)
+        case .boolean:
+            guard storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
+            switch sqlite3_column_int64(handle, column) {
+            case 0: return .boolean(false)
+            case 1: return .boolean(true)
+            case let other: throw undecodable(column, "\(other)", type)
+            }
+        case .double:
+            guard storage == SQLITE_FLOAT || storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
+            return .double(sqlite3_column_double(handle, column))
+        case .float:
+            guard storage == SQLITE_FLOAT || storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
+            return .float(Float(sqlite3_column_double(handle, column)))
+        case .date:
+            guard storage == SQLITE_FLOAT || storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
+            return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, column)))
+        case .string:
+            guard storage == SQLITE_TEXT else { throw wrongStorage(column, storage, type) }
+            return .string(textValue(at: column))
+        case .decimal:
+            guard storage == SQLITE_TEXT else { throw wrongStorage(column, storage, type) }
+            let text = textValue(at: column)
+            guard let decimal = Self.decimal(from: text) else { throw undecodable(column, text, type) }
+            return .decimal(decimal)
+        case .uri:
+            guard storage == SQLITE_TEXT else { throw wrongStorage(column, storage, type) }
+            let text = textValue(at: column)
+            guard let url = URL(string: text) else { throw undecodable(column, text, type) }
+            return .uri(url)
+        case .json:
+            guard storage == SQLITE_TEXT else { throw wrongStorage(column, storage, type) }
+            let data = blobValue(at: column)
+            guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
+                throw undecodable(column, textValue(at: column), type)
+            }
+            return .json(JSONDocument(validatedData: data))
+        case .binary:
+            guard storage == SQLITE_BLOB else { throw wrongStorage(column, storage, type) }
+            return .binary(blobValue(at: column))
+        case .uuid:
+            guard storage == SQLITE_BLOB else { throw wrongStorage(column, storage, type) }
+            guard sqlite3_column_bytes(handle, column) == 16, let bytes = sqlite3_column_blob(handle, column) else {
+                throw undecodable(column, "<\(sqlite3_column_bytes(handle, column)) bytes>", type)
+            }
+            return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
+        }
+    }
+
+    /// The bytes of `column` (a BLOB, or TEXT as UTF-8); a zero-length value gives empty data.
+    private func blobValue(at column: Int32) -> Data {
+        // column_blob before column_bytes, as https://www.sqlite.org/c3ref/column_blob.html asks.
+        guard let bytes = sqlite3_column_blob(handle, column) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
+    /// A decimal from its canonical text. `Decimal(string:)` accepts a valid prefix ("12abc" is
+    /// 12), so the characters are checked first.
+    private static func decimal(from text: String) -> Decimal? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ decimalCharacters.contains($0) }) else { return nil }
+        return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    }
+
+    private static let decimalCharacters = Set("0123456789.-+eE".utf8)
+
+    private func wrongStorage(_ column: Int32, _ storage: Int32, _ type: AttributeType) -> ObjectGraphError {
+        damage(column, "holds a \(Self.storageName(storage)) value where a \(type.rawValue) attribute is stored as \(type.sqliteColumnType)")
+    }
+
+    private func undecodable(_ column: Int32, _ found: String, _ type: AttributeType) -> ObjectGraphError {
+        let shown = found.count > 40 ? "\(found.prefix(40))…" : found
+        return damage(column, "holds \(shown), which is not a valid \(type.rawValue) value")
+    }
+
+    private func damage(_ column: Int32, _ problem: String) -> ObjectGraphError {
+        var error = ObjectGraphError(.corruptStore, "The store is damaged: column \"\(columnName(column))\" \(problem)", key: columnName(column))
+        error.sql = sql
+        return error
+    }
+
+    private static func storageName(_ storage: Int32) -> String {
+        switch storage {
+        case SQLITE_INTEGER: "INTEGER"
+        case SQLITE_FLOAT: "REAL"
+        case SQLITE_TEXT: "TEXT"
+        case SQLITE_BLOB: "BLOB"
+        default: "NULL"
+        }
+    }
+}

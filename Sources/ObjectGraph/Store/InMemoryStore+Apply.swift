@@ -1,0 +1,73 @@
+extension InMemoryStore {
+    /// Applies a save in the same order, with the same checks, as the SQLite store: deletes,
+    /// then updates, then inserts, each row checked against the constraints as it is written.
+    static func apply(_ request: SaveRequest, to state: inout State) throws -> [Int64] {
+        for objectID in request.deletes {
+            guard let primaryKey = objectID.primaryKey,
+                  let row = state.tables[objectID.entity.index].rows.removeValue(forKey: primaryKey) else { continue }
+            removeFromUniqueIndexes(row, of: objectID.entity, in: &state.tables[objectID.entity.index])
+        }
+        for update in request.updates {
+            let entity = update.objectID.entity
+            guard let primaryKey = update.objectID.primaryKey,
+                  let old = state.tables[entity.index].rows[primaryKey] else {
+                throw ConstraintViolation.rowGone(update.objectID)
+            }
+            var row = old
+            for slot in update.changedAttributes { row.values[slot] = update.values[slot] }
+            row.version += 1
+            removeFromUniqueIndexes(old, of: entity, in: &state.tables[entity.index])
+            try write(row, objectID: update.objectID, into: &state.tables[entity.index])
+        }
+        var assigned: [Int64] = []
+        for insert in request.inserts {
+            let entity = insert.objectID.entity
+            let primaryKey: Int64
+            if let permanent = insert.objectID.primaryKey {
+                primaryKey = permanent
+            } else {
+                state.tables[entity.index].maxKey += 1
+                primaryKey = state.tables[entity.index].maxKey
+                assigned.append(primaryKey)
+            }
+            let values = entity.attributes.map { $0.isTransient ? $0.defaultValue : insert.values[$0.index] }
+            try write(Snapshot(primaryKey: primaryKey, values: values, version: 1), objectID: insert.objectID, into: &state.tables[entity.index])
+        }
+        return assigned
+    }
+
+    /// Stores `row` after checking required values and uniqueness, as SQLite's NOT NULL columns
+    /// and unique indexes would.
+    private static func write(_ row: Snapshot, objectID: ManagedObjectID, into table: inout Table) throws {
+        let entity = objectID.entity
+        for attribute in entity.storedAttributes where !attribute.isOptional && row.values[attribute.index].isNull {
+            throw ConstraintViolation.missingValue(entity: entity, objectID: objectID, key: attribute.name)
+        }
+        for (number, keys) in entity.uniquenessConstraints.enumerated() {
+            // Like SQLite, rows with a NULL in any constrained column never conflict.
+            guard let indexKey = uniqueKey(of: row, for: keys, in: entity) else { continue }
+            if let holder = table.uniqueIndexes[number][indexKey], holder != row.primaryKey {
+                throw ConstraintViolation.uniqueness(entity: entity, objectID: objectID, keys: keys, values: indexKey.values)
+            }
+        }
+        for (number, keys) in entity.uniquenessConstraints.enumerated() {
+            if let indexKey = uniqueKey(of: row, for: keys, in: entity) { table.uniqueIndexes[number][indexKey] = row.primaryKey }
+        }
+        table.rows[row.primaryKey] = row
+    }
+
+    private static func removeFromUniqueIndexes(_ row: Snapshot, of entity: EntityDescription, in table: inout Table) {
+        for (number, keys) in entity.uniquenessConstraints.enumerated() {
+            if let indexKey = uniqueKey(of: row, for: keys, in: entity) { table.uniqueIndexes[number][indexKey] = nil }
+        }
+    }
+
+    private static func uniqueKey(of row: Snapshot, for keys: [String], in entity: EntityDescription) -> StoredValuesKey? {
+        var values: [AttributeValue] = []
+        for key in keys {
+            guard let attribute = entity.attribute(named: key), !row.values[attribute.index].isNull else { return nil }
+            values.append(row.values[attribute.index])
+        }
+        return StoredValuesKey(values: values)
+    }
+}

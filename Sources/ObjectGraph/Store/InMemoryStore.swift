@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+/// A store that keeps its rows in memory, with the same semantics as `SQLiteStore`: the same
+/// constraints, the same ordering, the same predicate results. Built for tests; gone when closed.
+final class InMemoryStore: PersistentStore {
+    let identifier = UUID().uuidString
+    let model: ManagedObjectModel
+    let storeDescription: PersistentStoreDescription
+    private let state: Mutex<State>
+
+    /// One entity's rows and the indexes that enforce its uniqueness constraints.
+    struct Table {
+        var rows: [Int64: Snapshot] = [:]
+        var maxKey: Int64 = 0
+        /// Per uniqueness constraint: the constrained values of each row, to its primary key.
+        var uniqueIndexes: [[StoredValuesKey: Int64]]
+    }
+
+    struct State {
+        var tables: [Table]
+        var isClosed = false
+    }
+
+    init(description: PersistentStoreDescription, model: ManagedObjectModel) {
+        self.model = model
+        self.storeDescription = description
+        let tables = model.entities.map { Table(uniqueIndexes: Array(repeating: [:], count: $0.uniquenessConstraints.count)) }
+        self.state = Mutex(State(tables: tables))
+    }
+
+    func save(_ request: SaveRequest) throws -> [Int64] {
+        try state.withLock { state in
+            try Self.checkOpen(state)
+            let before = state
+            do {
+                return try Self.apply(request, to: &state)
+            } catch {
+                state = before
+                throw error
+            }
+        }
+    }
+
+    func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
+        try state.withLock { state in
+            try Self.checkOpen(state)
+            var rows = state.tables[request.entity.index].rows.values.filter { request.predicate?.evaluate($0.values) ?? true }
+            rows.sort { a, b in
+                switch compareRows(a.values, b.values, by: request.sort) {
+                case .orderedAscending: true
+                case .orderedDescending: false
+                case .orderedSame: a.primaryKey < b.primaryKey
+                }
+            }
+            let start = min(request.offset, rows.count)
+            let end = request.limit.map { min(start + $0, rows.count) } ?? rows.count
+            return Array(rows[start..<end])
+        }
+    }
+
+    func count(_ request: StoreFetchRequest) throws -> Int {
+        try fetch(request).count
+    }
+
+    func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot] {
+        try state.withLock { state in
+            try Self.checkOpen(state)
+            let rows = state.tables[entity.index].rows
+            var found: [Int64: Snapshot] = [:]
+            for key in primaryKeys { found[key] = rows[key] }
+            return found
+        }
+    }
+
+    func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
+        try state.withLock { state in
+            try Self.checkOpen(state)
+            let first = state.tables[entity.index].maxKey + 1
+            state.tables[entity.index].maxKey += Int64(count)
+            return Array(first..<first + Int64(count))
+        }
+    }
+
+    func close() {
+        state.withLock { state in
+            state.tables = []
+            state.isClosed = true
+        }
+    }
+
+    private static func checkOpen(_ state: State) throws {
+        if state.isClosed { throw ObjectGraphError(.invalidOperation, "the in-memory store is closed") }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// The one seam between contexts and storage. A store never sees a `ManagedObject`: it receives
+/// save requests of value rows and answers fetches with snapshots. `SQLiteStore` and
+/// `InMemoryStore` implement it with the same semantics, proven by one shared test suite.
+///
+/// Every method may be called from any thread; a store serialises its own work (the SQLite store
+/// on its background serial queue). Methods are synchronous and return when the work is done.
+protocol PersistentStore: AnyObject, Sendable {
+    /// A UUID string fixed when the store was created; part of every object ID's URI.
+    var identifier: String { get }
+    /// The model the store was opened with.
+    var model: ManagedObjectModel { get }
+    /// How the store was opened.
+    var storeDescription: PersistentStoreDescription { get }
+
+    /// Applies every change in one transaction: all of it or nothing. Order: deletes, updates,
+    /// inserts. Returns the primary keys given to inserted rows that had none, in insert order.
+    /// Errors name the row's object ID and, when known, the property.
+    func save(_ request: SaveRequest) throws -> [Int64]
+
+    /// The rows of `request.entity` matching the request, in its order.
+    func fetch(_ request: StoreFetchRequest) throws -> [Snapshot]
+
+    /// How many rows of `request.entity` match (limit and offset applied).
+    func count(_ request: StoreFetchRequest) throws -> Int
+
+    /// The rows with these primary keys that exist, keyed by primary key.
+    func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot]
+
+    /// Reserves `count` unused primary keys for `entity`; they are never handed out again.
+    func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
+
+    /// Releases the store's resources. Further calls throw.
+    func close()
+}
+
+/// A stored row: the primary key, one value per attribute of the entity (transient attributes
+/// hold their defaults), and the row version that optimistic locking will compare.
+struct Snapshot: Sendable {
+    let primaryKey: Int64
+    var values: [AttributeValue]
+    var version: Int64
+}
+
+/// One save's worth of changes, as value rows.
+struct SaveRequest: Sendable {
+    struct Insert: Sendable {
+        /// The object's ID: temporary, or permanent if obtained in advance.
+        let objectID: ManagedObjectID
+        /// One value per attribute of the entity.
+        let values: [AttributeValue]
+    }
+    struct Update: Sendable {
+        let objectID: ManagedObjectID
+        /// The attributes (indexes into the entity's `attributes`) whose values changed.
+        let changedAttributes: [Int]
+        /// One value per attribute of the entity.
+        let values: [AttributeValue]
+    }
+
+    var inserts: [Insert] = []
+    var updates: [Update] = []
+    var deletes: [ManagedObjectID] = []
+
+    var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+}
+
+/// What a store needs to answer a fetch: an entity, an optional bound predicate, a sort order,
+/// and paging. Rows come back in sort order, ties broken by primary key.
+struct StoreFetchRequest: Sendable {
+    let entity: EntityDescription
+    var predicate: BoundPredicate?
+    var sort: [BoundSort] = []
+    var limit: Int?
+    var offset: Int = 0
+}

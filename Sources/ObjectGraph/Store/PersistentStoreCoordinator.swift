@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+
+/// Connects contexts to a store: opens it for a model and routes every fetch and save to it.
+///
+/// A coordinator holds one store (SQLite or in-memory). It is `Sendable` and shared by all the
+/// contexts of a container.
+public final class PersistentStoreCoordinator: Sendable {
+    /// The model every store of this coordinator is opened with.
+    public let managedObjectModel: ManagedObjectModel
+    private let store = Mutex<(any PersistentStore)?>(nil)
+
+    /// A coordinator for `model`, with no store yet.
+    public init(managedObjectModel model: ManagedObjectModel) {
+        self.managedObjectModel = model
+    }
+
+    /// Opens the store that `description` names and attaches it.
+    ///
+    /// Throws a readable error when the store cannot be opened: the file is not a database,
+    /// the location is a directory or not writable, or the store was created by another model.
+    public func addPersistentStore(with description: PersistentStoreDescription) throws {
+        try store.withLock { current in
+            if current != nil {
+                throw ObjectGraphError(.invalidOperation, "this coordinator already has a store; one store per coordinator is supported (\(description) was not added)")
+            }
+            current = try Self.openStore(description, model: managedObjectModel)
+        }
+    }
+
+    /// The description of the attached store, or `nil` before one is added.
+    public var persistentStoreDescription: PersistentStoreDescription? {
+        store.withLock { $0?.storeDescription }
+    }
+
+    /// The identifier of the attached store: part of every object ID's URI.
+    public var persistentStoreIdentifier: String? {
+        store.withLock { $0?.identifier }
+    }
+
+    /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.
+    public func removePersistentStore() {
+        let removed = store.withLock { current in
+            defer { current = nil }
+            return current
+        }
+        removed?.close()
+    }
+
+    /// The object ID a URI from `ManagedObjectID.uriRepresentation()` names, or `nil` when the
+    /// URI is malformed, names an unknown entity, or belongs to another store.
+    public func managedObjectID(forURIRepresentation uri: URL) -> ManagedObjectID? {
+        guard uri.scheme == ManagedObjectID.uriScheme else { return nil }
+        let parts = uri.path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count == 2, let entity = managedObjectModel.entity(named: String(parts[0])),
+              let kind = parts[1].first else { return nil }
+        let storeIdentifier = uri.host ?? ""
+        let number = parts[1].dropFirst()
+        switch kind {
+        case "p":
+            guard let primaryKey = Int64(number), storeIdentifier == persistentStoreIdentifier else { return nil }
+            return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: primaryKey)
+        case "t":
+            guard let temporary = UInt64(number) else { return nil }
+            return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, key: .temporary(temporary))
+        default:
+            return nil
+        }
+    }
+
+    /// The attached store, or an error explaining that none is loaded.
+    func requireStore() throws -> any PersistentStore {
+        guard let current = store.withLock({ $0 }) else {
+            throw ObjectGraphError(.invalidOperation, "no persistent store is loaded; call loadPersistentStores() on the container (or addPersistentStore(with:) on the coordinator) first")
+        }
+        return current
+    }
+
+    private static func openStore(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> any PersistentStore {
+        switch description.type {
+        case .sqlite: try SQLiteStore(description: description, model: model)
+        case .inMemory: InMemoryStore(description: description, model: model)
+        }
+    }
+}

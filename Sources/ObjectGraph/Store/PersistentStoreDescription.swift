@@ -1,0 +1,46 @@
+import Foundation
+
+/// How to open a store: where, what kind, and with which settings.
+public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
+    /// The kind of store.
+    public enum StoreType: String, Sendable {
+        /// A SQLite database file.
+        case sqlite
+        /// A store that lives in memory only, with the same semantics as SQLite; for tests.
+        case inMemory
+    }
+
+    /// The store file's location. Ignored by in-memory stores.
+    public var url: URL?
+    /// The kind of store.
+    public var type: StoreType
+    /// Opens the store for reading only: saves fail with a `.readOnly` error.
+    public var isReadOnly: Bool = false
+    /// How long a write waits for another connection's lock before failing, in seconds.
+    public var busyTimeout: TimeInterval = 5
+    /// SQLite pragmas applied after opening, by name (`["cache_size": "-20000"]`). They override
+    /// the defaults `journal_mode=WAL` and `synchronous=NORMAL`.
+    public var sqlitePragmas: [String: String] = [:]
+
+    /// A description of a SQLite store at `url`.
+    public init(url: URL) {
+        self.url = url
+        self.type = .sqlite
+    }
+
+    /// A description of a store of `type`; `url` is required for SQLite stores.
+    public init(type: StoreType, url: URL? = nil) {
+        self.type = type
+        self.url = url
+    }
+
+    /// A description of an in-memory store.
+    public static var inMemory: PersistentStoreDescription { PersistentStoreDescription(type: .inMemory) }
+
+    public var description: String {
+        switch type {
+        case .sqlite: "SQLite store at \(url?.path ?? "<no URL>")"
+        case .inMemory: "in-memory store"
+        }
+    }
+}

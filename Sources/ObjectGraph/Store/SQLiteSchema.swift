@@ -1,0 +1,88 @@
+/// The SQLite tables and indexes that hold a model, as DDL statements in a fixed order.
+///
+/// Each entity is a STRICT table named after it: `"_pk" INTEGER PRIMARY KEY` (the rowid),
+/// `"_version" INTEGER NOT NULL DEFAULT 1` (for optimistic locking), then one column per stored
+/// attribute, NOT NULL when the attribute is required. Uniqueness constraints become unique indexes,
+/// `indexed` attributes and compound `indexes` plain ones. Two tables of our own follow: the store's
+/// metadata and the primary-key counters.
+enum SQLiteSchema {
+    /// The primary-key column of every entity table.
+    static let primaryKeyColumn = "_pk"
+    /// The row-version column of every entity table.
+    static let versionColumn = "_version"
+    /// Key/value metadata: format version, model name, version, hash and JSON, store UUID, creation date.
+    static let metadataTable = "_objectgraph_metadata"
+    /// The highest primary key handed out per entity (reserved keys included).
+    static let primaryKeysTable = "_objectgraph_primary_keys"
+
+    /// Every statement that creates `model`'s schema, tables before their indexes, our own
+    /// tables last. Each is idempotent (`IF NOT EXISTS`).
+    static func statements(for model: ManagedObjectModel) -> [String] {
+        var indexNames = IndexNames()
+        var statements: [String] = []
+        for entity in model.entities {
+            statements.append(createTable(for: entity))
+            statements += indexes(for: entity, names: &indexNames)
+        }
+        statements.append("""
+            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(metadataTable)) (
+                "key" TEXT PRIMARY KEY,
+                "value" ANY
+            ) STRICT
+            """)
+        statements.append("""
+            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(primaryKeysTable)) (
+                "entity" TEXT PRIMARY KEY,
+                "max_key" INTEGER NOT NULL
+            ) STRICT
+            """)
+        return statements
+    }
+
+    /// `CREATE TABLE IF NOT EXISTS "Entity" (…) STRICT`.
+    static func createTable(for entity: EntityDescription) -> String {
+        var columns = [
+            "\(quoteIdentifier(primaryKeyColumn)) INTEGER PRIMARY KEY",
+            "\(quoteIdentifier(versionColumn)) INTEGER NOT NULL DEFAULT 1",
+        ]
+        for attribute in entity.storedAttributes {
+            columns.append("\(quoteIdentifier(attribute.name)) \(attribute.type.sqliteColumnType)\(attribute.isOptional ? "" : " NOT NULL")")
+        }
+        return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(entity.name)) (\n    \(columns.joined(separator: ",\n    "))\n) STRICT"
+    }
+
+    /// The entity's indexes: one UNIQUE index per uniqueness constraint (`Entity_a_b_unique`), then
+    /// one per indexed attribute (`Entity_a_idx`) and per compound index (`Entity_a_b_idx`). An
+    /// index that repeats an earlier one's columns is left out.
+    static func indexes(for entity: EntityDescription, names: inout IndexNames) -> [String] {
+        var statements: [String] = []
+        var covered: Set<[String]> = []
+        func add(_ columns: [String], unique: Bool) {
+            guard !columns.isEmpty, covered.insert(columns).inserted else { return }
+            let name = names.claim("\(entity.name)_\(columns.joined(separator: "_"))_\(unique ? "unique" : "idx")")
+            let list = columns.map(quoteIdentifier).joined(separator: ", ")
+            statements.append("CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(entity.name)) (\(list))")
+        }
+        for constraint in entity.uniquenessConstraints { add(constraint, unique: true) }
+        for attribute in entity.storedAttributes where attribute.isIndexed { add([attribute.name], unique: false) }
+        for index in entity.indexes { add(index, unique: false) }
+        return statements
+    }
+
+    /// Index names, unique across the schema. SQLite compares names case-insensitively, and
+    /// different entities can produce the same name (`A_b` + `c` and `A` + `b_c`), so a name
+    /// already taken gets a numeric suffix — deterministically, since entities come in model order.
+    struct IndexNames {
+        private var taken: Set<String> = []
+
+        mutating func claim(_ name: String) -> String {
+            var candidate = name
+            var number = 2
+            while !taken.insert(candidate.lowercased()).inserted {
+                candidate = "\(name)_\(number)"
+                number += 1
+            }
+            return candidate
+        }
+    }
+}

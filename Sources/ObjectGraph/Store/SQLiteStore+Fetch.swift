@@ -1,0 +1,90 @@
+/// Reading: fetches compile to one parameterised SELECT (cached by its SQL text, so a predicate
+/// of the same shape with other values reuses the prepared statement), ordered by the requested
+/// sort terms and then by `_pk`, the tie-breaker both stores share.
+extension SQLiteStoreState {
+    func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
+        let table = try table(for: request.entity)
+        var sql = table.selectPrefix
+        var bindings: [AttributeValue] = []
+        appendFilter(of: request, to: &sql, bindings: &bindings)
+        sql += " ORDER BY "
+        for term in request.sort { sql += term.sqlOrderingTerm + ", " }
+        sql += quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        appendPaging(of: request, to: &sql, bindings: &bindings)
+
+        let statement = try connection.cachedStatement(sql)
+        statement.reset()
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        var snapshots: [Snapshot] = []
+        if let limit = request.limit { snapshots.reserveCapacity(min(limit, 1024)) }
+        while try statement.step() {
+            snapshots.append(try table.snapshot(from: statement))
+        }
+        return snapshots
+    }
+
+    func count(_ request: StoreFetchRequest) throws -> Int {
+        let table = try table(for: request.entity)
+        var sql: String
+        var bindings: [AttributeValue] = []
+        if request.limit == nil && request.offset == 0 {
+            sql = "SELECT count(*) FROM \(table.quotedName)"
+            appendFilter(of: request, to: &sql, bindings: &bindings)
+        } else {
+            // LIMIT applies to rows, not to the single row count(*) returns: count a page of rows.
+            sql = "SELECT count(*) FROM (SELECT 1 FROM \(table.quotedName)"
+            appendFilter(of: request, to: &sql, bindings: &bindings)
+            appendPaging(of: request, to: &sql, bindings: &bindings)
+            sql += ")"
+        }
+        let statement = try connection.cachedStatement(sql)
+        statement.reset()
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        _ = try statement.step()
+        return Int(statement.int64(at: 0))
+    }
+
+    /// The rows with these keys: one cached `WHERE "_pk" = ?` statement for a single key (the
+    /// path of lookups by object ID, kept lean), one `IN (json_each(?))` statement for many.
+    func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot] {
+        let table = try table(for: entity)
+        let statement: SQLiteStatement
+        switch primaryKeys.count {
+        case 0:
+            return [:]
+        case 1:
+            statement = try table.selectByKey(on: connection)
+            statement.reset()
+            try statement.bind(.integer(primaryKeys[0]), at: 1)
+        default:
+            statement = try connection.cachedStatement(table.selectByKeysSQL)
+            statement.reset()
+            try statement.bind(.string("[" + primaryKeys.map(String.init).joined(separator: ",") + "]"), at: 1)
+        }
+        defer { statement.reset() }
+        var found: [Int64: Snapshot] = [:]
+        found.reserveCapacity(primaryKeys.count)
+        while try statement.step() {
+            let snapshot = try table.snapshot(from: statement)
+            found[snapshot.primaryKey] = snapshot
+        }
+        return found
+    }
+
+    private func appendFilter(of request: StoreFetchRequest, to sql: inout String, bindings: inout [AttributeValue]) {
+        guard let predicate = request.predicate else { return }
+        let fragment = predicate.sqlFragment()
+        sql += " WHERE " + fragment.sql
+        bindings += fragment.bindings
+    }
+
+    /// `LIMIT ? OFFSET ?` when paging is asked for; a negative limit means none in SQLite.
+    private func appendPaging(of request: StoreFetchRequest, to sql: inout String, bindings: inout [AttributeValue]) {
+        guard request.limit != nil || request.offset > 0 else { return }
+        sql += " LIMIT ? OFFSET ?"
+        bindings.append(.integer(Int64(request.limit ?? -1)))
+        bindings.append(.integer(Int64(request.offset)))
+    }
+}

@@ -1,0 +1,159 @@
+import CSQLite
+import Foundation
+
+/// Opening a store file: check the location before SQLite can give a vague error, open, prove the
+/// file is a database, apply pragmas, create the schema in a new file or check the existing one.
+extension SQLiteStoreState {
+    static func open(path: String, description: PersistentStoreDescription, model: ManagedObjectModel) throws -> SQLiteStoreState {
+        try checkSupported(model)
+        let pragmas = try SQLitePragmas.settings(for: description)
+        let readOnly = description.isReadOnly
+        try checkLocation(path: path, readOnly: readOnly)
+        let connection = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeout: description.busyTimeout)
+        let tableNames = try readTableNames(connection)
+        try SQLitePragmas.apply(pragmas, to: connection)
+        if tableNames.isEmpty {
+            guard !readOnly else {
+                throw ObjectGraphError(.storeUnavailable, "The file \(path) is empty, so there is no store to open read-only")
+            }
+            try createStore(for: model, on: connection)
+        } else if !tableNames.contains(SQLiteSchema.metadataTable) {
+            throw ObjectGraphError(
+                .storeUnavailable,
+                "\(path) is a SQLite database but not an ObjectGraph store (it has no \(SQLiteSchema.metadataTable) table; its tables are \(tableNames.sorted().joined(separator: ", ")))")
+        }
+        let metadata = try SQLiteStoreMetadata(readFrom: connection)
+        try metadata.checkCompatible(with: model, path: path)
+        let tables = model.entities.map(SQLiteStoreTable.init)
+        // Read the version first: a commit landing in between then only causes a needless reload.
+        let dataVersion = try dataVersion(on: connection)
+        let counters = try loadPrimaryKeyCounters(tables: tables, on: connection)
+        return SQLiteStoreState(
+            connection: connection, isReadOnly: readOnly, metadata: metadata, tables: tables,
+            primaryKeyCounters: counters, countersDataVersion: dataVersion)
+    }
+
+    /// Refuses models this version of the store cannot hold yet.
+    private static func checkSupported(_ model: ManagedObjectModel) throws {
+        var problems: [String] = []
+        let relationships = model.entities.flatMap { entity in entity.relationships.map { "\(entity.name).\($0.name)" } }
+        if !relationships.isEmpty {
+            problems.append("relationships are not supported by this version of the store yet (\(relationships.joined(separator: ", ")))")
+        }
+        let children = model.entities.compactMap { entity in entity.parentName.map { "\(entity.name) inherits from \($0)" } }
+        if !children.isEmpty {
+            problems.append("entity inheritance is not supported by this version of the store yet (\(children.joined(separator: ", ")))")
+        }
+        guard problems.isEmpty else {
+            throw ObjectGraphError(.invalidOperation, "The model '\(model.name)' cannot be opened in a SQLite store: \(problems.joined(separator: "; "))")
+        }
+    }
+
+    /// Checks the path with the file system first, because SQLite reports most of these cases as
+    /// a bare "unable to open database file". Creates missing parent directories for a new store.
+    private static func checkLocation(path: String, readOnly: Bool) throws {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists && isDirectory.boolValue {
+            throw ObjectGraphError(.storeUnavailable, "Cannot open the store at \(path): it is a directory, and a store is a file (for example \(path)/Store.sqlite)")
+        }
+        let directory = fileSystemPath(URL(fileURLWithPath: path).deletingLastPathComponent())
+        if readOnly {
+            guard exists else {
+                throw ObjectGraphError(.storeUnavailable, "Cannot open the store at \(path) read-only: there is no file there")
+            }
+            guard access(path, R_OK) == 0 else {
+                throw ObjectGraphError(.storeUnavailable, "Cannot open the store at \(path): the file is not readable (\(lastSystemError()))")
+            }
+            return
+        }
+        if exists {
+            guard access(path, R_OK | W_OK) == 0 else {
+                throw ObjectGraphError(.readOnly, "Cannot open the store at \(path) for writing: the file is not writable (\(lastSystemError())); open it with isReadOnly to read it")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw ObjectGraphError(.storeUnavailable, "Cannot create the directory \(directory) for the store at \(path): \(directoryProblem(directory) ?? "\(error)")")
+            }
+        }
+        guard access(directory, W_OK) == 0 else {
+            throw ObjectGraphError(
+                .storeUnavailable,
+                "Cannot open the store at \(path) for writing: its directory \(directory) is not writable (\(lastSystemError())), and SQLite keeps its journal files next to the store; open it with isReadOnly to read it")
+        }
+    }
+
+    /// Why `directory` cannot be created, found by walking up to the first path that exists.
+    private static func directoryProblem(_ directory: String) -> String? {
+        var url = URL(fileURLWithPath: directory)
+        while fileSystemPath(url) != "/" {
+            var isDirectory: ObjCBool = false
+            let path = fileSystemPath(url)
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                if !isDirectory.boolValue { return "\(path) is a file, not a directory" }
+                if access(path, W_OK) != 0 { return "\(path) is not writable (\(lastSystemError()))" }
+                return nil
+            }
+            url.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    /// The path of a file URL as the file system spells it: no percent-encoding, no trailing slash.
+    static func fileSystemPath(_ url: URL) -> String {
+        var path = url.standardizedFileURL.path(percentEncoded: false)
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    private static func lastSystemError() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// The names of the database's tables. This is the first read of the file, so it is where a
+    /// file that is not a database shows itself (SQLITE_NOTADB comes on first read, not at open).
+    private static func readTableNames(_ connection: SQLiteConnection) throws -> Set<String> {
+        let activity = "Cannot read the store at \(connection.path)"
+        do {
+            let statement = try connection.prepare(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'", activity: activity)
+            var names: Set<String> = []
+            while try statement.step(explainingFailure: { $0.error(activity) }) {
+                if let name = statement.text(at: 0) { names.insert(name) }
+            }
+            return names
+        } catch let error as ObjectGraphError {
+            guard let code = error.sqliteCode else { throw error }
+            let suffix = "[\(SQLiteResultCode.describe(code))]"
+            var explained: ObjectGraphError
+            switch code & 0xFF {
+            case SQLITE_NOTADB:
+                explained = ObjectGraphError(.corruptStore, "\(connection.path) is not a SQLite database \(suffix)")
+            case SQLITE_CORRUPT:
+                explained = ObjectGraphError(.corruptStore, "The store at \(connection.path) is damaged: SQLite cannot read its schema \(suffix)")
+            default:
+                throw error
+            }
+            explained.sqliteCode = code
+            explained.sql = error.sql
+            throw explained
+        }
+    }
+
+    /// Creates the schema and metadata of a new store in one transaction. Another process may
+    /// create the same store at the same moment; whoever gets the write lock second finds the
+    /// metadata table and leaves the store as it is.
+    private static func createStore(for model: ManagedObjectModel, on connection: SQLiteConnection) throws {
+        try connection.transaction {
+            let probe = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
+            try probe.bind(.string(SQLiteSchema.metadataTable), at: 1)
+            guard try !probe.step() else { return }
+            for statement in SQLiteSchema.statements(for: model) {
+                try connection.execute(statement)
+            }
+            try SQLiteStoreMetadata(newStoreFor: model).write(to: connection)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// Everything mutable about an open SQLite store: the connection, its statements, the
+/// primary-key counters. Owned by one `SQLiteStore` and touched only on that store's serial queue.
+final class SQLiteStoreState {
+    /// The prepared UPDATE for one (entity, changed stored attributes) combination.
+    struct UpdateShape: Hashable {
+        let entity: Int
+        let changedAttributes: [Int]
+    }
+
+    /// An UPDATE statement and the value slots it binds, in parameter order (`_pk` comes last).
+    struct UpdatePlan {
+        let statement: SQLiteStatement
+        let slots: [Int]
+    }
+
+    let connection: SQLiteConnection
+    let isReadOnly: Bool
+    let metadata: SQLiteStoreMetadata
+    /// One per entity, by entity index.
+    let tables: [SQLiteStoreTable]
+    /// The highest primary key handed out per entity (by entity index): inserted rows and
+    /// reserved keys alike. Persisted in `_objectgraph_primary_keys` by the transaction that
+    /// changes it, and restored if that transaction fails.
+    var primaryKeyCounters: [Int64]
+    /// `PRAGMA data_version` when the counters were last known to match the file; it changes
+    /// when another connection commits, which may have used keys.
+    var countersDataVersion: Int64
+    var updatePlans: [UpdateShape: UpdatePlan] = [:]
+    /// The last plan used, checked first: saves usually update many rows the same way.
+    var lastUpdatePlan: (shape: UpdateShape, plan: UpdatePlan)?
+    private(set) var isClosed = false
+
+    init(connection: SQLiteConnection, isReadOnly: Bool, metadata: SQLiteStoreMetadata, tables: [SQLiteStoreTable], primaryKeyCounters: [Int64], countersDataVersion: Int64) {
+        self.connection = connection
+        self.isReadOnly = isReadOnly
+        self.metadata = metadata
+        self.tables = tables
+        self.primaryKeyCounters = primaryKeyCounters
+        self.countersDataVersion = countersDataVersion
+    }
+
+    /// The table of `entity`, which must belong to the store's model.
+    func table(for entity: EntityDescription) throws -> SQLiteStoreTable {
+        guard entity.index < tables.count, tables[entity.index].entity === entity else {
+            throw ObjectGraphError(
+                .invalidOperation,
+                "The entity \(entity.name) does not belong to the model of the store at \(connection.path)",
+                entityName: entity.name)
+        }
+        return tables[entity.index]
+    }
+
+    /// Finalizes every statement and closes the connection.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        lastUpdatePlan = nil
+        updatePlans.removeAll()
+        for table in tables { table.releaseStatements() }
+        connection.close()
+    }
+}
+
+@available(*, unavailable)
+extension SQLiteStoreState: Sendable {}

@@ -1,0 +1,93 @@
+import CSQLite
+
+/// One entity's table as the SQLite store uses it: the SQL worked out once at open, the result
+/// column of each stored attribute, and the statements of the hot paths, kept here so a lookup by
+/// primary key or an insert costs no SQL building and no cache lookup. Confined to the store's
+/// queue, like the connection that prepared the statements.
+final class SQLiteStoreTable {
+    /// A stored attribute's place in a SELECT row and in the value row.
+    struct Column {
+        /// The result column (0 is `_pk`, 1 is `_version`).
+        let index: Int32
+        /// The attribute's slot in the value row.
+        let slot: Int
+        let type: AttributeType
+    }
+
+    let entity: EntityDescription
+    /// The quoted table name.
+    let quotedName: String
+    /// The stored attributes in table order, with their result columns.
+    let columns: [Column]
+    /// `SELECT "_pk", "_version", <columns> FROM "Entity"`.
+    let selectPrefix: String
+    let insertSQL: String
+    let deleteSQL: String
+    let selectByKeySQL: String
+    /// Many rows by key in one statement whatever their number: the keys come as one JSON array.
+    let selectByKeysSQL: String
+
+    private var insertStatement: SQLiteStatement?
+    private var deleteStatement: SQLiteStatement?
+    private var selectByKeyStatement: SQLiteStatement?
+
+    init(entity: EntityDescription) {
+        self.entity = entity
+        let table = quoteIdentifier(entity.name)
+        let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        let stored = entity.storedAttributes
+        self.quotedName = table
+        self.columns = stored.enumerated().map { offset, attribute in
+            Column(index: Int32(offset + 2), slot: attribute.index, type: attribute.type)
+        }
+        let names = stored.map { quoteIdentifier($0.name) }
+        let selected = ([primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + names).joined(separator: ", ")
+        self.selectPrefix = "SELECT \(selected) FROM \(table)"
+        let inserted = ([primaryKey] + names).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: names.count + 1).joined(separator: ", ")
+        self.insertSQL = "INSERT INTO \(table) (\(inserted)) VALUES (\(placeholders))"
+        self.deleteSQL = "DELETE FROM \(table) WHERE \(primaryKey) = ?"
+        self.selectByKeySQL = "\(selectPrefix) WHERE \(primaryKey) = ?"
+        self.selectByKeysSQL = "\(selectPrefix) WHERE \(primaryKey) IN (SELECT value FROM json_each(?)) ORDER BY \(primaryKey)"
+    }
+
+    func insert(on connection: SQLiteConnection) throws -> SQLiteStatement {
+        try Self.prepared(&insertStatement, insertSQL, on: connection)
+    }
+
+    func delete(on connection: SQLiteConnection) throws -> SQLiteStatement {
+        try Self.prepared(&deleteStatement, deleteSQL, on: connection)
+    }
+
+    func selectByKey(on connection: SQLiteConnection) throws -> SQLiteStatement {
+        try Self.prepared(&selectByKeyStatement, selectByKeySQL, on: connection)
+    }
+
+    /// Drops the statements, so closing the connection finalizes everything at once.
+    func releaseStatements() {
+        insertStatement = nil
+        deleteStatement = nil
+        selectByKeyStatement = nil
+    }
+
+    private static func prepared(_ slot: inout SQLiteStatement?, _ sql: String, on connection: SQLiteConnection) throws -> SQLiteStatement {
+        if let statement = slot { return statement }
+        let statement = try connection.prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        slot = statement
+        return statement
+    }
+
+    /// The current row of `statement` (a SELECT starting with `selectPrefix`'s columns) as a
+    /// snapshot; transient attributes hold their defaults.
+    @inline(__always)
+    func snapshot(from statement: SQLiteStatement) throws -> Snapshot {
+        var values = entity.defaultValues
+        for column in columns {
+            values[column.slot] = try statement.value(at: column.index, as: column.type)
+        }
+        return Snapshot(primaryKey: statement.int64(at: 0), values: values, version: statement.int64(at: 1))
+    }
+}
+
+@available(*, unavailable)
+extension SQLiteStoreTable: Sendable {}

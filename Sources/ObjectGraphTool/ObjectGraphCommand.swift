@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `objectgraph` command-line tool: checks model files and shows what a store would hold.
+@main
+struct ObjectGraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "objectgraph",
+        abstract: "Work with ObjectGraph models and stores.",
+        discussion: "Models are JSON files in the format described in the ObjectGraph documentation.",
+        subcommands: [ValidateCommand.self, SchemaCommand.self]
+    )
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// What a context knows about its unsaved changes, and how it discards them.
+@Suite struct ChangeTrackingConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func changeSetsAtEachStep(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            #expect(!context.hasChanges)
+            let a = try context.insertItem("A1")
+            let b = try context.insertItem("B2")
+            #expect(context.hasChanges)
+            #expect(context.insertedObjects == [a, b])
+            #expect(context.updatedObjects.isEmpty && context.deletedObjects.isEmpty)
+            #expect(a.isInserted && a.hasChanges && !a.isUpdated)
+            try a.setValue("x", forKey: "title")
+            #expect(!a.isUpdated)  // inserted objects are inserted, not updated
+            #expect(context.updatedObjects.isEmpty)
+
+            try context.save()
+            #expect(!context.hasChanges)
+            #expect(context.insertedObjects.isEmpty)
+            #expect(!a.isInserted && !a.hasChanges)
+            #expect(context.registeredObjects == [a, b])
+
+            try a.setValue("y", forKey: "title")
+            #expect(a.isUpdated && a.hasChanges)
+            #expect(context.updatedObjects == [a])
+            #expect(context.hasChanges)
+            context.delete(b)
+            #expect(context.deletedObjects == [b])
+            #expect(b.isDeleted && b.hasChanges && !b.isUpdated)
+            #expect(context.updatedObjects == [a])
+
+            // Deleting an updated object moves it from updated to deleted.
+            context.delete(a)
+            #expect(context.updatedObjects.isEmpty)
+            #expect(context.deletedObjects == [a, b])
+
+            try context.save()
+            #expect(!context.hasChanges)
+            #expect(context.registeredObjects.isEmpty)
+        }
+        #expect(try store.storedCount("Item") == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func changedAndCommittedValues(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            let item = try context.insertItem("A1", ["title": "one", "i64": 10])
+            // Unsaved objects have no committed values; every value counts as changed.
+            #expect(try item.committedValues(forKeys: nil).isEmpty)
+            #expect(item.changedValues().count == item.entity.attributes.count)
+            #expect(item.changedValues()["title"] as? String == "one")
+            try context.save()
+            #expect(item.changedValues().isEmpty)
+
+            try item.setValue("two", forKey: "title")
+            try item.setValue(nil, forKey: "i64")
+            let changed = item.changedValues()
+            #expect(Set(changed.keys) == ["title", "i64"])
+            #expect(changed["title"] as? String == "two")
+            #expect(changed["i64"].map { $0 == nil } == true)  // present, and nil
+
+            let committed = try item.committedValues(forKeys: ["title", "i64", "note"])
+            #expect(Set(committed.keys) == ["title", "i64", "note"])
+            #expect(committed["title"] as? String == "one")
+            #expect(committed["i64"] as? Int64 == 10)
+            #expect(committed["note"] as? String == "none")
+            #expect(try item.committedValues(forKeys: nil).count == item.entity.attributes.count)
+            #expect(throws: ObjectGraphError.self) { try item.committedValues(forKeys: ["nope"]) }
+
+            try context.save()
+            #expect(try item.committedValues(forKeys: ["title"])["title"] as? String == "two")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func settingTheCommittedValueBackClearsTheUpdate(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            let item = try context.insertItem("A1", ["title": "one", "dec": Decimal(string: "1.50")!, "i16": 5])
+            try context.save()
+            try item.setValue("two", forKey: "title")
+            try item.setValue(6, forKey: "i16")
+            #expect(context.updatedObjects == [item])
+            try item.setValue("one", forKey: "title")
+            #expect(item.isUpdated)  // i16 still differs
+            try item.setValue(Int64(5), forKey: "i16")
+            #expect(!item.isUpdated)
+            #expect(!context.hasChanges)
+            #expect(context.updatedObjects.isEmpty)
+            #expect(item.changedValues().isEmpty)
+            // Setting the same value is not a change at all.
+            try item.setValue(Decimal(string: "1.5")!, forKey: "dec")
+            #expect(!item.isUpdated)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func rollbackDiscardsEveryChange(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            let kept = try context.insertItem("A1", ["title": "kept"])
+            let doomed = try context.insertItem("B2")
+            try context.save()
+
+            try kept.setValue("changed", forKey: "title")
+            context.delete(doomed)
+            let inserted = try context.insertItem("C3")
+            context.rollback()
+
+            #expect(!context.hasChanges)
+            #expect(context.insertedObjects.isEmpty && context.updatedObjects.isEmpty && context.deletedObjects.isEmpty)
+            #expect(try kept.get("title", as: String.self) == "kept")
+            #expect(!kept.isUpdated)
+            #expect(!doomed.isDeleted)
+            #expect(doomed.managedObjectContext === context)
+            #expect(!inserted.isInserted)
+            #expect(inserted.managedObjectContext == nil)
+            #expect(context.registeredObjects == [kept, doomed])
+            #expect(try context.objects("Item", sortedBy: ["code"]) == [kept, doomed])
+
+            // Nothing to save after a rollback; the stored data is as before.
+            try context.save()
+        }
+        try store.withNewContext { context throws in
+            #expect(try context.objects("Item", sortedBy: ["code"]).map(\.label) == ["A1", "B2"])
+            #expect(try context.item("A1")?.get("title", as: String.self) == "kept")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func resetForgetsEverything(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            let saved = try context.insertItem("A1")
+            try context.save()
+            try saved.setValue("unsaved", forKey: "title")
+            let inserted = try context.insertItem("B2")
+            context.reset()
+            #expect(!context.hasChanges)
+            #expect(context.registeredObjects.isEmpty)
+            #expect(context.insertedObjects.isEmpty)
+            #expect(saved.managedObjectContext == nil)
+            #expect(inserted.managedObjectContext == nil)
+
+            // Fetching again gives a new instance with the stored values.
+            let again = try #require(try context.item("A1"))
+            #expect(again !== saved)
+            #expect(again.objectID == saved.objectID)
+            #expect(try again.value(forKey: "title") == nil)
+            try context.save()
+        }
+        #expect(try store.storedCount("Item") == 1)
+    }
+
+    /// Objects detached by `reset()` can be read but not changed.
+
+    @Test(arguments: StoreKind.allCases)
+    func detachedObjectsRefuseChanges(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            let item = try context.insertItem("A1", ["title": "t"])
+            try context.save()
+            context.reset()
+            #expect(try item.get("title", as: String.self) == "t")
+            let error = #expect(throws: ObjectGraphError.self) { try item.setValue("x", forKey: "title") }
+            #expect(error?.kind == .invalidOperation)
+            #expect(error?.message.contains("no longer belongs to a context") == true, "\(error?.message ?? "")")
+        }
+    }
+
+    /// An object made without a context takes values, then joins one with `insert(_:)`.
+
+    @Test(arguments: StoreKind.allCases)
+    func objectCreatedWithoutAContextCanBeInserted(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            let entity = try #require(store.container.managedObjectModel.entity(named: "Item"))
+            let item = ManagedObject(entity: entity, insertInto: nil)
+            #expect(item.managedObjectContext == nil)
+            #expect(!item.isInserted)
+            try item.setValue("LOOSE", forKey: "code")
+            #expect(try item.get("i32", as: Int32.self) == 7)
+            #expect(!context.hasChanges)
+            context.insert(item)
+            #expect(context.insertedObjects == [item])
+            try context.save()
+        }
+        #expect(try store.storedCount("Item", "code == 'LOOSE'") == 1)
+    }
+
+    /// Changing only a transient marks the object updated, and saving it writes nothing.
+
+    @Test(arguments: StoreKind.allCases)
+    func transientOnlyChangeSaves(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            let item = try context.insertItem("A1")
+            try context.save()
+            try item.setValue("memo", forKey: "scratch")
+            #expect(item.isUpdated)
+            try context.save()
+            #expect(!context.hasChanges)
+            #expect(try item.get("scratch", as: String.self) == "memo")
+        }
+        try store.withNewContext { context throws in
+            #expect(try context.item("A1")?.value(forKey: "scratch") == nil)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// One row, one object per context.
+@Suite struct UniquingConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func sameRowIsTheSameInstanceWithinAContext(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let objectID = try store.withNewContext { context in
+            try context.insertItem("A1")
+            try context.insertItem("B2")
+            try context.save()
+            return try #require(try context.item("A1")).objectID
+        }
+        try store.withNewContext { context in
+            let first = try #require(try context.item("A1"))
+            let second = try #require(try context.objects("Item", sortedBy: ["-code"]).last)
+            #expect(first === second)
+            #expect(context.object(with: objectID) === first)
+            #expect(try context.existingObject(with: objectID) === first)
+            #expect(context.registeredObject(for: objectID) === first)
+            #expect(context.registeredObjects.count == 2)
+        }
+    }
+
+    /// A fault made by `object(with:)` is the instance later fetches return.
+    @Test(arguments: StoreKind.allCases)
+    func faultFromObjectWithIsReusedByFetch(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let objectID = try store.withNewContext { context in
+            let item = try context.insertItem("A1", ["title": "t"])
+            try context.save()
+            return item.objectID
+        }
+        try store.withNewContext { context in
+            let fault = context.object(with: objectID)
+            #expect(fault.isFault)
+            let fetched = try #require(try context.item("A1"))
+            #expect(fetched === fault)
+            #expect(!fault.isFault)
+            #expect(try fault.get("title", as: String.self) == "t")
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func differentContextsGetDifferentInstances(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            try context.insertItem("A1")
+            try context.save()
+        }
+        let a = store.newContext()
+        let b = store.newContext()
+        try a.performAndWait {
+            let inA = try #require(try a.item("A1"))
+            try b.performAndWait {
+                let inB = try #require(try b.item("A1"))
+                #expect(inA !== inB)
+                #expect(inA.objectID == inB.objectID)
+                #expect(inB.managedObjectContext === b)
+                #expect(b.object(with: inA.objectID) === inB)
+            }
+            #expect(inA.managedObjectContext === a)
+        }
+    }
+
+    /// A saved insert keeps its instance: fetching it afterwards returns the inserted object.
+    @Test(arguments: StoreKind.allCases)
+    func savedInsertIsTheFetchedInstance(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            let item = try context.insertItem("A1")
+            try context.save()
+            #expect(try context.item("A1") === item)
+            #expect(try context.existingObject(with: item.objectID) === item)
+        }
+    }
+}

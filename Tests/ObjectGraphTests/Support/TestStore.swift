@@ -1,0 +1,87 @@
+import Foundation
+@testable import ObjectGraph
+
+/// A loaded container for one conformance test: a SQLite file in a fresh temporary directory
+/// (tests run in parallel, so none share a file) or an in-memory store. The store is closed and
+/// the directory removed when the value goes away.
+final class TestStore {
+    let kind: StoreKind
+    /// The container under test; replaced by `reopen()` for SQLite stores.
+    private(set) var container: PersistentContainer
+    /// The directory holding the SQLite file, `nil` for in-memory stores.
+    let directory: URL?
+    /// Loads the store's model; called again by `reopen()`, as a restarted program would.
+    private let loadModel: () throws -> ManagedObjectModel
+
+    /// A loaded store of `kind` for the conformance model.
+    convenience init(_ kind: StoreKind) throws {
+        try self.init(kind, model: ConformanceModel.load)
+    }
+
+    /// A loaded store of `kind` for the model `loadModel` loads.
+    init(_ kind: StoreKind, model loadModel: @escaping () throws -> ManagedObjectModel) throws {
+        self.kind = kind
+        self.loadModel = loadModel
+        switch kind {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("ObjectGraphConformance-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            self.directory = directory
+        case .inMemory:
+            self.directory = nil
+        }
+        container = Self.makeContainer(kind, model: try loadModel(), directory: directory)
+        try container.loadPersistentStores()
+    }
+
+    deinit {
+        container.persistentStoreCoordinator.removePersistentStore()
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// An unloaded container of `kind`; SQLite stores live in `directory`/Conformance.sqlite.
+    static func makeContainer(_ kind: StoreKind, model: ManagedObjectModel, directory: URL?) -> PersistentContainer {
+        let container = PersistentContainer(name: "Conformance", managedObjectModel: model)
+        switch kind {
+        case .sqlite:
+            container.persistentStoreDescriptions = [PersistentStoreDescription(url: directory!.appendingPathComponent("Conformance.sqlite"))]
+        case .inMemory:
+            container.persistentStoreDescriptions = [.inMemory]
+        }
+        return container
+    }
+
+    /// Closes the store and opens the same file again in a new container, with a freshly loaded
+    /// model: what a program sees after a restart. For in-memory stores the container stays (its
+    /// data would vanish with it); callers use a new context instead.
+    func reopen() throws {
+        guard kind == .sqlite else { return }
+        let model = try loadModel()
+        container.persistentStoreCoordinator.removePersistentStore()
+        container = Self.makeContainer(kind, model: model, directory: directory)
+        try container.loadPersistentStores()
+    }
+
+    /// A new private-queue context on the container.
+    func newContext(name: String? = nil) -> ManagedObjectContext {
+        let context = container.newBackgroundContext()
+        context.name = name
+        return context
+    }
+
+    /// Runs `body` on a new context's queue.
+    func withNewContext<T>(_ body: (ManagedObjectContext) throws -> T) rethrows -> T {
+        let context = newContext()
+        return try context.performAndWait { try body(context) }
+    }
+
+    /// How many objects of `entityName` the store holds, seen from a fresh context.
+    func storedCount(_ entityName: String, _ format: String? = nil) throws -> Int {
+        try withNewContext { context in
+            var request = FetchRequest<ManagedObject>(entityName: entityName)
+            if let format { request.predicate = try FetchPredicate(format: format) }
+            return try context.count(for: request)
+        }
+    }
+}
