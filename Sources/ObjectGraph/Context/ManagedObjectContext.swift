@@ -44,18 +44,32 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public init(concurrencyType: ConcurrencyType) {
         self.concurrencyType = concurrencyType
         switch concurrencyType {
-        case .mainQueue: queue = .main
-        case .privateQueue: queue = DispatchQueue(label: "ObjectGraph.ManagedObjectContext")
+        case .mainQueue:
+            queue = .main
+            Self.markMainQueue
+        case .privateQueue:
+            queue = DispatchQueue(label: "ObjectGraph.ManagedObjectContext")
+            queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
         }
-        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
+
+    /// Marks the main queue once, so work on it is recognised by queue rather than by thread:
+    /// `Thread.isMainThread` is not reliable on Linux, where the main queue may be drained by
+    /// another thread (as under the Swift Testing runner).
+    private static let markMainQueue: Void = DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+    private static let mainQueueKey = DispatchSpecificKey<Bool>()
 
     /// The model of the context's coordinator.
     var model: ManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }
 
     /// Whether the caller is already running on the context's queue.
     var isOnQueue: Bool {
-        concurrencyType == .mainQueue ? Thread.isMainThread : DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+        switch concurrencyType {
+        // The main thread outside any queue block (a program's synchronous top level) counts too:
+        // waiting for the main queue from there would deadlock.
+        case .mainQueue: DispatchQueue.getSpecific(key: Self.mainQueueKey) == true || Thread.isMainThread
+        case .privateQueue: DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+        }
     }
 
     /// Runs `block` on the context's queue and returns at once.

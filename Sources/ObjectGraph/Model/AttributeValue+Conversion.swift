@@ -8,15 +8,25 @@ extension AttributeValue {
     /// width, integers into floating point or decimal when exactly representable, `Float` into
     /// `Double`. Anything that would lose or invent information is refused, never coerced.
     init(converting value: Any?, for attribute: AttributeDescription, of entity: EntityDescription) throws {
-        guard let value = unwrapOptional(value) else {
+        guard let value else {
             self = .null
             return
         }
+        // The direct casts come first: this runs for every value a program sets, and looking
+        // through an Optional hidden in `Any` costs a protocol cast that most values never need.
         if let converted = Self.convert(value, to: attribute.type) {
             self = converted
             return
         }
-        throw typeMismatch(value, attribute: attribute, entity: entity, detail: Self.refusalDetail(value, for: attribute.type))
+        guard let unwrapped = unwrapOptional(value) else {
+            self = .null
+            return
+        }
+        if let converted = Self.convert(unwrapped, to: attribute.type) {
+            self = converted
+            return
+        }
+        throw typeMismatch(unwrapped, attribute: attribute, entity: entity, detail: Self.refusalDetail(unwrapped, for: attribute.type))
     }
 
     private static func convert(_ value: Any, to type: AttributeType) -> AttributeValue? {
@@ -59,6 +69,8 @@ extension AttributeValue {
         case .uri:
             return (value as? URL).map { .uri($0) }
         case .json:
+            // An Optional is Encodable too; unwrap it first so that `nil` is stored as nil, not "null".
+            if value is any OptionalProtocol { return nil }
             if let document = value as? JSONDocument { return .json(document) }
             if let encodable = value as? any Encodable, let document = try? JSONDocument(encoding: encodable) {
                 return .json(document)
@@ -115,6 +127,8 @@ extension Optional: OptionalProtocol {
 
 /// `value` as an `Int64` when it is a Swift integer whose value fits; `nil` for non-integers.
 func exactInt64(_ value: Any) -> Int64? {
+    if let integer = value as? Int { return Int64(integer) }
+    if let integer = value as? Int64 { return integer }
     guard let integer = value as? any BinaryInteger else { return nil }
     return Int64(exactly: integer)
 }
