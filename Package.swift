@@ -51,5 +51,10 @@ let package = Package(
             resources: [.process("Models")],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "ObjectGraphToolTests",
+            dependencies: ["ObjectGraphTool", "ObjectGraph"],
+            swiftSettings: strictSettings
+        ),
     ]
 )

@@ -3,7 +3,7 @@ import Foundation
 import ObjectGraph
 
 /// `objectgraph schema MODEL.json`: prints the SQL that creates the model's SQLite store.
-struct SchemaCommand: ParsableCommand {
+struct SchemaCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the SQL schema the SQLite store creates for a model."
@@ -12,18 +12,14 @@ struct SchemaCommand: ParsableCommand {
     @Argument(help: "The model file.", completion: .file(extensions: ["json"]))
     var model: String
 
-    func run() throws {
-        let loaded: ManagedObjectModel
+    /// Every statement of the schema, each ended by `;` on its own line; or, for a model that does
+    /// not load, the error on standard error (so it never ends up in a redirected schema file).
+    func output() -> CommandOutput {
         do {
-            loaded = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: model))
+            let loaded = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: model))
+            return CommandOutput(standardOutput: loaded.sqliteSchema().map { $0 + ";\n" }.joined())
         } catch {
-            // The SQL goes to standard output; problems go to standard error so they never end up
-            // in a redirected schema file.
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw ExitCode.failure
-        }
-        for statement in loaded.sqliteSchema() {
-            print(statement, terminator: ";\n")
+            return CommandOutput(standardError: "\(error)\n", exitCode: .failure)
         }
     }
 }

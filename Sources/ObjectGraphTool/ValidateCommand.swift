@@ -3,7 +3,7 @@ import Foundation
 import ObjectGraph
 
 /// `objectgraph validate MODEL.json...`: loads each model and prints a summary, or every problem.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: ReportingCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check model files and summarise them.",
@@ -17,19 +17,24 @@ struct ValidateCommand: ParsableCommand {
     @Argument(help: "The model files to check.", completion: .file(extensions: ["json"]))
     var models: [String]
 
-    func run() throws {
+    /// One section per model, in argument order, separated by blank lines: a summary for a valid
+    /// model, every problem for an invalid one. Fails if any model is invalid.
+    func output() -> CommandOutput {
         var failed = false
-        for (offset, path) in models.enumerated() {
-            if offset > 0 { print() }
+        var sections: [String] = []
+        for path in models {
             do {
                 let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path))
-                print(summary(of: model, path: path))
+                sections.append(summary(of: model, path: path))
             } catch {
                 failed = true
-                print(error)
+                sections.append("\(error)")
             }
         }
-        if failed { throw ExitCode.failure }
+        return CommandOutput(
+            standardOutput: sections.joined(separator: "\n\n") + "\n",
+            exitCode: failed ? .failure : .success
+        )
     }
 
     private func summary(of model: ManagedObjectModel, path: String) -> String {

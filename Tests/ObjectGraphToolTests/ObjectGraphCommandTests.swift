@@ -1,0 +1,81 @@
+import ArgumentParser
+import Testing
+@testable import ObjectGraphTool
+
+/// The root command's help, and the errors ArgumentParser reports before any subcommand runs.
+@Suite struct ObjectGraphCommandTests {
+    @Test func rootHelpListsBothSubcommands() {
+        #expect(ObjectGraphCommand.helpMessage(columns: 80) == """
+            OVERVIEW: Work with ObjectGraph models and stores.
+
+            Models are JSON files in the format described in the ObjectGraph documentation.
+
+            USAGE: objectgraph <subcommand>
+
+            OPTIONS:
+              -h, --help              Show help information.
+
+            SUBCOMMANDS:
+              validate                Check model files and summarise them.
+              schema                  Print the SQL schema the SQLite store creates for a
+                                      model.
+
+              See 'objectgraph help <subcommand>' for detailed help.
+            """)
+    }
+
+    @Test func validateHelpDescribesItsArguments() {
+        #expect(ObjectGraphCommand.helpMessage(for: ValidateCommand.self, columns: 80) == """
+            OVERVIEW: Check model files and summarise them.
+
+            Prints each valid model's name, version, version hash and entities. For an
+            invalid model, prints every problem with its file, line, column and JSON path,
+            and exits with status 1.
+
+            USAGE: objectgraph validate <models> ...
+
+            ARGUMENTS:
+              <models>                The model files to check.
+
+            OPTIONS:
+              -h, --help              Show help information.
+
+            """)
+    }
+
+    @Test func schemaHelpDescribesItsArgument() {
+        #expect(ObjectGraphCommand.helpMessage(for: SchemaCommand.self, columns: 80) == """
+            OVERVIEW: Print the SQL schema the SQLite store creates for a model.
+
+            USAGE: objectgraph schema <model>
+
+            ARGUMENTS:
+              <model>                 The model file.
+
+            OPTIONS:
+              -h, --help              Show help information.
+
+            """)
+    }
+
+    @Test func noArgumentsShowsTheRootHelp() throws {
+        var command = try ObjectGraphCommand.parseAsRoot([])
+        #expect(command is ObjectGraphCommand)
+        let error = try #require(throws: (any Error).self) { try command.run() }
+        #expect(ObjectGraphCommand.fullMessage(for: error) == ObjectGraphCommand.helpMessage())
+        #expect(ObjectGraphCommand.exitCode(for: error) == .success)
+    }
+
+    @Test(arguments: [
+        (["validate"], "Error: Missing expected argument '<models> ...'"),
+        (["schema"], "Error: Missing expected argument '<model>'"),
+        (["schema", "A.json", "B.json"], "Error: Unexpected argument 'B.json'"),
+        (["check", "A.json"], "Error: 2 unexpected arguments: 'check', 'A.json'"),
+        (["--verbose"], "Error: Unknown option '--verbose'"),
+    ])
+    func reportsParsingErrors(arguments: [String], message: String) throws {
+        let error = try #require(throws: (any Error).self) { try ObjectGraphCommand.parseAsRoot(arguments) }
+        #expect(ObjectGraphCommand.fullMessage(for: error).hasPrefix(message + "\n"))
+        #expect(ObjectGraphCommand.exitCode(for: error) == .validationFailure)
+    }
+}
