@@ -1,0 +1,40 @@
+import Foundation
+
+/// `objectgraph-bench`: the driver, or (with `--child-request`) one measured child process.
+@main
+enum BenchMain {
+    static func main() {
+        let options: Options
+        do {
+            options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch let error as OptionError {
+            if let message = error.message { printError("error: \(message)\n") }
+            printError(Options.usage + "\n")
+            exit(error.message == nil ? 0 : 64)
+        } catch {
+            printError("error: \(error)\n")
+            exit(64)
+        }
+
+        do {
+            if let request = options.childRequest {
+                switch request.task {
+                case .prepare:
+                    try Worker.prepare(request)
+                case .run:
+                    let result = try Worker.run(request)
+                    print(Worker.resultMarker + String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+                }
+                exit(0)
+            }
+            exit(try Driver(options: options).run() ? 0 : 1)
+        } catch {
+            printError("error: \(error)\n")
+            exit(2)
+        }
+    }
+
+    private static func printError(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

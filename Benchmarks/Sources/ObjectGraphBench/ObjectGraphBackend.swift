@@ -1,0 +1,144 @@
+import Foundation
+import ObjectGraph
+
+/// ObjectGraph through its public, Core Data–style API: a container on the store file, a
+/// background context used directly from this one thread, `ManagedObject`s read and written by
+/// key. `id` is an ordinary attribute; objects are identified by their own object IDs.
+final class ObjectGraphBackend: Backend {
+    private let container: PersistentContainer
+    private var objectsToDelete: [ManagedObject] = []
+    /// The context of the W5 objects, kept alive here because objects refer to it weakly.
+    private var deleteContext: ManagedObjectContext?
+    private var lookupIDs: [ManagedObjectID] = []
+
+    init(location: StoreLocation) throws {
+        let modelFile = location.indexed ? "BenchmarkIndexed.json" : "Benchmark.json"
+        let model = try ManagedObjectModel(contentsOf: location.modelsDirectory.appendingPathComponent(modelFile))
+        container = PersistentContainer(name: "Bench", managedObjectModel: model)
+        // The defaults are the contract's settings (WAL, synchronous=NORMAL); say so anyway.
+        var description = PersistentStoreDescription(url: location.url)
+        description.sqlitePragmas = ["journal_mode": "WAL", "synchronous": "NORMAL"]
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+    }
+
+    func close() throws {
+        objectsToDelete = []
+        deleteContext = nil
+        container.persistentStoreCoordinator.removePersistentStore()
+    }
+
+    func insert(_ rows: [PersonRow]) throws {
+        let context = container.newBackgroundContext()
+        for row in rows {
+            let person = try context.insertNewObject(forEntityName: "Person")
+            try person.setValue(row.id, forKey: "id")
+            try person.setValue(row.name, forKey: "name")
+            try person.setValue(row.email, forKey: "email")
+            try person.setValue(row.age, forKey: "age")
+            try person.setValue(row.score, forKey: "score")
+            try person.setValue(Date(timeIntervalSinceReferenceDate: row.createdAt), forKey: "createdAt")
+            try person.setValue(row.bio, forKey: "bio")
+        }
+        try context.save()
+    }
+
+    func fetchAll() throws -> Checksum {
+        let context = container.newBackgroundContext()
+        let people = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person"))
+        var checksum = Checksum()
+        for person in people { try checksum.add(PersonRow(person)) }
+        return checksum
+    }
+
+    func queryAgeRange(_ parameters: WorkloadParameters) throws -> Checksum {
+        let context = container.newBackgroundContext()
+        var request = FetchRequest<ManagedObject>(entityName: "Person")
+        request.predicate = try FetchPredicate(format: "age BETWEEN {\(parameters.ageRange.lowerBound), \(parameters.ageRange.upperBound)}")
+        request.sortDescriptors = [FetchSortDescriptor(key: "name")]
+        request.fetchLimit = parameters.queryLimit
+        var total = Checksum()
+        for _ in 0..<parameters.queries {
+            let people = try context.fetch(request)
+            var checksum = Checksum()
+            for person in people { try checksum.append(PersonRow(person)) }
+            total.combine(checksum)
+        }
+        return total
+    }
+
+    func updateAllScores() throws -> Checksum {
+        let context = container.newBackgroundContext()
+        let people = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person"))
+        var checksum = Checksum()
+        for person in people {
+            let row = try PersonRow(person)
+            checksum.add(row)
+            try person.setValue(WorkloadParameters.newScore(row.score), forKey: "score")
+        }
+        try context.save()
+        return checksum
+    }
+
+    /// Fetches every object into the context that will delete them, as GRDB's setup fetches its
+    /// records; the deleting and saving is what is timed.
+    func prepareDelete(ids: [Int64]) throws {
+        let wanted = Set(ids)
+        let context = container.newBackgroundContext()
+        objectsToDelete = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")).filter { person in
+            try wanted.contains(person.value(forKey: "id") as? Int64 ?? 0)
+        }
+        deleteContext = context
+    }
+
+    func deletePrepared() throws -> Int {
+        guard let context = deleteContext else { return 0 }
+        for person in objectsToDelete { context.delete(person) }
+        try context.save()
+        return objectsToDelete.count
+    }
+
+    /// Gathers the object IDs of the wanted ids in a throwaway context.
+    func prepareLookups(ids: [Int64]) throws {
+        let context = container.newBackgroundContext()
+        var objectIDs: [Int64: ManagedObjectID] = [:]
+        for person in try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")) {
+            objectIDs[try person.value(forKey: "id") as? Int64 ?? 0] = person.objectID
+        }
+        lookupIDs = try ids.map { id in
+            guard let objectID = objectIDs[id] else { throw VerificationFailure(description: "no Person with id \(id) to look up") }
+            return objectID
+        }
+    }
+
+    func lookUpPrepared() throws -> Checksum {
+        let context = container.newBackgroundContext()
+        var checksum = Checksum()
+        for objectID in lookupIDs {
+            try checksum.append(PersonRow(context.existingObject(with: objectID)))
+        }
+        return checksum
+    }
+}
+
+private extension PersonRow {
+    /// Reads every attribute of `person` through the public key-value API; a missing or
+    /// mistyped value fails the run.
+    init(_ person: ManagedObject) throws {
+        func required<T>(_ key: String, as type: T.Type) throws -> T {
+            guard let value = try person.value(forKey: key) as? T else {
+                throw VerificationFailure(description: "Person.\(key) of \(person.objectID) is not a \(T.self)")
+            }
+            return value
+        }
+        self.init(
+            id: try required("id", as: Int64.self),
+            name: try required("name", as: String.self),
+            email: try required("email", as: String.self),
+            age: try required("age", as: Int64.self),
+            score: try required("score", as: Double.self),
+            createdAt: try required("createdAt", as: Date.self).timeIntervalSinceReferenceDate,
+            bio: try person.value(forKey: "bio") as? String
+        )
+    }
+}

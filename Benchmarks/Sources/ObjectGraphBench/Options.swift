@@ -1,0 +1,98 @@
+import Foundation
+
+/// The command line. Hand-parsed: the benchmark depends on nothing it does not measure.
+struct Options {
+    var backends = BackendKind.allCases
+    var workloads = Workload.allCases
+    var counts = [100_000, 20_000]
+    var repetitions = 5
+    var queries = 100
+    var lookups = 10_000
+    var seed = Dataset.defaultSeed
+    var directory: URL?
+    var keep = false
+    /// Print each child's command line instead of running it (to profile one run).
+    var printCommands = false
+    var modelsDirectory = Options.defaultModelsDirectory
+    /// Set in a child process: the JSON request to carry out.
+    var childRequest: ChildRequest?
+
+    static let usage = """
+        USAGE: objectgraph-bench [options]
+
+          --backends LIST     raw,grdb,objectgraph (default: all)
+          --workloads LIST    W1,W2,W3,W3i,W4,W5,W6 (default: all; W3i = W3 with an index on age)
+          --n LIST            row counts (default: 100000,20000)
+          --repetitions K     counted repetitions after the warm-up (default: 5)
+          --queries K         W3 queries per repetition (default: 100)
+          --lookups K         W6 lookups per repetition (default: 10000)
+          --seed S            data seed (default: \(Dataset.defaultSeed))
+          --dir PATH          where the stores go (default: a new folder in the temporary directory)
+          --keep              keep the stores afterwards
+          --print-commands    print each child's command line instead of running it, to run one
+                              under a profiler (use with --dir and --keep)
+          --models PATH       folder with Benchmark.json and BenchmarkIndexed.json
+                              (default: \(Options.defaultModelsDirectory.path))
+
+        Quick check: objectgraph-bench --n 2000 --repetitions 1
+        """
+
+    /// `Models/` of the main package, found from this source file's location.
+    static var defaultModelsDirectory: URL {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent() // ObjectGraphBench
+            .deletingLastPathComponent() // Sources
+            .deletingLastPathComponent() // Benchmarks
+            .deletingLastPathComponent() // the main package
+            .appendingPathComponent("Models")
+    }
+
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        func value(_ flag: String) throws -> String {
+            guard let next = remaining.popFirst() else { throw OptionError("\(flag) needs a value") }
+            return next
+        }
+        func list<T>(_ flag: String, _ parse: (String) -> T?) throws -> [T] {
+            try value(flag).split(separator: ",").map { item in
+                guard let parsed = parse(item.trimmingCharacters(in: .whitespaces)) else {
+                    throw OptionError("\(flag): unknown value '\(item)'")
+                }
+                return parsed
+            }
+        }
+        func integer(_ flag: String) throws -> Int {
+            guard let parsed = Int(try value(flag)), parsed >= 0 else { throw OptionError("\(flag) needs a non-negative integer") }
+            return parsed
+        }
+
+        while let flag = remaining.popFirst() {
+            switch flag {
+            case "--backends": backends = try list(flag) { BackendKind(rawValue: $0.lowercased()) }
+            case "--workloads":
+                workloads = try list(flag) { name in Workload.allCases.first { $0.rawValue.lowercased() == name.lowercased() } }
+            case "--n": counts = try list(flag) { Int($0.replacingOccurrences(of: "_", with: "")).flatMap { $0 > 1 ? $0 : nil } }
+            case "--repetitions": repetitions = max(1, try integer(flag))
+            case "--queries": queries = try integer(flag)
+            case "--lookups": lookups = try integer(flag)
+            case "--seed":
+                guard let parsed = UInt64(try value(flag)) else { throw OptionError("--seed needs an unsigned integer") }
+                seed = parsed
+            case "--dir": directory = URL(fileURLWithPath: try value(flag))
+            case "--keep": keep = true
+            case "--print-commands": printCommands = true
+            case "--models": modelsDirectory = URL(fileURLWithPath: try value(flag))
+            case "--child-request":
+                childRequest = try JSONDecoder().decode(ChildRequest.self, from: Data(try value(flag).utf8))
+            case "--help", "-h": throw OptionError(nil)
+            default: throw OptionError("unknown option '\(flag)'")
+            }
+        }
+    }
+}
+
+/// A bad command line; `message == nil` asks for the usage alone.
+struct OptionError: Error {
+    var message: String?
+    init(_ message: String?) { self.message = message }
+}

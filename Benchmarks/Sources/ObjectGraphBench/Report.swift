@@ -1,0 +1,77 @@
+import BenchSQLite
+import Foundation
+
+/// The printed report: a header naming the machine, one line per finished run, and Markdown
+/// tables (so the output pastes straight into Benchmarks/README.md).
+enum Report {
+    static func header(options: Options, directory: URL) -> String {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n")
+            .first { $0.hasPrefix("model name") }
+            .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
+        let date = ISO8601DateFormatter().string(from: Date())
+        return """
+            ObjectGraph benchmarks — \(date)
+            machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), CPU \(cpu), SQLite \(String(cString: sqlite3_libversion()))
+            backends: \(options.backends.map(\.rawValue).joined(separator: ",")); workloads: \(options.workloads.map(\.rawValue).joined(separator: ",")); \
+            N: \(options.counts.map(String.init).joined(separator: ",")); 1 warm-up + \(options.repetitions) repetitions, each (backend, workload, N) in its own process
+            stores in \(directory.path)
+
+            """
+    }
+
+    static func line(_ result: RunResult) -> String {
+        let workload = result.workload.rawValue.padding(toLength: 4, withPad: " ", startingAt: 0)
+        let count = "N=\(result.count)".padding(toLength: 9, withPad: " ", startingAt: 0)
+        let backend = result.backend.displayName.padding(toLength: 12, withPad: " ", startingAt: 0)
+        return "\(workload) \(count) \(backend) median \(fixed(result.median, 4)) s (min \(fixed(result.min, 4)), max \(fixed(result.max, 4)))  "
+            + "\(rate(result.rowsPerSecond)) rows/s  peak \(megabytes(result)) MB  ✓ \(result.checksum)"
+    }
+
+    static func tables(_ results: [RunResult], options: Options) -> String {
+        var text = ""
+        for count in options.counts {
+            let forCount = results.filter { $0.count == count }
+            guard !forCount.isEmpty else { continue }
+            text += "\n### N = \(count)\n\n"
+            text += "| workload | backend | median s | min s | max s | rows/s | × raw | peak MB (Δ warm-up) |\n"
+            text += "|---|---|---:|---:|---:|---:|---:|---:|\n"
+            for workload in options.workloads {
+                let raw = forCount.first { $0.workload == workload && $0.backend == .raw }
+                for backend in options.backends {
+                    guard let result = forCount.first(where: { $0.workload == workload && $0.backend == backend }) else { continue }
+                    let ratio = raw.map { fixed(result.median / $0.median, 2) + "×" } ?? "–"
+                    text += "| \(workload.rawValue) | \(backend.displayName) | \(fixed(result.median, 4)) | \(fixed(result.min, 4)) | "
+                        + "\(fixed(result.max, 4)) | \(rate(result.rowsPerSecond)) | \(ratio) | \(megabytes(result)) |\n"
+                }
+            }
+            text += "\nRatios of medians (time; lower is better for the first backend named):\n\n"
+            text += "| workload | ObjectGraph / raw | GRDB / raw | ObjectGraph / GRDB |\n|---|---:|---:|---:|\n"
+            for workload in options.workloads {
+                func median(_ backend: BackendKind) -> Double? {
+                    forCount.first { $0.workload == workload && $0.backend == backend }?.median
+                }
+                func ratio(_ top: BackendKind, _ bottom: BackendKind) -> String {
+                    guard let top = median(top), let bottom = median(bottom) else { return "–" }
+                    return fixed(top / bottom, 2) + "×"
+                }
+                text += "| \(workload.rawValue) \(workload.summary) | \(ratio(.objectGraph, .raw)) | \(ratio(.grdb, .raw)) | \(ratio(.objectGraph, .grdb)) |\n"
+            }
+        }
+        return text
+    }
+
+    /// Rows per second, short: 757k, 1.21M.
+    private static func rate(_ value: Double) -> String {
+        value >= 1_000_000 ? fixed(value / 1_000_000, 2) + "M" : fixed(value / 1000, 0) + "k"
+    }
+
+    /// Peak memory and how much of it the warm-up run added: "45.2 (+20.1)".
+    private static func megabytes(_ result: RunResult) -> String {
+        "\(fixed(Double(result.peakKB) / 1024, 1)) (+\(fixed(Double(result.peakKB - result.baselineKB) / 1024, 1)))"
+    }
+
+    private static func fixed(_ value: Double, _ digits: Int) -> String {
+        String(format: "%.\(digits)f", value)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// What the driver asks a child process to do, passed as one JSON argument.
+struct ChildRequest: Codable, Sendable {
+    enum Task: String, Codable, Sendable {
+        /// Build a populated store (the backend's own W1 path) to copy before each repetition.
+        case prepare
+        /// Measure one workload.
+        case run
+    }
+
+    var task: Task
+    var backend: BackendKind
+    var workload: Workload
+    var parameters: WorkloadParameters
+    var repetitions: Int
+    /// The populated store to start from (prepare: the one to build).
+    var template: URL
+    /// The store the repetitions work on.
+    var work: URL
+    var modelsDirectory: URL
+}
+
+/// One measured (backend, workload, N), as the child reports it to the driver.
+struct RunResult: Codable, Sendable {
+    var backend: BackendKind
+    var workload: Workload
+    var count: Int
+    var rowsPerRepetition: Int
+    var warmUpSeconds: Double
+    var seconds: [Double]
+    /// `VmHWM` after the warm-up run, counted from a reset just before its timed part.
+    var peakKB: Int
+    /// `VmRSS` at that reset: the process, its libraries, the generated data, the open store
+    /// and whatever the workload's setup keeps (W5's fetched objects).
+    var baselineKB: Int
+    var checksum: String
+
+    var median: Double { let sorted = seconds.sorted(); return sorted[sorted.count / 2] }
+    var min: Double { seconds.min() ?? 0 }
+    var max: Double { seconds.max() ?? 0 }
+    var rowsPerSecond: Double { Double(rowsPerRepetition) / median }
+}
+
+/// A wrong answer: the run stops and the driver reports it loudly.
+struct VerificationFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The child side: runs what `request` asks in this process.
+enum Worker {
+    /// The prefix of the single stdout line that carries the result.
+    static let resultMarker = "RESULT "
+
+    static func prepare(_ request: ChildRequest) throws {
+        let dataset = Dataset(count: request.parameters.count, seed: request.parameters.seed)
+        removeDatabase(at: request.template)
+        let location = StoreLocation(url: request.template, indexed: request.workload.indexed, modelsDirectory: request.modelsDirectory)
+        let backend = try openBackend(request.backend, at: location)
+        try backend.insert(dataset.rows)
+        try backend.close()
+        let expected = Expectation(.w1, dataset: dataset, parameters: request.parameters).table
+        let found = try tableChecksum(at: request.template)
+        guard found == expected else {
+            throw VerificationFailure(description: "prepared \(request.backend.rawValue) store holds \(found), expected \(expected.map(String.init(describing:)) ?? "?")")
+        }
+    }
+
+    static func run(_ request: ChildRequest) throws -> RunResult {
+        let expectation = Expectation(request.workload, dataset: Dataset(count: request.parameters.count, seed: request.parameters.seed), parameters: request.parameters)
+        let location = StoreLocation(url: request.work, indexed: request.workload.indexed, modelsDirectory: request.modelsDirectory)
+        let clock = ContinuousClock()
+        var seconds: [Double] = []
+        var warmUpSeconds = 0.0
+        var peakKB = 0
+        var checksum = ""
+        var baselineKB = 0
+
+        for repetition in 0...request.repetitions {
+            removeDatabase(at: request.work)
+            if request.workload.needsPopulatedStore {
+                try FileManager.default.copyItem(at: request.template, to: request.work)
+            }
+            let backend = try openBackend(request.backend, at: location)
+            try prepare(request.workload, backend: backend, expectation: expectation)
+            if repetition == 0 {
+                // Measure the warm-up's timed work alone, not the data generation or the setup.
+                baselineKB = ProcessMemory.resetPeak()
+            }
+
+            let start = clock.now
+            let outcome = try perform(request.workload, backend: backend, expectation: expectation, parameters: request.parameters)
+            let elapsed = (clock.now - start).seconds
+
+            try backend.close()
+            let label = "\(request.backend.rawValue) \(request.workload.rawValue) N=\(request.parameters.count) repetition \(repetition)"
+            checksum = try verify(outcome, against: expectation, store: request.work, label: label)
+            if repetition == 0 {
+                warmUpSeconds = elapsed
+                peakKB = ProcessMemory.peakKB
+            } else {
+                seconds.append(elapsed)
+            }
+        }
+        removeDatabase(at: request.work)
+        return RunResult(
+            backend: request.backend, workload: request.workload, count: request.parameters.count,
+            rowsPerRepetition: expectation.rowsPerRepetition, warmUpSeconds: warmUpSeconds, seconds: seconds,
+            peakKB: peakKB, baselineKB: baselineKB, checksum: checksum
+        )
+    }
+
+    /// What the timed part produced.
+    private enum Outcome {
+        case checksum(Checksum)
+        case count(Int)
+        case nothing
+    }
+
+    private static func prepare(_ workload: Workload, backend: any Backend, expectation: Expectation) throws {
+        switch workload {
+        case .w5: try backend.prepareDelete(ids: expectation.ids)
+        case .w6: try backend.prepareLookups(ids: expectation.ids)
+        case .w1, .w2, .w3, .w3Indexed, .w4: break
+        }
+    }
+
+    private static func perform(_ workload: Workload, backend: any Backend, expectation: Expectation, parameters: WorkloadParameters) throws -> Outcome {
+        switch workload {
+        case .w1: try backend.insert(expectation.rows); return .nothing
+        case .w2: return .checksum(try backend.fetchAll())
+        case .w3, .w3Indexed: return .checksum(try backend.queryAgeRange(parameters))
+        case .w4: return .checksum(try backend.updateAllScores())
+        case .w5: return .count(try backend.deletePrepared())
+        case .w6: return .checksum(try backend.lookUpPrepared())
+        }
+    }
+
+    /// Checks what the timed work returned and, for writes, the whole table it left behind;
+    /// returns the checksum to report.
+    private static func verify(_ outcome: Outcome, against expectation: Expectation, store: URL, label: String) throws -> String {
+        var reported = ""
+        switch outcome {
+        case .checksum(let checksum):
+            guard checksum == expectation.result else {
+                throw VerificationFailure(description: "\(label): read \(checksum), expected \(expectation.result.map(String.init(describing:)) ?? "nothing")")
+            }
+            reported = checksum.description
+        case .count(let count):
+            guard count == expectation.resultCount else {
+                throw VerificationFailure(description: "\(label): deleted \(count) rows, expected \(expectation.resultCount ?? 0)")
+            }
+            reported = "\(count) deleted"
+        case .nothing:
+            break
+        }
+        if let expected = expectation.table {
+            let found = try tableChecksum(at: store)
+            guard found == expected else {
+                throw VerificationFailure(description: "\(label): the store holds \(found), expected \(expected)")
+            }
+            reported += (reported.isEmpty ? "" : "; ") + "table \(found)"
+        }
+        return reported
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) / 1e18
+    }
+}

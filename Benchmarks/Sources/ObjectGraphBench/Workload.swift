@@ -1,0 +1,64 @@
+/// The workloads of shared/BENCHMARKS.md. `w3Indexed` is W3 against a store with an index on `age`.
+enum Workload: String, CaseIterable, Codable, Sendable {
+    case w1 = "W1"
+    case w2 = "W2"
+    case w3 = "W3"
+    case w3Indexed = "W3i"
+    case w4 = "W4"
+    case w5 = "W5"
+    case w6 = "W6"
+
+    /// What the workload does, for the report.
+    var summary: String {
+        switch self {
+        case .w1: "insert N, one transaction, fresh store"
+        case .w2: "fetch all N, read every attribute"
+        case .w3: "age BETWEEN 30 AND 40, sort name, limit 1000, ×100"
+        case .w3Indexed: "W3 with an index on age"
+        case .w4: "fetch all N, change score, save"
+        case .w5: "delete every other row (N/2), save"
+        case .w6: "key / object-ID lookups, random order, fresh context"
+        }
+    }
+
+    /// Whether the workload starts from a populated store (all but W1).
+    var needsPopulatedStore: Bool { self != .w1 }
+
+    /// Whether the store it starts from has the index on `age`.
+    var indexed: Bool { self == .w3Indexed }
+}
+
+/// The three things measured.
+enum BackendKind: String, CaseIterable, Codable, Sendable {
+    case raw
+    case grdb
+    case objectGraph = "objectgraph"
+
+    /// The name printed in tables.
+    var displayName: String {
+        switch self {
+        case .raw: "raw SQLite"
+        case .grdb: "GRDB 7.10"
+        case .objectGraph: "ObjectGraph"
+        }
+    }
+}
+
+/// Parameters every workload shares.
+struct WorkloadParameters: Codable, Sendable {
+    /// Rows in the store (N).
+    var count: Int
+    /// W3: how many times the query runs per repetition.
+    var queries = 100
+    /// W3: the fetch limit.
+    var queryLimit = 1000
+    /// W3: the inclusive age range.
+    var ageRange: ClosedRange<Int64> = 30...40
+    /// W6: how many lookups per repetition.
+    var lookups = 10000
+    /// The data seed.
+    var seed = Dataset.defaultSeed
+
+    /// W4's change: deterministic, and different from the old score for every generated value (0–100).
+    static func newScore(_ old: Double) -> Double { 200.25 - old }
+}
