@@ -122,23 +122,23 @@ final class ObjectGraphBackend: Backend {
 }
 
 private extension PersonRow {
-    /// Reads every attribute of `person` through the public key-value API; a missing or
+    /// Reads every attribute of `person` through the public typed key-value API; a missing or
     /// mistyped value fails the run.
     init(_ person: ManagedObject) throws {
-        func required<T>(_ key: String, as type: T.Type) throws -> T {
-            guard let value = try person.value(forKey: key) as? T else {
-                throw VerificationFailure(description: "Person.\(key) of \(person.objectID) is not a \(T.self)")
+        func required<T>(_ key: String, _ value: T?) throws -> T {
+            guard let value else {
+                throw VerificationFailure(description: "Person.\(key) of \(person.objectID) is missing")
             }
             return value
         }
         self.init(
-            id: try required("id", as: Int64.self),
-            name: try required("name", as: String.self),
-            email: try required("email", as: String.self),
-            age: try required("age", as: Int64.self),
-            score: try required("score", as: Double.self),
-            createdAt: try required("createdAt", as: Date.self).timeIntervalSinceReferenceDate,
-            bio: try person.value(forKey: "bio") as? String
+            id: try required("id", person.value(forKey: "id", as: Int64.self)),
+            name: try required("name", person.value(forKey: "name", as: String.self)),
+            email: try required("email", person.value(forKey: "email", as: String.self)),
+            age: try required("age", person.value(forKey: "age", as: Int64.self)),
+            score: try required("score", person.value(forKey: "score", as: Double.self)),
+            createdAt: try required("createdAt", person.value(forKey: "createdAt", as: Date.self)).timeIntervalSinceReferenceDate,
+            bio: try person.value(forKey: "bio", as: String.self)
         )
     }
 }

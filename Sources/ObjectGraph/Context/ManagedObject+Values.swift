@@ -15,9 +15,17 @@ extension ManagedObject {
     /// between widths when the value fits; `json` attributes decode into any `Decodable` `T`.
     /// Throws `.typeMismatch` when the value cannot be represented as `T`.
     public func value<T>(forKey key: String, as type: T.Type) throws -> T? {
+        try typedValue(forKey: key, as: type)
+    }
+
+    /// `value(forKey:as:)`'s implementation, specialised for each concrete overload in
+    /// ManagedObject+TypedValues.swift.
+    @inline(__always)
+    func typedValue<T>(forKey key: String, as type: T.Type) throws -> T? {
         let attribute = try entity.requireAttribute(key)
         let stored = try storedValue(at: attribute.index)
         if stored.isNull { return nil }
+        if let value = stored.exactly(T.self) { return value }
         if let value = stored.anyValue(as: attribute.type) as? T { return value }
         if case .integer(let integer) = stored, let integerType = T.self as? any BinaryInteger.Type,
            let converted = integerType.init(exactly: integer) {
@@ -79,21 +87,25 @@ extension ManagedObject {
                 "cannot change \(entity.name).\(entity.attributes[slot].name) of \(objectID.shortDescription): the object is deleted",
                 entityName: entity.name, objectID: objectID, key: entity.attributes[slot].name)
         }
-        guard managedObjectContext != nil || objectID.isTemporaryID else {
+        // New objects (inserted, or not yet in a context) keep every value as it is set.
+        guard !isInserted, !committed.isEmpty else {
+            values[slot] = value
+            return
+        }
+        guard let context = managedObjectContext else {
             throw ObjectGraphError(
                 .invalidOperation,
                 "cannot change \(objectID.shortDescription): it no longer belongs to a context (it was reset, rolled back or its deletion saved)",
                 entityName: entity.name, objectID: objectID)
         }
         values[slot] = value
-        guard !isInserted, !committed.isEmpty else { return }
         let wasUpdated = !changedAttributes.isEmpty
         if value.isStoredEqual(to: committed[slot]) {
             changedAttributes.remove(slot)
         } else {
             changedAttributes.insert(slot)
         }
-        if wasUpdated != !changedAttributes.isEmpty { managedObjectContext?.objectUpdateStateChanged(self) }
+        if wasUpdated != !changedAttributes.isEmpty { context.objectUpdateStateChanged(self) }
     }
 
     /// Loads the values of a fault from its context's store.

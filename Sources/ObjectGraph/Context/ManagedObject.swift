@@ -16,27 +16,31 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// an insert, or `reset()`).
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
+    // The hot stored properties skip runtime exclusivity checks: an object is confined to its
+    // context's queue, and no accessor here holds an access open across a call that could
+    // reenter it.
+
     /// Current values, one slot per attribute. Empty while the object is a fault.
-    var values: [AttributeValue]
+    @exclusivity(unchecked) var values: [AttributeValue]
     /// The values as last saved or fetched, one slot per attribute; empty for new objects and faults.
-    var committed: [AttributeValue]
+    @exclusivity(unchecked) var committed: [AttributeValue]
     /// Attributes set since the last save whose values differ from `committed`.
-    var changedAttributes = AttributeMask()
+    @exclusivity(unchecked) var changedAttributes = AttributeMask()
     /// The row version read from the store, for optimistic locking.
     var rowVersion: Int64 = 0
 
     /// Whether the object is new in its context and not saved yet.
-    public internal(set) var isInserted = false
+    @exclusivity(unchecked) public internal(set) var isInserted = false
     /// Whether the object is scheduled for deletion at the next save.
-    public internal(set) var isDeleted = false
+    @exclusivity(unchecked) public internal(set) var isDeleted = false
     /// Whether the object's values have not been loaded yet; the first access loads them.
-    public internal(set) var isFault = false
+    @exclusivity(unchecked) public internal(set) var isFault = false
 
     /// Creates an object of `entity` with its default values and inserts it into `context`
     /// (if given), as `NSManagedObject(entity:insertInto:)` does.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         self.entity = entity
-        self.objectID = ManagedObjectID(entity: entity, storeIdentifier: "", key: .temporary(TemporaryIDGenerator.next()))
+        self.objectID = ManagedObjectID(entity: entity, store: .unassigned, temporaryNumber: TemporaryIDGenerator.next())
         self.values = entity.defaultValues
         self.committed = []
         context?.insert(self)

@@ -16,7 +16,6 @@ extension ManagedObjectContext {
         guard object.managedObjectContext == nil, !object.isInserted, object.objectID.isTemporaryID else { return }
         object.managedObjectContext = self
         object.isInserted = true
-        registered[object.objectID] = object
         insertionOrder.append(object)
         insertedCount += 1
     }
@@ -26,10 +25,8 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         if object.isInserted {
-            object.isInserted = false
+            forgetInserted(object)
             insertedCount -= 1
-            registered[object.objectID] = nil
-            object.managedObjectContext = nil
             return
         }
         updated[ObjectIdentifier(object)] = nil
@@ -47,10 +44,21 @@ extension ManagedObjectContext {
     /// The objects scheduled for deletion.
     public var deletedObjects: Set<ManagedObject> { Set(deleted.values) }
     /// Every object the context currently knows.
-    public var registeredObjects: Set<ManagedObject> { Set(registered.values) }
+    public var registeredObjects: Set<ManagedObject> { Set(registered.values).union(pendingInserts) }
 
     /// The registered object with `objectID`, or `nil`; never touches the store.
-    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? { registered[objectID] }
+    public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        if let object = registered[objectID] { return object }
+        return objectID.isTemporaryID ? pendingInserts.first { $0.objectID == objectID } : nil
+    }
+
+    /// Removes an inserted object from the context (its deletion, or a rollback).
+    private func forgetInserted(_ object: ManagedObject) {
+        object.isInserted = false
+        object.managedObjectContext = nil
+        // Only an ID obtained in advance is registered; temporary ones never are.
+        if !object.objectID.isTemporaryID { registered[object.objectID] = nil }
+    }
 
     /// Inserted objects still pending, in insertion order.
     var pendingInserts: [ManagedObject] {
@@ -68,11 +76,7 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come back,
     /// changed values return to their last saved state.
     public func rollback() {
-        for object in pendingInserts {
-            object.isInserted = false
-            object.managedObjectContext = nil
-            registered[object.objectID] = nil
-        }
+        for object in pendingInserts { forgetInserted(object) }
         insertionOrder.removeAll()
         insertedCount = 0
         for object in updated.values { object.discardChanges() }
@@ -87,6 +91,7 @@ extension ManagedObjectContext {
     /// Forgets every registered object and every unsaved change. Objects fetched before are
     /// detached and must not be used; fetch again.
     public func reset() {
+        for object in pendingInserts { forgetInserted(object) }
         for object in registered.values { object.managedObjectContext = nil }
         registered.removeAll()
         insertionOrder.removeAll()

@@ -11,10 +11,11 @@ extension ManagedObjectContext {
         let plan = try FetchPlan(request, model: store.model)
         if Result.self == ManagedObjectID.self && !hasPendingChanges(of: plan.entity, in: request) {
             let snapshots = try store.fetch(plan.storeRequest)
-            return snapshots.map { ManagedObjectID(entity: plan.entity, storeIdentifier: store.identifier, primaryKey: $0.primaryKey) as! Result }
+            return snapshots.map { ManagedObjectID(entity: plan.entity, store: store.identity, primaryKey: $0.primaryKey) as! Result }
         }
         let objects = try fetchObjects(plan, request: request, store: store)
         if Result.self == ManagedObjectID.self { return objects.map { $0.objectID as! Result } }
+        if Result.self == ManagedObject.self { return unsafeBitCast(objects, to: [Result].self) }
         return try objects.map { object in
             guard let result = object as? Result else {
                 throw ObjectGraphError(.typeMismatch, "a \(plan.entity.name) object is a \(type(of: object)), not the requested \(Result.self)", entityName: plan.entity.name)
@@ -35,7 +36,7 @@ extension ManagedObjectContext {
     /// fault is returned without touching the store; reading it loads its values, and throws
     /// `.objectNotFound` if the object does not exist.
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
-        if let object = registered[objectID] { return object }
+        if let object = registeredObject(for: objectID) { return object }
         let object = ManagedObject(entity: objectID.entity, objectID: objectID, snapshot: nil, context: self)
         registered[objectID] = object
         return object
@@ -44,7 +45,7 @@ extension ManagedObjectContext {
     /// The object with `objectID`, loaded from the store if needed; throws `.objectNotFound`
     /// when no such object exists.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
-        if let object = registered[objectID] {
+        if let object = registeredObject(for: objectID) {
             if object.isFault { try fulfillFault(object) }
             return object
         }
@@ -60,8 +61,7 @@ extension ManagedObjectContext {
         for (_, group) in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) }) {
             let keys = try store.reservePrimaryKeys(for: group[0].entity, count: group.count)
             for (object, key) in zip(group, keys) {
-                registered[object.objectID] = nil
-                object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: store.identifier, primaryKey: key)
+                object.objectID = ManagedObjectID(entity: object.entity, store: store.identity, primaryKey: key)
                 registered[object.objectID] = object
             }
         }
@@ -89,17 +89,27 @@ extension ManagedObjectContext {
             entityName: objectID.entity.name, objectID: objectID)
     }
 
-    /// The registered object for a stored row, creating it if needed.
-    func registeredObject(for snapshot: Snapshot, of entity: EntityDescription, storeIdentifier: String) -> ManagedObject {
-        let objectID = ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: snapshot.primaryKey)
-        if let existing = registered[objectID] {
-            if existing.isFault { existing.fill(from: snapshot) }
-            return existing
-        }
-        let object = ManagedObject(entity: entity, objectID: objectID, snapshot: snapshot, context: self)
-        registered[objectID] = object
+    /// The registered objects for stored rows, created where needed: one object per ID.
+    func registeredObjects(for snapshots: [Snapshot], of entity: EntityDescription, store: StoreIdentity) -> [ManagedObject] {
+        registered.reserveCapacity(registered.count + snapshots.count)
+        return snapshots.map { registeredObject(for: $0, of: entity, store: store) }
+    }
+
+    /// The registered object for a stored row, created if needed, with one hash lookup.
+    func registeredObject(for snapshot: Snapshot, of entity: EntityDescription, store: StoreIdentity) -> ManagedObject {
+        let objectID = ManagedObjectID(entity: entity, store: store, primaryKey: snapshot.primaryKey)
+        var created = false
+        let object = Self.slot(&registered[objectID, default: {
+            created = true
+            return ManagedObject(entity: entity, objectID: objectID, snapshot: snapshot, context: self)
+        }()])
+        if !created && object.isFault { object.fill(from: snapshot) }
         return object
     }
+
+    /// The value in a dictionary slot: passing `&dictionary[key, default: …]` here looks the key
+    /// up once and inserts the default only when the key is missing.
+    private static func slot(_ value: inout ManagedObject) -> ManagedObject { value }
 }
 
 extension ManagedObject {

@@ -31,8 +31,10 @@ extension ManagedObjectContext {
     private func makeSavePlan(for store: any PersistentStore) throws -> SavePlan {
         var plan = SavePlan()
         plan.inserted = pendingInserts
-        plan.updated = Array(updated.values)
-        plan.deleted = Array(deleted.values)
+        // Rows are written in table and key order: B-tree pages are then visited once each, in
+        // sequence, instead of at random (several times faster for large saves).
+        plan.updated = updated.values.sorted(by: Self.storageOrder)
+        plan.deleted = deleted.values.sorted(by: Self.storageOrder)
         var failures: [ValidationFailure] = []
         for object in plan.inserted { failures += ObjectValidator.failures(of: object) }
         for object in plan.updated { failures += ObjectValidator.failures(of: object) }
@@ -51,14 +53,19 @@ extension ManagedObjectContext {
         return plan
     }
 
+    private static func storageOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
+        if a.entity.index != b.entity.index { return a.entity.index < b.entity.index }
+        return (a.objectID.primaryKey ?? 0) < (b.objectID.primaryKey ?? 0)
+    }
+
     /// Makes the context match the store after a committed save: inserted objects get permanent
     /// IDs, committed values move forward, deleted objects leave the context.
     private func didSave(_ plan: SavePlan, assignedKeys: [Int64], store: any PersistentStore) {
         var keys = assignedKeys.makeIterator()
+        registered.reserveCapacity(registered.count + plan.inserted.count)
         for object in plan.inserted {
             if object.objectID.isTemporaryID, let key = keys.next() {
-                registered[object.objectID] = nil
-                object.objectID = ManagedObjectID(entity: object.entity, storeIdentifier: store.identifier, primaryKey: key)
+                object.objectID = ManagedObjectID(entity: object.entity, store: store.identity, primaryKey: key)
                 registered[object.objectID] = object
             }
             object.isInserted = false

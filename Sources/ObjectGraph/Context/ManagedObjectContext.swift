@@ -32,13 +32,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
-    /// Every object the context knows, one per ID.
-    var registered: [ManagedObjectID: ManagedObject] = [:]
+    // Confined to the context's queue like the objects; see ManagedObject for the exclusivity note.
+
+    /// The objects with permanent IDs the context knows, one per ID. Objects inserted since the
+    /// last save live in `insertionOrder` until they get their permanent ID, so a save does not
+    /// move every new object from a temporary key to a permanent one.
+    @exclusivity(unchecked) var registered: [ManagedObjectID: ManagedObject] = [:]
     /// Inserted objects in insertion order; entries whose `isInserted` became false are skipped.
-    var insertionOrder: [ManagedObject] = []
-    var insertedCount = 0
-    var updated: [ObjectIdentifier: ManagedObject] = [:]
-    var deleted: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var insertionOrder: [ManagedObject] = []
+    @exclusivity(unchecked) var insertedCount = 0
+    @exclusivity(unchecked) var updated: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var deleted: [ObjectIdentifier: ManagedObject] = [:]
 
     /// A context bound to a queue of `concurrencyType`, not yet connected to a coordinator.
     public init(concurrencyType: ConcurrencyType) {

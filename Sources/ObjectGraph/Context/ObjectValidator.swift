@@ -3,10 +3,13 @@ import Foundation
 /// The model's validation rules, applied to an object before it is saved: required values,
 /// numeric and date ranges, lengths, and regular expressions.
 enum ObjectValidator {
-    /// Every rule `object` breaks, one failure per attribute.
+    /// Every rule `object` breaks, one failure per attribute. A saved object is checked only in
+    /// the attributes it changed: the others were valid when they were saved.
     static func failures(of object: ManagedObject) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
+        let checkAll = object.isInserted
         for attribute in object.entity.attributes where !attribute.isTransient {
+            guard checkAll || object.changedAttributes.contains(attribute.index) else { continue }
             if let reason = reason(rejecting: object.values[attribute.index], for: attribute) {
                 failures.append(ValidationFailure(entityName: object.entity.name, objectID: object.objectID, key: attribute.name, reason: reason))
             }
@@ -23,9 +26,11 @@ enum ObjectValidator {
         if let maximum = attribute.maximum, compareForValidation(value, maximum) == .orderedDescending {
             return "\(value.debugText) is above the maximum \(maximum.debugText)"
         }
+        // Counting characters walks the whole string, so only when a length rule asks for it.
+        let hasLengthRule = attribute.minLength != nil || attribute.maxLength != nil
         let length: Int? = switch value {
-        case .string(let string): string.count
-        case .binary(let data): data.count
+        case .string(let string) where hasLengthRule: string.count
+        case .binary(let data) where hasLengthRule: data.count
         default: nil
         }
         if let length {

@@ -18,8 +18,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let indexes: [[String]]
     /// The entity's position in its model's `entities`.
     let index: Int
-    /// Attributes by name: the one string lookup on the dynamic-access path.
+    /// Attributes by name, for entities too large to scan.
     let attributesByName: [String: AttributeDescription]
+    /// The attributes' name fingerprints, by slot: what `attributeSlot(named:)` scans.
+    private let attributeFingerprints: [NameFingerprint]
     /// The attributes the store keeps (everything but transients), in declaration order.
     let storedAttributes: [AttributeDescription]
     /// A value row holding each attribute's default: what a new object starts from.
@@ -40,17 +42,37 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.indexes = indexes
         self.index = index
         self.attributesByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.attributeFingerprints = attributes.map { NameFingerprint($0.name) }
         self.storedAttributes = attributes.filter { !$0.isTransient }
         self.defaultValues = attributes.map(\.defaultValue)
     }
 
     /// The attribute named `name`, or `nil`.
-    public func attribute(named name: String) -> AttributeDescription? { attributesByName[name] }
+    public func attribute(named name: String) -> AttributeDescription? {
+        attributeSlot(named: name).map { attributes[$0] }
+    }
+
+    /// The slot of the attribute named `name`, or `nil`.
+    ///
+    /// Every dynamic read and write looks its key up here. For the usual small entity a scan of
+    /// the names is cheaper than hashing the key: lengths are compared first (a stored count),
+    /// and equal short names compare as two machine words.
+    func attributeSlot(named name: String) -> Int? {
+        guard attributeFingerprints.count <= Self.scanLimit else { return attributesByName[name]?.index }
+        let fingerprint = NameFingerprint(name)
+        for slot in attributeFingerprints.indices where attributeFingerprints[slot] == fingerprint {
+            // The fingerprint holds whole names of up to eight bytes; longer ones need a check.
+            if fingerprint.isComplete || attributes[slot].name == name { return slot }
+        }
+        return nil
+    }
+
+    private static let scanLimit = 16
 
     /// The attribute named `key`, or an `.unknownKey` error that names the entity and suggests
     /// the closest existing attribute.
     func requireAttribute(_ key: String) throws -> AttributeDescription {
-        if let attribute = attributesByName[key] { return attribute }
+        if let attribute = attribute(named: key) { return attribute }
         var message = "\(name) has no attribute named '\(key)'"
         if let suggestion = closestName(to: key, among: attributes.map(\.name)) {
             message += "; did you mean '\(suggestion)'?"

@@ -4,7 +4,8 @@ import Synchronization
 /// A store that keeps its rows in memory, with the same semantics as `SQLiteStore`: the same
 /// constraints, the same ordering, the same predicate results. Built for tests; gone when closed.
 final class InMemoryStore: PersistentStore {
-    let identifier = UUID().uuidString
+    let identity = StoreIdentity(UUID().uuidString)
+    var identifier: String { identity.identifier }
     let model: ManagedObjectModel
     let storeDescription: PersistentStoreDescription
     private let state: Mutex<State>

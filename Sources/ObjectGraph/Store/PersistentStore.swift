@@ -9,6 +9,8 @@ import Foundation
 protocol PersistentStore: AnyObject, Sendable {
     /// A UUID string fixed when the store was created; part of every object ID's URI.
     var identifier: String { get }
+    /// The identifier, shared by reference by every object ID of the store.
+    var identity: StoreIdentity { get }
     /// The model the store was opened with.
     var model: ManagedObjectModel { get }
     /// How the store was opened.

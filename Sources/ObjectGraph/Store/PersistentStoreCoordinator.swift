@@ -58,11 +58,13 @@ public final class PersistentStoreCoordinator: Sendable {
         let number = parts[1].dropFirst()
         switch kind {
         case "p":
-            guard let primaryKey = Int64(number), storeIdentifier == persistentStoreIdentifier else { return nil }
-            return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, primaryKey: primaryKey)
+            guard let primaryKey = Int64(number), primaryKey > 0,
+                  let store = try? requireStore(), storeIdentifier == store.identifier else { return nil }
+            return ManagedObjectID(entity: entity, store: store.identity, primaryKey: primaryKey)
         case "t":
-            guard let temporary = UInt64(number) else { return nil }
-            return ManagedObjectID(entity: entity, storeIdentifier: storeIdentifier, key: .temporary(temporary))
+            guard let temporary = UInt64(number), temporary > 0, temporary <= UInt64(Int64.max) else { return nil }
+            let store = storeIdentifier.isEmpty ? StoreIdentity.unassigned : StoreIdentity(storeIdentifier)
+            return ManagedObjectID(entity: entity, store: store, temporaryNumber: temporary)
         default:
             return nil
         }

@@ -13,7 +13,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // and the queue is serial, so at most one thread uses it at a time and each use
     // happens-after the previous one.
 
-    let identifier: String
+    let identity: StoreIdentity
+    var identifier: String { identity.identifier }
     let model: ManagedObjectModel
     let storeDescription: PersistentStoreDescription
     /// What the store recorded about itself when it was created.
@@ -44,7 +45,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.model = model
         self.storeDescription = description
         self.metadata = state.metadata
-        self.identifier = state.metadata.storeIdentifier
+        self.identity = StoreIdentity(state.metadata.storeIdentifier)
     }
 
     deinit {

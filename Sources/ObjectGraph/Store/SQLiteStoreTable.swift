@@ -19,6 +19,9 @@ final class SQLiteStoreTable {
     let quotedName: String
     /// The stored attributes in table order, with their result columns.
     let columns: [Column]
+    /// Whether the columns are exactly the slots 0, 1, 2, … in order (no transient attributes),
+    /// so a row can be built front to back.
+    let columnsFillEverySlot: Bool
     /// `SELECT "_pk", "_version", <columns> FROM "Entity"`.
     let selectPrefix: String
     let insertSQL: String
@@ -40,6 +43,7 @@ final class SQLiteStoreTable {
         self.columns = stored.enumerated().map { offset, attribute in
             Column(index: Int32(offset + 2), slot: attribute.index, type: attribute.type)
         }
+        self.columnsFillEverySlot = stored.map(\.index) == Array(entity.attributes.indices)
         let names = stored.map { quoteIdentifier($0.name) }
         let selected = ([primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + names).joined(separator: ", ")
         self.selectPrefix = "SELECT \(selected) FROM \(table)"
@@ -81,11 +85,29 @@ final class SQLiteStoreTable {
     /// snapshot; transient attributes hold their defaults.
     @inline(__always)
     func snapshot(from statement: SQLiteStatement) throws -> Snapshot {
-        var values = entity.defaultValues
-        for column in columns {
-            values[column.slot] = try statement.value(at: column.index, as: column.type)
+        let primaryKey = statement.int64(at: 0)
+        // Object IDs encode temporary numbers as non-positive keys; the store only ever writes
+        // keys from 1, so anything else was written behind its back.
+        guard primaryKey > 0 else {
+            throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name) has a row with primary key \(primaryKey); keys start at 1", entityName: entity.name)
         }
-        return Snapshot(primaryKey: statement.int64(at: 0), values: values, version: statement.int64(at: 1))
+        let values: [AttributeValue]
+        if columnsFillEverySlot {
+            // Built in place: no copy of the default row to overwrite slot by slot.
+            values = try [AttributeValue](unsafeUninitializedCapacity: columns.count) { buffer, initialized in
+                for column in columns {
+                    buffer.initializeElement(at: column.slot, to: try statement.value(at: column.index, as: column.type))
+                    initialized += 1
+                }
+            }
+        } else {
+            var row = entity.defaultValues
+            for column in columns {
+                row[column.slot] = try statement.value(at: column.index, as: column.type)
+            }
+            values = row
+        }
+        return Snapshot(primaryKey: primaryKey, values: values, version: statement.int64(at: 1))
     }
 }
 
