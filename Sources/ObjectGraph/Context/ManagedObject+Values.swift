@@ -7,8 +7,9 @@ extension ManagedObject {
     /// Throws `.unknownKey` when the entity has no such attribute (suggesting the closest one) and
     /// `.objectNotFound` when the object is a fault whose row no longer exists.
     public func value(forKey key: String) throws -> Any? {
-        let attribute = try entity.requireAttribute(key)
-        return try storedValue(at: attribute.index).anyValue(as: attribute.type)
+        let entity = entity
+        let slot = try entity.requireSlot(key)
+        return try storedValue(at: slot).anyValue(as: entity.attributeTypes[slot])
     }
 
     /// The value of the attribute `key` as `T`, or `nil` when the value is `nil`. Integers convert
@@ -22,10 +23,12 @@ extension ManagedObject {
     /// ManagedObject+TypedValues.swift.
     @inline(__always)
     func typedValue<T>(forKey key: String, as type: T.Type) throws -> T? {
-        let attribute = try entity.requireAttribute(key)
-        let stored = try storedValue(at: attribute.index)
+        let entity = entity
+        let slot = try entity.requireSlot(key)
+        let stored = try storedValue(at: slot)
         if stored.isNull { return nil }
         if let value = stored.exactly(T.self) { return value }
+        let attribute = entity.attributes[slot]
         if let value = stored.anyValue(as: attribute.type) as? T { return value }
         if case .integer(let integer) = stored, let integerType = T.self as? any BinaryInteger.Type,
            let converted = integerType.init(exactly: integer) {
@@ -43,9 +46,9 @@ extension ManagedObject {
     /// Sets the attribute `key` to `value` (`nil` clears it). The value must have the attribute's
     /// type or convert to it exactly; otherwise `.typeMismatch` is thrown and nothing changes.
     public func setValue(_ value: Any?, forKey key: String) throws {
-        let attribute = try entity.requireAttribute(key)
-        let converted = try AttributeValue(converting: value, for: attribute, of: entity)
-        try setStoredValue(converted, at: attribute.index)
+        let entity = entity
+        let slot = try entity.requireSlot(key)
+        try setStoredValue(try AttributeValue(converting: value, toSlot: slot, of: entity), at: slot)
     }
 
     /// The value of the attribute `key`; `try object["title"]`. Use `setValue(_:forKey:)` to set.
@@ -64,7 +67,7 @@ extension ManagedObject {
 
     /// The last saved values of `keys` (all attributes when `nil`); empty for unsaved objects.
     public func committedValues(forKeys keys: [String]?) throws -> [String: Any?] {
-        if isInserted || objectID.isTemporaryID { return [:] }
+        if isNew { return [:] }
         if isFault { try fulfillFault() }
         let attributes = try keys.map { try $0.map(entity.requireAttribute) } ?? entity.attributes
         var result: [String: Any?] = [:]
@@ -88,7 +91,7 @@ extension ManagedObject {
                 entityName: entity.name, objectID: objectID, key: entity.attributes[slot].name)
         }
         // New objects (inserted, or not yet in a context) keep every value as it is set.
-        guard !isInserted, !committed.isEmpty else {
+        guard !isNew else {
             values[slot] = value
             return
         }
@@ -98,9 +101,10 @@ extension ManagedObject {
                 "cannot change \(objectID.shortDescription): it no longer belongs to a context (it was reset, rolled back or its deletion saved)",
                 entityName: entity.name, objectID: objectID)
         }
+        if savedValues == nil { savedValues = values }
         values[slot] = value
         let wasUpdated = !changedAttributes.isEmpty
-        if value.isStoredEqual(to: committed[slot]) {
+        if value.isStoredEqual(to: savedValues![slot]) {
             changedAttributes.remove(slot)
         } else {
             changedAttributes.insert(slot)

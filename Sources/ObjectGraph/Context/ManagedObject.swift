@@ -9,7 +9,7 @@ import Foundation
 /// and is not `Sendable`: pass its `objectID` to other contexts instead.
 open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's entity.
-    public let entity: EntityDescription
+    public var entity: EntityDescription { objectID.entity }
     /// The object's identity; temporary until the object is saved.
     public internal(set) var objectID: ManagedObjectID
     /// The context that manages the object; `nil` once it was removed (saved deletion, rollback of
@@ -22,8 +22,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Current values, one slot per attribute. Empty while the object is a fault.
     @exclusivity(unchecked) var values: [AttributeValue]
-    /// The values as last saved or fetched, one slot per attribute; empty for new objects and faults.
-    @exclusivity(unchecked) var committed: [AttributeValue]
+    /// The values as last saved or fetched, kept apart from `values` only from the first change
+    /// on; `nil` while `values` are the saved values. Sharing one row until then saves a
+    /// reference (and its atomic retain and release) per fetched object.
+    @exclusivity(unchecked) var savedValues: [AttributeValue]?
+    /// Whether the object was created in memory and has never been saved.
+    @exclusivity(unchecked) var isNew = false
     /// Attributes set since the last save whose values differ from `committed`.
     @exclusivity(unchecked) var changedAttributes = AttributeMask()
     /// The row version read from the store, for optimistic locking.
@@ -39,28 +43,28 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Creates an object of `entity` with its default values and inserts it into `context`
     /// (if given), as `NSManagedObject(entity:insertInto:)` does.
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
-        self.entity = entity
-        self.objectID = ManagedObjectID(entity: entity, store: .unassigned, temporaryNumber: TemporaryIDGenerator.next())
+        let space = context?.temporaryIDSpace(for: entity) ?? ObjectIDSpace(entity: entity, storeIdentifier: "")
+        self.objectID = ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next())
         self.values = entity.defaultValues
-        self.committed = []
+        self.isNew = true
         context?.insert(self)
     }
 
     /// An object for a stored row (or a fault, when `values` is empty) registered by a context.
-    init(entity: EntityDescription, objectID: ManagedObjectID, snapshot: Snapshot?, context: ManagedObjectContext) {
-        self.entity = entity
+    init(objectID: ManagedObjectID, snapshot: Snapshot?, context: ManagedObjectContext) {
         self.objectID = objectID
         self.managedObjectContext = context
         if let snapshot {
             self.values = snapshot.values
-            self.committed = snapshot.values
             self.rowVersion = snapshot.version
         } else {
             self.values = []
-            self.committed = []
             self.isFault = true
         }
     }
+
+    /// The values as last saved or fetched (meaningful for saved objects that are not faults).
+    var committed: [AttributeValue] { savedValues ?? values }
 
     /// Whether the object has changes that are not saved: inserted, deleted or updated.
     public var hasChanges: Bool { isInserted || isDeleted || isUpdated }

@@ -120,7 +120,8 @@ extension ManagedObjectContext {
         let localChanges = object.isFault ? [] : object.changedAttributes.slots(below: object.entity.attributes.count).map { ($0, object.values[$0]) }
         object.changedAttributes.removeAll()
         object.fill(from: snapshot)
-        for (slot, value) in localChanges where !value.isStoredEqual(to: object.committed[slot]) {
+        for (slot, value) in localChanges where !value.isStoredEqual(to: object.values[slot]) {
+            if object.savedValues == nil { object.savedValues = object.values }
             object.values[slot] = value
             object.changedAttributes.insert(slot)
         }
@@ -131,14 +132,15 @@ extension ManagedObjectContext {
 extension ManagedObject {
     /// Returns the object to its last saved values.
     func discardChanges() {
-        if !committed.isEmpty { values = committed }
+        if let savedValues { values = savedValues }
+        savedValues = nil
         changedAttributes.removeAll()
     }
 
     /// Drops the object's values; the next access loads them again.
     func turnIntoFault() {
         values = []
-        committed = []
+        savedValues = nil
         changedAttributes.removeAll()
         isFault = true
     }

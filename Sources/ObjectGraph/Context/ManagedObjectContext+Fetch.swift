@@ -11,7 +11,7 @@ extension ManagedObjectContext {
         let plan = try FetchPlan(request, model: store.model)
         if Result.self == ManagedObjectID.self && !hasPendingChanges(of: plan.entity, in: request) {
             let snapshots = try store.fetch(plan.storeRequest)
-            return snapshots.map { ManagedObjectID(entity: plan.entity, store: store.identity, primaryKey: $0.primaryKey) as! Result }
+            return snapshots.map { ManagedObjectID(space: store.idSpaces[plan.entity.index], primaryKey: $0.primaryKey) as! Result }
         }
         let objects = try fetchObjects(plan, request: request, store: store)
         if Result.self == ManagedObjectID.self { return objects.map { $0.objectID as! Result } }
@@ -37,7 +37,7 @@ extension ManagedObjectContext {
     /// `.objectNotFound` if the object does not exist.
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         if let object = registeredObject(for: objectID) { return object }
-        let object = ManagedObject(entity: objectID.entity, objectID: objectID, snapshot: nil, context: self)
+        let object = ManagedObject(objectID: objectID, snapshot: nil, context: self)
         registered[objectID] = object
         return object
     }
@@ -49,7 +49,7 @@ extension ManagedObjectContext {
             if object.isFault { try fulfillFault(object) }
             return object
         }
-        let object = ManagedObject(entity: objectID.entity, objectID: objectID, snapshot: try storedSnapshot(of: objectID), context: self)
+        let object = ManagedObject(objectID: objectID, snapshot: try storedSnapshot(of: objectID), context: self)
         registered[objectID] = object
         return object
     }
@@ -61,7 +61,7 @@ extension ManagedObjectContext {
         for (_, group) in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) }) {
             let keys = try store.reservePrimaryKeys(for: group[0].entity, count: group.count)
             for (object, key) in zip(group, keys) {
-                object.objectID = ManagedObjectID(entity: object.entity, store: store.identity, primaryKey: key)
+                object.objectID = ManagedObjectID(space: store.idSpaces[object.entity.index], primaryKey: key)
                 registered[object.objectID] = object
             }
         }
@@ -90,18 +90,26 @@ extension ManagedObjectContext {
     }
 
     /// The registered objects for stored rows, created where needed: one object per ID.
-    func registeredObjects(for snapshots: [Snapshot], of entity: EntityDescription, store: StoreIdentity) -> [ManagedObject] {
+    func registeredObjects(for snapshots: consuming [Snapshot], in space: ObjectIDSpace) -> [ManagedObject] {
         registered.reserveCapacity(registered.count + snapshots.count)
-        return snapshots.map { registeredObject(for: $0, of: entity, store: store) }
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(snapshots.count)
+        // Popping hands each row's values to its object without a copy (and without the retain
+        // and release a copy costs); the objects come out last first and are put back in order.
+        while let snapshot = snapshots.popLast() {
+            objects.append(registeredObject(for: snapshot, in: space))
+        }
+        objects.reverse()
+        return objects
     }
 
     /// The registered object for a stored row, created if needed, with one hash lookup.
-    func registeredObject(for snapshot: Snapshot, of entity: EntityDescription, store: StoreIdentity) -> ManagedObject {
-        let objectID = ManagedObjectID(entity: entity, store: store, primaryKey: snapshot.primaryKey)
+    func registeredObject(for snapshot: Snapshot, in space: ObjectIDSpace) -> ManagedObject {
+        let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
         var created = false
         let object = Self.slot(&registered[objectID, default: {
             created = true
-            return ManagedObject(entity: entity, objectID: objectID, snapshot: snapshot, context: self)
+            return ManagedObject(objectID: objectID, snapshot: snapshot, context: self)
         }()])
         if !created && object.isFault { object.fill(from: snapshot) }
         return object
@@ -116,7 +124,7 @@ extension ManagedObject {
     /// Gives a fault its stored values.
     func fill(from snapshot: Snapshot) {
         values = snapshot.values
-        committed = snapshot.values
+        savedValues = nil
         rowVersion = snapshot.version
         isFault = false
     }

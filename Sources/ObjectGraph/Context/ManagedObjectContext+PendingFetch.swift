@@ -13,7 +13,7 @@ extension ManagedObjectContext {
     /// for enough rows to survive the objects the merge may remove.
     func fetchObjects<Result>(_ plan: FetchPlan, request: FetchRequest<Result>, store: any PersistentStore) throws -> [ManagedObject] {
         guard hasPendingChanges(of: plan.entity, in: request) else {
-            return registeredObjects(for: try store.fetch(plan.storeRequest), of: plan.entity, store: store.identity)
+            return registeredObjects(for: try store.fetch(plan.storeRequest), in: store.idSpaces[plan.entity.index])
         }
         let changed = updated.values.filter { $0.entity === plan.entity } + deleted.values.filter { $0.entity === plan.entity }
         var storeRequest = plan.storeRequest
@@ -23,7 +23,7 @@ extension ManagedObjectContext {
         var results: [ManagedObject] = []
         var included = Set<ObjectIdentifier>()
         for snapshot in try store.fetch(storeRequest) {
-            let object = registeredObject(for: snapshot, of: plan.entity, store: store.identity)
+            let object = registeredObject(for: snapshot, in: store.idSpaces[plan.entity.index])
             guard !object.isDeleted, !object.isUpdated || plan.matches(object) else { continue }
             results.append(object)
             included.insert(ObjectIdentifier(object))

@@ -65,15 +65,16 @@ extension ManagedObjectContext {
         registered.reserveCapacity(registered.count + plan.inserted.count)
         for object in plan.inserted {
             if object.objectID.isTemporaryID, let key = keys.next() {
-                object.objectID = ManagedObjectID(entity: object.entity, store: store.identity, primaryKey: key)
+                object.objectID = ManagedObjectID(space: store.idSpaces[object.entity.index], primaryKey: key)
                 registered[object.objectID] = object
             }
             object.isInserted = false
-            object.committed = object.values
+            object.isNew = false
+            object.savedValues = nil
             object.rowVersion = 1
         }
         for object in plan.updated {
-            object.committed = object.values
+            object.savedValues = nil
             object.changedAttributes.removeAll()
             object.rowVersion += 1
         }

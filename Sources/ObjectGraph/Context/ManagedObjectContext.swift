@@ -43,6 +43,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var insertedCount = 0
     @exclusivity(unchecked) var updated: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var deleted: [ObjectIdentifier: ManagedObject] = [:]
+    /// The ID space of each entity's temporary IDs, made on first insert.
+    @exclusivity(unchecked) private var temporarySpaces: [ObjectIdentifier: ObjectIDSpace] = [:]
 
     /// A context bound to a queue of `concurrencyType`, not yet connected to a coordinator.
     public init(concurrencyType: ConcurrencyType) {
@@ -62,6 +64,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// another thread (as under the Swift Testing runner).
     private static let markMainQueue: Void = DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
     private static let mainQueueKey = DispatchSpecificKey<Bool>()
+
+    /// The space for temporary IDs of `entity`'s new objects in this context.
+    func temporaryIDSpace(for entity: EntityDescription) -> ObjectIDSpace {
+        if let space = temporarySpaces[ObjectIdentifier(entity)] { return space }
+        let space = ObjectIDSpace(entity: entity, storeIdentifier: "")
+        temporarySpaces[ObjectIdentifier(entity)] = space
+        return space
+    }
 
     /// The model of the context's coordinator.
     var model: ManagedObjectModel? { persistentStoreCoordinator?.managedObjectModel }

@@ -11,31 +11,29 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         case temporary(UInt64)
     }
 
-    /// The entity of the identified object.
-    public let entity: EntityDescription
-    /// The store that holds (or will hold) the object; shared by every ID of that store.
-    let store: StoreIdentity
-    /// A positive primary key, or the negated number of a temporary ID. One word, so IDs stay
-    /// small and hash fast: contexts keep one per registered object.
+    /// The entity and store of the ID, shared by every ID of that entity in that store.
+    let space: ObjectIDSpace
+    /// A positive primary key, or the negated number of a temporary ID. With `space`, an ID is
+    /// one reference and one word: contexts keep one per registered object, and every copy of
+    /// an ID retains only that one reference.
     private let rawKey: Int64
 
     /// `primaryKey` must be positive: stores hand out keys from 1 and refuse rows with others.
-    init(entity: EntityDescription, store: StoreIdentity, primaryKey: Int64) {
-        self.entity = entity
-        self.store = store
+    init(space: ObjectIDSpace, primaryKey: Int64) {
+        self.space = space
         self.rawKey = primaryKey
     }
 
-    init(entity: EntityDescription, store: StoreIdentity, temporaryNumber: UInt64) {
-        self.entity = entity
-        self.store = store
+    init(space: ObjectIDSpace, temporaryNumber: UInt64) {
+        self.space = space
         self.rawKey = -Int64(truncatingIfNeeded: temporaryNumber)
     }
 
     init(entity: EntityDescription, storeIdentifier: String, key: Key) {
+        let space = ObjectIDSpace(entity: entity, storeIdentifier: storeIdentifier)
         switch key {
-        case .permanent(let primaryKey): self.init(entity: entity, store: StoreIdentity(storeIdentifier), primaryKey: primaryKey)
-        case .temporary(let number): self.init(entity: entity, store: StoreIdentity(storeIdentifier), temporaryNumber: number)
+        case .permanent(let primaryKey): self.init(space: space, primaryKey: primaryKey)
+        case .temporary(let number): self.init(space: space, temporaryNumber: number)
         }
     }
 
@@ -43,8 +41,11 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         self.init(entity: entity, storeIdentifier: storeIdentifier, key: .permanent(primaryKey))
     }
 
+    /// The entity of the identified object.
+    public var entity: EntityDescription { space.entity }
+
     /// The identifier of the store that holds (or will hold) the object.
-    var storeIdentifier: String { store.identifier }
+    var storeIdentifier: String { space.storeIdentifier }
 
     var key: Key { rawKey > 0 ? .permanent(rawKey) : .temporary(UInt64(-rawKey)) }
 
@@ -71,8 +72,9 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     public var description: String { uriRepresentation().absoluteString }
 
     public static func == (lhs: ManagedObjectID, rhs: ManagedObjectID) -> Bool {
-        lhs.rawKey == rhs.rawKey && lhs.entity === rhs.entity
-            && (lhs.store === rhs.store || lhs.store.identifier == rhs.store.identifier)
+        lhs.rawKey == rhs.rawKey
+            && (lhs.space === rhs.space
+                || (lhs.space.entity === rhs.space.entity && lhs.space.storeIdentifier == rhs.space.storeIdentifier))
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -82,15 +84,21 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A store's identifier, held once and shared by reference by every object ID of the store, so
-/// IDs compare by pointer in the common case and carry one word instead of a string.
-final class StoreIdentity: Sendable {
-    let identifier: String
+/// An entity in a store: what an object ID shares with every other ID of the same entity and
+/// store. Stores make one per entity when they open; contexts make one per entity for the
+/// temporary IDs of new objects.
+final class ObjectIDSpace: Sendable {
+    let entity: EntityDescription
+    /// The store's identifier; empty for temporary IDs not yet tied to a store.
+    let storeIdentifier: String
 
-    init(_ identifier: String) {
-        self.identifier = identifier
+    init(entity: EntityDescription, storeIdentifier: String) {
+        self.entity = entity
+        self.storeIdentifier = storeIdentifier
     }
 
-    /// The store of objects not yet assigned to one.
-    static let unassigned = StoreIdentity("")
+    /// One space per entity of `model`, indexed like `model.entities`.
+    static func spaces(for model: ManagedObjectModel, storeIdentifier: String) -> [ObjectIDSpace] {
+        model.entities.map { ObjectIDSpace(entity: $0, storeIdentifier: storeIdentifier) }
+    }
 }

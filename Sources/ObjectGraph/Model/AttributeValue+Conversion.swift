@@ -7,14 +7,15 @@ extension AttributeValue {
     /// Only exact conversions are accepted: any integer type whose value fits the attribute's
     /// width, integers into floating point or decimal when exactly representable, `Float` into
     /// `Double`. Anything that would lose or invent information is refused, never coerced.
-    init(converting value: Any?, for attribute: AttributeDescription, of entity: EntityDescription) throws {
+    init(converting value: Any?, toSlot slot: Int, of entity: EntityDescription) throws {
+        let type = entity.attributeTypes[slot]
         guard let value else {
             self = .null
             return
         }
         // The direct casts come first: this runs for every value a program sets, and looking
         // through an Optional hidden in `Any` costs a protocol cast that most values never need.
-        if let converted = Self.convert(value, to: attribute.type) {
+        if let converted = Self.convert(value, to: type) {
             self = converted
             return
         }
@@ -22,11 +23,11 @@ extension AttributeValue {
             self = .null
             return
         }
-        if let converted = Self.convert(unwrapped, to: attribute.type) {
+        if let converted = Self.convert(unwrapped, to: type) {
             self = converted
             return
         }
-        throw typeMismatch(unwrapped, attribute: attribute, entity: entity, detail: Self.refusalDetail(unwrapped, for: attribute.type))
+        throw typeMismatch(unwrapped, attribute: entity.attributes[slot], entity: entity, detail: Self.refusalDetail(unwrapped, for: type))
     }
 
     private static func convert(_ value: Any, to type: AttributeType) -> AttributeValue? {

@@ -20,6 +20,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let index: Int
     /// Attributes by name, for entities too large to scan.
     let attributesByName: [String: AttributeDescription]
+    /// The attributes' types, by slot: read on every dynamic access without touching (and
+    /// retaining) the attribute descriptions.
+    let attributeTypes: [AttributeType]
     /// The attributes' name fingerprints, by slot: what `attributeSlot(named:)` scans.
     private let attributeFingerprints: [NameFingerprint]
     /// The attributes the store keeps (everything but transients), in declaration order.
@@ -43,6 +46,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.index = index
         self.attributesByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.attributeFingerprints = attributes.map { NameFingerprint($0.name) }
+        self.attributeTypes = attributes.map(\.type)
         self.storedAttributes = attributes.filter { !$0.isTransient }
         self.defaultValues = attributes.map(\.defaultValue)
     }
@@ -72,7 +76,12 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The attribute named `key`, or an `.unknownKey` error that names the entity and suggests
     /// the closest existing attribute.
     func requireAttribute(_ key: String) throws -> AttributeDescription {
-        if let attribute = attribute(named: key) { return attribute }
+        attributes[try requireSlot(key)]
+    }
+
+    /// The slot of the attribute named `key`, or the `.unknownKey` error of `requireAttribute`.
+    func requireSlot(_ key: String) throws -> Int {
+        if let slot = attributeSlot(named: key) { return slot }
         var message = "\(name) has no attribute named '\(key)'"
         if let suggestion = closestName(to: key, among: attributes.map(\.name)) {
             message += "; did you mean '\(suggestion)'?"

@@ -4,8 +4,8 @@ import Synchronization
 /// A store that keeps its rows in memory, with the same semantics as `SQLiteStore`: the same
 /// constraints, the same ordering, the same predicate results. Built for tests; gone when closed.
 final class InMemoryStore: PersistentStore {
-    let identity = StoreIdentity(UUID().uuidString)
-    var identifier: String { identity.identifier }
+    let identifier = UUID().uuidString
+    let idSpaces: [ObjectIDSpace]
     let model: ManagedObjectModel
     let storeDescription: PersistentStoreDescription
     private let state: Mutex<State>
@@ -28,6 +28,7 @@ final class InMemoryStore: PersistentStore {
         self.storeDescription = description
         let tables = model.entities.map { Table(uniqueIndexes: Array(repeating: [:], count: $0.uniquenessConstraints.count)) }
         self.state = Mutex(State(tables: tables))
+        self.idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: identifier)
     }
 
     func save(_ request: SaveRequest) throws -> [Int64] {

@@ -9,8 +9,9 @@ import Foundation
 protocol PersistentStore: AnyObject, Sendable {
     /// A UUID string fixed when the store was created; part of every object ID's URI.
     var identifier: String { get }
-    /// The identifier, shared by reference by every object ID of the store.
-    var identity: StoreIdentity { get }
+    /// The ID space of each entity, indexed like the model's entities: every object ID of the
+    /// store refers to one of these.
+    var idSpaces: [ObjectIDSpace] { get }
     /// The model the store was opened with.
     var model: ManagedObjectModel { get }
     /// How the store was opened.

@@ -60,11 +60,10 @@ public final class PersistentStoreCoordinator: Sendable {
         case "p":
             guard let primaryKey = Int64(number), primaryKey > 0,
                   let store = try? requireStore(), storeIdentifier == store.identifier else { return nil }
-            return ManagedObjectID(entity: entity, store: store.identity, primaryKey: primaryKey)
+            return ManagedObjectID(space: store.idSpaces[entity.index], primaryKey: primaryKey)
         case "t":
             guard let temporary = UInt64(number), temporary > 0, temporary <= UInt64(Int64.max) else { return nil }
-            let store = storeIdentifier.isEmpty ? StoreIdentity.unassigned : StoreIdentity(storeIdentifier)
-            return ManagedObjectID(entity: entity, store: store, temporaryNumber: temporary)
+            return ManagedObjectID(space: ObjectIDSpace(entity: entity, storeIdentifier: storeIdentifier), temporaryNumber: temporary)
         default:
             return nil
         }

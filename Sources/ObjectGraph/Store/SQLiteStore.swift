@@ -13,8 +13,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // and the queue is serial, so at most one thread uses it at a time and each use
     // happens-after the previous one.
 
-    let identity: StoreIdentity
-    var identifier: String { identity.identifier }
+    let identifier: String
+    let idSpaces: [ObjectIDSpace]
     let model: ManagedObjectModel
     let storeDescription: PersistentStoreDescription
     /// What the store recorded about itself when it was created.
@@ -45,7 +45,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.model = model
         self.storeDescription = description
         self.metadata = state.metadata
-        self.identity = StoreIdentity(state.metadata.storeIdentifier)
+        self.identifier = state.metadata.storeIdentifier
+        self.idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: state.metadata.storeIdentifier)
     }
 
     deinit {
