@@ -11,7 +11,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's entity.
     public var entity: EntityDescription { objectID.entity }
     /// The object's identity; temporary until the object is saved.
-    public internal(set) var objectID: ManagedObjectID
+    @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context that manages the object; `nil` once it was removed (saved deletion, rollback of
     /// an insert, or `reset()`).
     public internal(set) weak var managedObjectContext: ManagedObjectContext?
@@ -31,7 +31,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Attributes set since the last save whose values differ from `committed`.
     @exclusivity(unchecked) var changedAttributes = AttributeMask()
     /// The row version read from the store, for optimistic locking.
-    var rowVersion: Int64 = 0
+    @exclusivity(unchecked) var rowVersion: Int64 = 0
 
     /// Whether the object is new in its context and not saved yet.
     @exclusivity(unchecked) public internal(set) var isInserted = false

@@ -62,6 +62,18 @@ public enum AttributeType: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// Whether an integer attribute of this type can hold `value` (false for other types). Plain
+    /// comparisons: this runs for every integer a program sets or the store reads.
+    @inline(__always)
+    func holdsInteger(_ value: Int64) -> Bool {
+        switch self {
+        case .integer16: value >= Int64(Int16.min) && value <= Int64(Int16.max)
+        case .integer32: value >= Int64(Int32.min) && value <= Int64(Int32.max)
+        case .integer64: true
+        default: false
+        }
+    }
+
     /// The inclusive range an integer attribute of this type can hold.
     var integerRange: ClosedRange<Int64>? {
         switch self {

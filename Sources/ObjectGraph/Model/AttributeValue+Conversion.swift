@@ -30,45 +30,33 @@ extension AttributeValue {
         throw typeMismatch(unwrapped, attribute: entity.attributes[slot], entity: entity, detail: Self.refusalDetail(unwrapped, for: type))
     }
 
+    /// `value` for an attribute of `type`, trying the Swift types that attribute accepts; the
+    /// conversions themselves are the typed ones in AttributeValue+TypedConversion.swift.
     private static func convert(_ value: Any, to type: AttributeType) -> AttributeValue? {
         switch type {
         case .integer16, .integer32, .integer64:
-            guard let integer = exactInt64(value), type.integerRange!.contains(integer) else { return nil }
-            return .integer(integer)
-        case .double:
-            // SQLite writes integral REALs as integers, which loses the sign of zero; both stores
-            // keep +0.0 for -0.0 so they agree (the two compare equal anyway).
-            if let double = value as? Double { return double.isNaN ? nil : .double(double + 0) }
-            if let float = value as? Float { return float.isNaN ? nil : .double(Double(float) + 0) }
-            if let integer = exactInt64(value), let double = Double(exactly: integer) { return .double(double) }
-            return nil
-        case .float:
-            if let float = value as? Float { return float.isNaN ? nil : .float(float + 0) }
-            if let double = value as? Double, let float = Float(exactly: double) { return .float(float + 0) }
-            if let double = value as? Double, double.isInfinite { return .float(Float(double)) }
-            if let integer = exactInt64(value), let float = Float(exactly: integer) { return .float(float) }
-            return nil
+            return exactInt64(value).flatMap { converting($0, to: type) }
+        case .double, .float:
+            if let double = value as? Double { return converting(double, to: type) }
+            if let float = value as? Float { return converting(float, to: type) }
+            return exactInt64(value).flatMap { converting($0, to: type) }
         case .decimal:
-            if let decimal = value as? Decimal { return decimal.isNaN ? nil : .decimal(decimal) }
-            if let integer = exactInt64(value) { return .decimal(Decimal(integer)) }
-            return nil
+            if let decimal = value as? Decimal { return converting(decimal, to: type) }
+            return exactInt64(value).flatMap { converting($0, to: type) }
         case .string:
-            if let string = value as? String { return .string(string) }
-            if let substring = value as? Substring { return .string(String(substring)) }
-            return nil
+            if let string = value as? String { return converting(string, to: type) }
+            return (value as? Substring).map { .string(String($0)) }
         case .boolean:
-            return (value as? Bool).map { .boolean($0) }
+            return (value as? Bool).flatMap { converting($0, to: type) }
         case .date:
-            guard let date = value as? Date, !date.timeIntervalSinceReferenceDate.isNaN else { return nil }
-            return .date(date)
+            return (value as? Date).flatMap { converting($0, to: type) }
         case .binary:
-            if let data = value as? Data { return .binary(data) }
-            if let bytes = value as? [UInt8] { return .binary(Data(bytes)) }
-            return nil
+            if let data = value as? Data { return converting(data, to: type) }
+            return (value as? [UInt8]).map { .binary(Data($0)) }
         case .uuid:
-            return (value as? UUID).map { .uuid($0) }
+            return (value as? UUID).flatMap { converting($0, to: type) }
         case .uri:
-            return (value as? URL).map { .uri($0) }
+            return (value as? URL).flatMap { converting($0, to: type) }
         case .json:
             // An Optional is Encodable too; unwrap it first so that `nil` is stored as nil, not "null".
             if value is any OptionalProtocol { return nil }

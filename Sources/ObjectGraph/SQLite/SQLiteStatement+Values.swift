@@ -88,7 +88,7 @@ extension SQLiteStatement {
         case .integer32, .integer16:
             guard storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
             let integer = sqlite3_column_int64(handle, column)
-            guard type.integerRange?.contains(integer) == true else {
+            guard type.holdsInteger(integer) else {
                 throw undecodable(column, "\(integer)", type)
             }
             return .integer(integer)

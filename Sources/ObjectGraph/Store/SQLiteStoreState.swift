@@ -21,7 +21,7 @@ final class SQLiteStoreState {
     /// The highest primary key handed out per entity (by entity index): inserted rows and
     /// reserved keys alike. Persisted in `_objectgraph_primary_keys` by the transaction that
     /// changes it, and restored if that transaction fails.
-    var primaryKeyCounters: [Int64]
+    @exclusivity(unchecked) var primaryKeyCounters: [Int64]
     /// `PRAGMA data_version` when the counters were last known to match the file; it changes
     /// when another connection commits, which may have used keys.
     var countersDataVersion: Int64
