@@ -4,15 +4,25 @@ import Foundation
 /// numeric and date ranges, lengths, and regular expressions.
 enum ObjectValidator {
     /// Every rule `object` breaks, one failure per attribute. A saved object is checked only in
-    /// the attributes it changed: the others were valid when they were saved.
+    /// the attributes it changed: the others were valid when they were saved. Only attributes
+    /// that have a rule are looked at (the entity lists them once).
     static func failures(of object: ManagedObject) -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
+        let entity = object.entity
         let checkAll = object.isInserted
-        for attribute in object.entity.attributes where !attribute.isTransient {
+        var failures: [ValidationFailure] = []
+        for slot in entity.requiredSlots where object.values[slot].isNull {
+            guard checkAll || object.changedAttributes.contains(slot) else { continue }
+            failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "a value is required"))
+        }
+        for attribute in entity.attributesWithRules {
             guard checkAll || object.changedAttributes.contains(attribute.index) else { continue }
-            if let reason = reason(rejecting: object.values[attribute.index], for: attribute) {
-                failures.append(ValidationFailure(entityName: object.entity.name, objectID: object.objectID, key: attribute.name, reason: reason))
-            }
+            let value = object.values[attribute.index]
+            guard !value.isNull, let reason = reason(rejecting: value, for: attribute) else { continue }
+            failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: attribute.name, reason: reason))
+        }
+        // Report in declaration order, whatever rule found the problem.
+        if failures.count > 1 {
+            failures.sort { entity.slotOrEnd($0.key) < entity.slotOrEnd($1.key) }
         }
         return failures
     }

@@ -18,13 +18,15 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let indexes: [[String]]
     /// The entity's position in its model's `entities`.
     let index: Int
-    /// Attributes by name, for entities too large to scan.
-    let attributesByName: [String: AttributeDescription]
+    /// The slots of the stored attributes that must not be nil.
+    let requiredSlots: [Int]
+    /// The stored attributes with a range, length or pattern rule.
+    let attributesWithRules: [AttributeDescription]
     /// The attributes' types, by slot: read on every dynamic access without touching (and
     /// retaining) the attribute descriptions.
     let attributeTypes: [AttributeType]
-    /// The attributes' name fingerprints, by slot: what `attributeSlot(named:)` scans.
-    private let attributeFingerprints: [NameFingerprint]
+    /// The attributes' slots by name.
+    private let attributeNames: NameIndex
     /// The attributes the store keeps (everything but transients), in declaration order.
     let storedAttributes: [AttributeDescription]
     /// A value row holding each attribute's default: what a new object starts from.
@@ -44,10 +46,13 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes
         self.index = index
-        self.attributesByName = Dictionary(attributes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        self.attributeFingerprints = attributes.map { NameFingerprint($0.name) }
+        self.attributeNames = NameIndex(attributes.map(\.name))
         self.attributeTypes = attributes.map(\.type)
         self.storedAttributes = attributes.filter { !$0.isTransient }
+        self.requiredSlots = attributes.filter { !$0.isTransient && !$0.isOptional }.map(\.index)
+        self.attributesWithRules = attributes.filter { !$0.isTransient }.filter {
+            $0.minimum != nil || $0.maximum != nil || $0.minLength != nil || $0.maxLength != nil || $0.regex != nil
+        }
         self.defaultValues = attributes.map(\.defaultValue)
     }
 
@@ -56,27 +61,18 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         attributeSlot(named: name).map { attributes[$0] }
     }
 
-    /// The slot of the attribute named `name`, or `nil`.
-    ///
-    /// Every dynamic read and write looks its key up here. For the usual small entity a scan of
-    /// the names is cheaper than hashing the key: lengths are compared first (a stored count),
-    /// and equal short names compare as two machine words.
-    func attributeSlot(named name: String) -> Int? {
-        guard attributeFingerprints.count <= Self.scanLimit else { return attributesByName[name]?.index }
-        let fingerprint = NameFingerprint(name)
-        for slot in attributeFingerprints.indices where attributeFingerprints[slot] == fingerprint {
-            // The fingerprint holds whole names of up to eight bytes; longer ones need a check.
-            if fingerprint.isComplete || attributes[slot].name == name { return slot }
-        }
-        return nil
-    }
-
-    private static let scanLimit = 16
+    /// The slot of the attribute named `name`, or `nil`: every dynamic read and write starts here.
+    func attributeSlot(named name: String) -> Int? { attributeNames.position(of: name) }
 
     /// The attribute named `key`, or an `.unknownKey` error that names the entity and suggests
     /// the closest existing attribute.
     func requireAttribute(_ key: String) throws -> AttributeDescription {
         attributes[try requireSlot(key)]
+    }
+
+    /// The slot of the attribute named `key`, or the end of the slots when there is none.
+    func slotOrEnd(_ key: String?) -> Int {
+        key.flatMap(attributeSlot(named:)) ?? attributes.count
     }
 
     /// The slot of the attribute named `key`, or the `.unknownKey` error of `requireAttribute`.

@@ -19,8 +19,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public let sourceURL: URL?
     /// The model in canonical JSON (sorted keys), kept in the store's metadata.
     let canonicalJSON: Data
-    /// Entities by name.
-    let entitiesByName: [String: EntityDescription]
+    /// Entity positions by name.
+    private let entityNames: NameIndex
 
     init(name: String, version: Int, entities: [EntityDescription], versionHash: String, canonicalJSON: Data, sourceURL: URL?) {
         self.name = name
@@ -29,15 +29,15 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.versionHash = versionHash
         self.canonicalJSON = canonicalJSON
         self.sourceURL = sourceURL
-        self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.entityNames = NameIndex(entities.map(\.name))
     }
 
     /// The entity named `name`, or `nil`.
-    public func entity(named name: String) -> EntityDescription? { entitiesByName[name] }
+    public func entity(named name: String) -> EntityDescription? { entityNames.position(of: name).map { entities[$0] } }
 
     /// The entity named `name`, or an `.unknownEntity` error suggesting the closest name.
     func requireEntity(_ name: String) throws -> EntityDescription {
-        if let entity = entitiesByName[name] { return entity }
+        if let entity = entity(named: name) { return entity }
         var message = "the model '\(self.name)' has no entity named '\(name)'"
         if let suggestion = closestName(to: name, among: entities.map(\.name)) {
             message += "; did you mean '\(suggestion)'?"
