@@ -89,6 +89,13 @@ extension ManagedObjectContext {
             entityName: objectID.entity.name, objectID: objectID)
     }
 
+    var hasRegisteredObjects: Bool { !registered.isEmpty }
+
+    /// Whether the object with `objectID` is registered and holds its values.
+    func holdsLoadedObject(_ objectID: ManagedObjectID) -> Bool {
+        registered[objectID].map { !$0.isFault } ?? false
+    }
+
     /// The registered objects for stored rows, created where needed: one object per ID.
     func registeredObjects(for snapshots: consuming [Snapshot], in space: ObjectIDSpace) -> [ManagedObject] {
         registered.reserveCapacity(registered.count + snapshots.count)
@@ -106,12 +113,15 @@ extension ManagedObjectContext {
     /// The registered object for a stored row, created if needed, with one hash lookup.
     func registeredObject(for snapshot: Snapshot, in space: ObjectIDSpace) -> ManagedObject {
         let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
+        // A row without values is one the store skipped because the context holds it already;
+        // should it be gone by now, its object starts as a fault.
+        let hasValues = snapshot.values.count == space.entity.attributes.count
         var created = false
         let object = Self.slot(&registered[objectID, default: {
             created = true
-            return ManagedObject(objectID: objectID, snapshot: snapshot, context: self)
+            return ManagedObject(objectID: objectID, snapshot: hasValues ? snapshot : nil, context: self)
         }()])
-        if !created && object.isFault { object.fill(from: snapshot) }
+        if !created && object.isFault && hasValues { object.fill(from: snapshot) }
         return object
     }
 

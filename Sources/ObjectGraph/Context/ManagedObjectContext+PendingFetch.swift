@@ -13,17 +13,19 @@ extension ManagedObjectContext {
     /// for enough rows to survive the objects the merge may remove.
     func fetchObjects<Result>(_ plan: FetchPlan, request: FetchRequest<Result>, store: any PersistentStore) throws -> [ManagedObject] {
         guard hasPendingChanges(of: plan.entity, in: request) else {
-            return registeredObjects(for: try store.fetch(plan.storeRequest), in: store.idSpaces[plan.entity.index])
+            let space = store.idSpaces[plan.entity.index]
+            return registeredObjects(for: try store.fetch(plan.storeRequest(skippingRowsLoadedIn: self, space: space)), in: space)
         }
         let changed = updated.values.filter { $0.entity === plan.entity } + deleted.values.filter { $0.entity === plan.entity }
-        var storeRequest = plan.storeRequest
+        let space = store.idSpaces[plan.entity.index]
+        var storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, space: space)
         storeRequest.offset = 0
         storeRequest.limit = plan.storeRequest.limit.map { $0 + request.fetchOffset + changed.count }
 
         var results: [ManagedObject] = []
         var included = Set<ObjectIdentifier>()
         for snapshot in try store.fetch(storeRequest) {
-            let object = registeredObject(for: snapshot, in: store.idSpaces[plan.entity.index])
+            let object = registeredObject(for: snapshot, in: space)
             guard !object.isDeleted, !object.isUpdated || plan.matches(object) else { continue }
             results.append(object)
             included.insert(ObjectIdentifier(object))

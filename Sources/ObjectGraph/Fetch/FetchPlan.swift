@@ -20,6 +20,16 @@ struct FetchPlan {
             limit: request.fetchLimit > 0 ? request.fetchLimit : nil, offset: request.fetchOffset)
     }
 
+    /// The store request, told which rows `context` already holds so their values need not be
+    /// decoded again (a context keeps the values it has; a fetch does not refresh them).
+    func storeRequest(skippingRowsLoadedIn context: ManagedObjectContext, space: ObjectIDSpace) -> StoreFetchRequest {
+        var request = storeRequest
+        if context.hasRegisteredObjects {
+            request.isAlreadyLoaded = { [context] key in context.holdsLoadedObject(ManagedObjectID(space: space, primaryKey: key)) }
+        }
+        return request
+    }
+
     /// Whether the object's current values match the predicate.
     func matches(_ object: ManagedObject) -> Bool {
         predicate?.evaluate(object.values) ?? true

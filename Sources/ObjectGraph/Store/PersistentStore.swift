@@ -77,4 +77,7 @@ struct StoreFetchRequest: Sendable {
     var sort: [BoundSort] = []
     var limit: Int?
     var offset: Int = 0
+    /// Rows the caller already holds in memory, by primary key: a store may return them without
+    /// values (an empty `values` row), skipping the cost of decoding what would be thrown away.
+    var isAlreadyLoaded: (@Sendable (Int64) -> Bool)?
 }

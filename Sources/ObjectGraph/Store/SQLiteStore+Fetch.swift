@@ -19,7 +19,11 @@ extension SQLiteStoreState {
         var snapshots: [Snapshot] = []
         if let limit = request.limit { snapshots.reserveCapacity(min(limit, 1024)) }
         while try statement.step() {
-            snapshots.append(try table.snapshot(from: statement))
+            if let isAlreadyLoaded = request.isAlreadyLoaded, case let key = statement.int64(at: 0), isAlreadyLoaded(key) {
+                snapshots.append(Snapshot(primaryKey: key, values: [], version: statement.int64(at: 1)))
+            } else {
+                snapshots.append(try table.snapshot(from: statement))
+            }
         }
         return snapshots
     }
