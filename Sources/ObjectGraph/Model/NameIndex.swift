@@ -1,7 +1,8 @@
 /// Positions of names looked up on hot paths (attribute keys on every dynamic read and write,
 /// entity names on every insert): a scan of fingerprints for the usual short list, which is
-/// cheaper than hashing the key, and a dictionary for long ones.
-struct NameIndex: Sendable {
+/// cheaper than hashing the key, and a dictionary for long ones. A class, so a lookup through
+/// the entity does not copy (and retain) the three arrays.
+final class NameIndex: Sendable {
     private let names: [String]
     private let fingerprints: [NameFingerprint]
     private let positions: [String: Int]
