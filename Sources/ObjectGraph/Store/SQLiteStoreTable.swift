@@ -94,12 +94,10 @@ final class SQLiteStoreTable {
         let values: [AttributeValue]
         if columnsFillEverySlot {
             // Built in place: no copy of the default row to overwrite slot by slot.
-            values = try [AttributeValue](unsafeUninitializedCapacity: columns.count) { buffer, initialized in
-                for column in columns {
-                    buffer.initializeElement(at: column.slot, to: try statement.value(at: column.index, as: column.type))
-                    initialized += 1
-                }
-            }
+            var row: [AttributeValue] = []
+            row.reserveCapacity(columns.count)
+            for column in columns { row.append(try statement.value(at: column.index, as: column.type)) }
+            values = row
         } else {
             var row = entity.defaultValues
             for column in columns {
