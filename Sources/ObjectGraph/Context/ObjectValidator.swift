@@ -27,9 +27,8 @@ enum ObjectValidator {
         return failures
     }
 
-    /// Why `value` breaks a rule of `attribute`, or `nil` when it is valid.
+    /// Why the non-nil `value` breaks a range, length or pattern rule of `attribute`, or `nil`.
     static func reason(rejecting value: AttributeValue, for attribute: AttributeDescription) -> String? {
-        if value.isNull { return attribute.isOptional ? nil : "a value is required" }
         if let minimum = attribute.minimum, compareForValidation(value, minimum) == .orderedAscending {
             return "\(value.debugText) is below the minimum \(minimum.debugText)"
         }
@@ -48,7 +47,8 @@ enum ObjectValidator {
             if let minLength = attribute.minLength, length < minLength { return "is \(length) \(unit) long, shorter than the minimum \(minLength)" }
             if let maxLength = attribute.maxLength, length > maxLength { return "is \(length) \(unit) long, longer than the maximum \(maxLength)" }
         }
-        if let pattern = attribute.regex, case .string(let string) = value, !matchesEntirely(string, pattern: pattern) {
+        if let pattern = attribute.regex, case .string(let string) = value,
+           !(attribute.regexExpression.map { matchesEntirely(string, $0) } ?? false) {
             return "\(value.debugText) does not match the pattern \(pattern)"
         }
         return nil

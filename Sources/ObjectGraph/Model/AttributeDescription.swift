@@ -1,3 +1,5 @@
+import Foundation
+
 /// One attribute of an entity, as declared in the model file.
 public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// The attribute's name, a valid identifier unique within its entity.
@@ -22,6 +24,8 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     public let maxLength: Int?
     /// A regular expression every string value must match entirely, if any.
     public let regex: String?
+    /// `regex` compiled once, for validating every save.
+    let regexExpression: NSRegularExpression?
     /// The value a newly inserted object starts with (`.null` when none is declared).
     let defaultValue: AttributeValue
     /// The attribute's position in its entity's `attributes`, which is its slot in every value row.
@@ -45,6 +49,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         self.minLength = minLength
         self.maxLength = maxLength
         self.regex = regex
+        self.regexExpression = regex.flatMap(wholeStringExpression)
         self.defaultValue = defaultValue
         self.index = index
     }

@@ -146,9 +146,17 @@ extension ModelValidator {
 
 /// Whether `pattern` matches all of `text`, not just part of it (the `regex` rule's meaning).
 func matchesEntirely(_ text: String, pattern: String) -> Bool {
-    guard let expression = try? NSRegularExpression(pattern: "\\A(?:\(pattern))\\z") else { return false }
-    let range = NSRange(text.startIndex..<text.endIndex, in: text)
-    return expression.firstMatch(in: text, range: range) != nil
+    wholeStringExpression(pattern).map { matchesEntirely(text, $0) } ?? false
+}
+
+/// `pattern` compiled to match whole strings only, or `nil` when it is not a valid expression.
+func wholeStringExpression(_ pattern: String) -> NSRegularExpression? {
+    try? NSRegularExpression(pattern: "\\A(?:\(pattern))\\z")
+}
+
+/// Whether `expression` (from `wholeStringExpression`) matches `text`.
+func matchesEntirely(_ text: String, _ expression: NSRegularExpression) -> Bool {
+    expression.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)) != nil
 }
 
 /// "a string attribute", "an integer32 attribute".
