@@ -18,11 +18,19 @@ final class SQLiteStatement {
         sqlite3_finalize(handle)
     }
 
-    /// Readies the statement for a new run: back to the start, every parameter NULL. A reset
-    /// statement also ends the read transaction an unfinished SELECT would hold open.
+    /// Readies the statement for a new run from the start. A reset statement also ends the read
+    /// transaction an unfinished SELECT would hold open.
+    ///
+    /// Bindings are kept: every caller binds all parameters before each run, and keeping them lets
+    /// SQLite reuse each parameter's buffer row after row instead of allocating a copy of every
+    /// string again (see `releaseBindings()` for giving the memory back).
     func reset() {
         // sqlite3_reset repeats the last step's error, which was already reported.
         sqlite3_reset(handle)
+    }
+
+    /// Sets every parameter to NULL, releasing SQLite's copies of bound text and blobs.
+    func releaseBindings() {
         sqlite3_clear_bindings(handle)
     }
 

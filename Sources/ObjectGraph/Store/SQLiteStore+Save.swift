@@ -6,6 +6,12 @@ extension SQLiteStoreState {
     func save(_ request: SaveRequest) throws -> [Int64] {
         guard !request.isEmpty else { return [] }
         try checkWritable()
+        // Bindings stay in place from row to row; once the save is over, SQLite's copies of its
+        // values are given back.
+        defer {
+            for table in tables { table.releaseBindings() }
+            for plan in updatePlans.values { plan.statement.releaseBindings() }
+        }
         var before = primaryKeyCounters
         do {
             return try connection.transaction {

@@ -67,6 +67,12 @@ final class SQLiteStoreTable {
         try Self.prepared(&selectByKeyStatement, selectByKeySQL, on: connection)
     }
 
+    /// Releases the values the write statements still hold from the last save.
+    func releaseBindings() {
+        insertStatement?.releaseBindings()
+        deleteStatement?.releaseBindings()
+    }
+
     /// Drops the statements, so closing the connection finalizes everything at once.
     func releaseStatements() {
         insertStatement = nil
