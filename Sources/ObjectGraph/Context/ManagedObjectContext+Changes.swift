@@ -8,6 +8,9 @@ extension ManagedObjectContext {
             throw ObjectGraphError(.invalidOperation, "cannot insert a \(entityName): the context\(nameForMessages) has no coordinator")
         }
         let entity = try model.requireEntity(entityName)
+        guard !entity.isAbstract else {
+            throw ObjectGraphError(.invalidOperation, "cannot insert a \(entityName): the entity is abstract and has no instances of its own", entityName: entityName)
+        }
         return ManagedObject(entity: entity, insertInto: self)
     }
 

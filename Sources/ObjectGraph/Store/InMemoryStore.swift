@@ -23,7 +23,8 @@ final class InMemoryStore: PersistentStore {
         var isClosed = false
     }
 
-    init(description: PersistentStoreDescription, model: ManagedObjectModel) {
+    init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
+        try checkStoreSupports(model, storeKind: "an in-memory store")
         self.model = model
         self.storeDescription = description
         let tables = model.entities.map { Table(uniqueIndexes: Array(repeating: [:], count: $0.uniquenessConstraints.count)) }

@@ -80,7 +80,7 @@ public final class PersistentStoreCoordinator: Sendable {
     private static func openStore(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> any PersistentStore {
         switch description.type {
         case .sqlite: try SQLiteStore(description: description, model: model)
-        case .inMemory: InMemoryStore(description: description, model: model)
+        case .inMemory: try InMemoryStore(description: description, model: model)
         }
     }
 }

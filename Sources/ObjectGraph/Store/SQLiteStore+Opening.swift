@@ -5,7 +5,7 @@ import Foundation
 /// file is a database, apply pragmas, create the schema in a new file or check the existing one.
 extension SQLiteStoreState {
     static func open(path: String, description: PersistentStoreDescription, model: ManagedObjectModel) throws -> SQLiteStoreState {
-        try checkSupported(model)
+        try checkStoreSupports(model, storeKind: "a SQLite store")
         let pragmas = try SQLitePragmas.settings(for: description)
         let readOnly = description.isReadOnly
         try checkLocation(path: path, readOnly: readOnly)
@@ -31,22 +31,6 @@ extension SQLiteStoreState {
         return SQLiteStoreState(
             connection: connection, isReadOnly: readOnly, metadata: metadata, tables: tables,
             primaryKeyCounters: counters, countersDataVersion: dataVersion)
-    }
-
-    /// Refuses models this version of the store cannot hold yet.
-    private static func checkSupported(_ model: ManagedObjectModel) throws {
-        var problems: [String] = []
-        let relationships = model.entities.flatMap { entity in entity.relationships.map { "\(entity.name).\($0.name)" } }
-        if !relationships.isEmpty {
-            problems.append("relationships are not supported by this version of the store yet (\(relationships.joined(separator: ", ")))")
-        }
-        let children = model.entities.compactMap { entity in entity.parentName.map { "\(entity.name) inherits from \($0)" } }
-        if !children.isEmpty {
-            problems.append("entity inheritance is not supported by this version of the store yet (\(children.joined(separator: ", ")))")
-        }
-        guard problems.isEmpty else {
-            throw ObjectGraphError(.invalidOperation, "The model '\(model.name)' cannot be opened in a SQLite store: \(problems.joined(separator: "; "))")
-        }
     }
 
     /// Checks the path with the file system first, because SQLite reports most of these cases as
