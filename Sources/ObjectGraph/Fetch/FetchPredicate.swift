@@ -42,9 +42,10 @@
 /// ## Semantics
 ///
 /// - `==` and `!=` treat nil as a value: `x == nil` matches only nil, and `x != 5` matches nil.
-/// - `<`, `<=`, `>`, `>=`, `BETWEEN` and `IN` follow SQL: with nil on either side the result is
-///   unknown, and so is the result of NOT unknown. An object matches only when the whole
-///   predicate is true.
+/// - `<`, `<=`, `>`, `>=`, `BETWEEN` and `IN` follow SQL: when the attribute's value is nil the
+///   result is unknown, and so is the result of NOT unknown. An object matches only when the
+///   whole predicate is true. Ordering against a literal or argument nil (`age < nil`) can never
+///   match and is refused as a type mismatch; a nil inside an `IN` list is allowed.
 /// - Strings compare by their UTF-8 bytes (no Unicode normalisation, case-sensitive).
 /// - Integers and floating-point numbers compare exactly by numeric value. Decimal attributes
 ///   are compared with `==`, `!=` and `IN` exactly, and ordered as `Double`s.
