@@ -12,12 +12,11 @@ extension ManagedObjectContext {
     /// matching inserted objects join. Paging is applied after the merge, so the store is asked
     /// for enough rows to survive the objects the merge may remove.
     func fetchObjects<Result>(_ plan: FetchPlan, request: FetchRequest<Result>, store: any PersistentStore) throws -> [ManagedObject] {
+        let space = store.idSpaces[plan.entity.index]
         guard hasPendingChanges(of: plan.entity, in: request) else {
-            let space = store.idSpaces[plan.entity.index]
             return registeredObjects(for: try store.fetch(plan.storeRequest(skippingRowsLoadedIn: self, space: space)), in: space)
         }
         let changed = updated.values.filter { $0.entity === plan.entity } + deleted.values.filter { $0.entity === plan.entity }
-        let space = store.idSpaces[plan.entity.index]
         var storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, space: space)
         storeRequest.offset = 0
         storeRequest.limit = plan.storeRequest.limit.map { $0 + request.fetchOffset + changed.count }
