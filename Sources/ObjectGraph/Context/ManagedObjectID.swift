@@ -29,18 +29,6 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         self.rawKey = -Int64(truncatingIfNeeded: temporaryNumber)
     }
 
-    init(entity: EntityDescription, storeIdentifier: String, key: Key) {
-        let space = ObjectIDSpace(entity: entity, storeIdentifier: storeIdentifier)
-        switch key {
-        case .permanent(let primaryKey): self.init(space: space, primaryKey: primaryKey)
-        case .temporary(let number): self.init(space: space, temporaryNumber: number)
-        }
-    }
-
-    init(entity: EntityDescription, storeIdentifier: String, primaryKey: Int64) {
-        self.init(entity: entity, storeIdentifier: storeIdentifier, key: .permanent(primaryKey))
-    }
-
     /// The entity of the identified object.
     public var entity: EntityDescription { space.entity }
 

@@ -22,7 +22,7 @@ import Testing
     }
 
     private func permanentID(_ store: SQLiteStore, _ key: Int64, entity: Int = 0) -> ManagedObjectID {
-        ManagedObjectID(entity: store.model.entities[entity], storeIdentifier: store.identifier, primaryKey: key)
+        ManagedObjectID(space: store.idSpaces[entity], primaryKey: key)
     }
 
     @Test func insertsGetKeysAndReadBackAfterReopening() throws {
@@ -57,7 +57,7 @@ import Testing
                 .uri(URL(string: "https://example.com/path?q=a%20b")!), .json(try JSONDocument(encoding: ["k": [1, 2]])),
             ]
             let empty: [AttributeValue] = [.string("none")] + Array(repeating: .null, count: 13)
-            let ids = [UInt64(1), 2].map { ManagedObjectID(entity: entity, storeIdentifier: store.identifier, key: .temporary($0)) }
+            let ids = [UInt64(1), 2].map { ManagedObjectID(space: store.idSpaces[entity.index], temporaryNumber: $0) }
             _ = try store.save(SaveRequest(inserts: [.init(objectID: ids[0], values: values), .init(objectID: ids[1], values: empty)]))
             store.close()
             let reopened = try reopen(url)
@@ -134,7 +134,7 @@ import Testing
     @Test func aMissingRequiredValueNamesTheKey() throws {
         try withStore { store, _ throws in
             let entity = store.model.entities[0]
-            let id = ManagedObjectID(entity: entity, storeIdentifier: store.identifier, key: .temporary(7))
+            let id = ManagedObjectID(space: store.idSpaces[entity.index], temporaryNumber: 7)
             let error = #expect(throws: ObjectGraphError.self) {
                 try store.save(SaveRequest(inserts: [.init(objectID: id, values: [.null, .string("N"), .null, .null, .null])]))
             }
@@ -184,7 +184,7 @@ import Testing
             let member = store.model.entities[0]
             #expect(try store.reservePrimaryKeys(for: member, count: 3) == [1, 2, 3])
             #expect(try store.reservePrimaryKeys(for: member, count: 0) == [])
-            let reserved = ManagedObjectID(entity: member, storeIdentifier: store.identifier, primaryKey: 2)
+            let reserved = ManagedObjectID(space: store.idSpaces[member.index], primaryKey: 2)
             var insert = SQLiteFixtures.member(store, 1, email: "r@x")
             insert = SaveRequest.Insert(objectID: reserved, values: insert.values)
             // A permanent ID keeps its key and is not in the returned list.

@@ -52,7 +52,7 @@ enum SQLiteFixtures {
     static func member(_ store: SQLiteStore, _ number: UInt64, email: String, name: String = "Someone", note: String? = nil) -> SaveRequest.Insert {
         let entity = store.model.entities[0]
         return SaveRequest.Insert(
-            objectID: ManagedObjectID(entity: entity, storeIdentifier: store.identifier, key: .temporary(number)),
+            objectID: ManagedObjectID(space: store.idSpaces[entity.index], temporaryNumber: number),
             values: [.string(email), .string(name), note.map(AttributeValue.string) ?? .null, .boolean(true), .integer(30)])
     }
 
