@@ -8,7 +8,9 @@ extension ManagedObject {
     /// `.objectNotFound` when the object is a fault whose row no longer exists.
     public func value(forKey key: String) throws -> Any? {
         let entity = entity
-        let slot = try entity.requireSlot(key)
+        guard let slot = entity.attributeSlot(named: key) else {
+            return try relationshipValue(try entity.requireRelationship(key))
+        }
         return try storedValue(at: slot).anyValue(as: entity.attributeTypes[slot])
     }
 
@@ -24,7 +26,9 @@ extension ManagedObject {
     @inline(__always)
     func typedValue<T>(forKey key: String, as type: T.Type) throws -> T? {
         let entity = entity
-        let slot = try entity.requireSlot(key)
+        guard let slot = entity.attributeSlot(named: key) else {
+            return try typedRelationshipValue(try entity.requireRelationship(key), as: type)
+        }
         let stored = try storedValue(at: slot)
         if stored.isNull { return nil }
         if let value = stored.exactly(T.self) { return value }
@@ -47,7 +51,9 @@ extension ManagedObject {
     /// type or convert to it exactly; otherwise `.typeMismatch` is thrown and nothing changes.
     public func setValue(_ value: Any?, forKey key: String) throws {
         let entity = entity
-        let slot = try entity.requireSlot(key)
+        guard let slot = entity.attributeSlot(named: key) else {
+            return try setRelationshipValue(value, for: try entity.requireRelationship(key))
+        }
         try setStoredValue(try AttributeValue(converting: value, toSlot: slot, of: entity), at: slot)
     }
 
@@ -81,6 +87,16 @@ extension ManagedObject {
         return values[slot]
     }
 
+    /// The value of a relationship as `T` (`ManagedObject`, `Set<ManagedObject>` or
+    /// `[ManagedObject]`), or a `.typeMismatch` error.
+    private func typedRelationshipValue<T>(_ relationship: RelationshipDescription, as type: T.Type) throws -> T? {
+        guard let value = try relationshipValue(relationship) else { return nil }
+        if let typed = value as? T { return typed }
+        throw ObjectGraphError(
+            .typeMismatch, "\(entity.name).\(relationship.name) is a \(relationship.isToOne ? "to-one" : "to-many") relationship holding \(Swift.type(of: value)), which cannot be read as \(T.self)",
+            entityName: entity.name, objectID: objectID, key: relationship.name)
+    }
+
     /// Sets the value in `slot` and records the change with the context.
     func setStoredValue(_ value: AttributeValue, at slot: Int) throws {
         if isFault { try fulfillFault() }
@@ -90,16 +106,23 @@ extension ManagedObject {
                 "cannot change \(entity.name).\(entity.attributes[slot].name) of \(objectID.shortDescription): the object is deleted",
                 entityName: entity.name, objectID: objectID, key: entity.attributes[slot].name)
         }
-        // New objects (inserted, or not yet in a context) keep every value as it is set.
-        guard !isNew else {
-            values[slot] = value
-            return
-        }
-        guard let context = managedObjectContext else {
+        guard isNew || managedObjectContext != nil else {
             throw ObjectGraphError(
                 .invalidOperation,
                 "cannot change \(objectID.shortDescription): it no longer belongs to a context (it was reset, rolled back or its deletion saved)",
                 entityName: entity.name, objectID: objectID)
+        }
+        recordChange(value, at: slot)
+    }
+
+    /// Writes `value` into `slot` of a loaded object and tracks the change: a saved object keeps
+    /// its saved row apart from the first change on, and joins its context's updated objects while
+    /// any value differs from the saved one.
+    func recordChange(_ value: AttributeValue, at slot: Int) {
+        // New objects (inserted, or not yet in a context) keep every value as it is set.
+        guard !isNew else {
+            values[slot] = value
+            return
         }
         if savedValues == nil { savedValues = values }
         values[slot] = value
@@ -109,7 +132,7 @@ extension ManagedObject {
         } else {
             changedAttributes.insert(slot)
         }
-        if wasUpdated != !changedAttributes.isEmpty { context.objectUpdateStateChanged(self) }
+        if wasUpdated != !changedAttributes.isEmpty { managedObjectContext?.objectUpdateStateChanged(self) }
     }
 
     /// Loads the values of a fault from its context's store.

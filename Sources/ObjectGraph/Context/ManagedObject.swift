@@ -28,8 +28,16 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var savedValues: [AttributeValue]?
     /// Whether the object was created in memory and has never been saved.
     @exclusivity(unchecked) var isNew = false
-    /// Attributes set since the last save whose values differ from `committed`.
+    /// Properties changed since the last save: attributes and to-one relationships whose values
+    /// differ from `committed`, and to-many relationships that gained, lost or reordered objects.
     @exclusivity(unchecked) var changedAttributes = AttributeMask()
+    /// The loaded to-many relationships, by position in the entity's `toManyRelationships`;
+    /// `nil` while a relationship is a fault. Empty until the first is touched.
+    @exclusivity(unchecked) var loadedToMany: [RelatedObjects?] = []
+    /// The destinations of to-one relationships set since the last save, by position in the
+    /// entity's `toOneRelationships`: held so an unsaved destination stays reachable (its value
+    /// row slot holds only its ID, which changes when it is saved). Empty when none is held.
+    @exclusivity(unchecked) var heldToOne: [ManagedObject?] = []
     /// The row version read from the store, for optimistic locking.
     @exclusivity(unchecked) var rowVersion: Int64 = 0
 

@@ -23,20 +23,6 @@ extension ManagedObjectContext {
         insertedCount += 1
     }
 
-    /// Schedules `object` for deletion at the next save. Deleting an object inserted since the
-    /// last save simply forgets it.
-    public func delete(_ object: ManagedObject) {
-        guard object.managedObjectContext === self, !object.isDeleted else { return }
-        if object.isInserted {
-            forgetInserted(object)
-            insertedCount -= 1
-            return
-        }
-        updated[ObjectIdentifier(object)] = nil
-        object.isDeleted = true
-        deleted[ObjectIdentifier(object)] = object
-    }
-
     /// Whether the context has unsaved inserts, updates or deletes.
     public var hasChanges: Bool { insertedCount > 0 || !updated.isEmpty || !deleted.isEmpty }
 
@@ -56,7 +42,7 @@ extension ManagedObjectContext {
     }
 
     /// Removes an inserted object from the context (its deletion, or a rollback).
-    private func forgetInserted(_ object: ManagedObject) {
+    func forgetInserted(_ object: ManagedObject) {
         object.isInserted = false
         object.managedObjectContext = nil
         // Only an ID obtained in advance is registered; temporary ones never are.
@@ -79,6 +65,7 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come back,
     /// changed values return to their last saved state.
     public func rollback() {
+        deletionFailure = nil
         for object in pendingInserts { forgetInserted(object) }
         insertionOrder.removeAll()
         insertedCount = 0
@@ -94,6 +81,7 @@ extension ManagedObjectContext {
     /// Forgets every registered object and every unsaved change. Objects fetched before are
     /// detached and must not be used; fetch again.
     public func reset() {
+        deletionFailure = nil
         for object in pendingInserts { forgetInserted(object) }
         for object in registered.values { object.managedObjectContext = nil }
         registered.removeAll()
@@ -120,7 +108,9 @@ extension ManagedObjectContext {
         }
         // Read the row first: if it is gone, the object keeps its values and changes untouched.
         let snapshot = try storedSnapshot(of: object.objectID)
-        let localChanges = object.isFault ? [] : object.changedAttributes.slots(below: object.entity.attributes.count).map { ($0, object.values[$0]) }
+        let entity = object.entity
+        let localChanges = object.isFault ? [] : object.changedAttributes.slots(below: entity.rowWidth).map { ($0, object.values[$0]) }
+        let changedToMany = entity.toManyRelationships.map(\.slot).filter(object.changedAttributes.contains)
         object.changedAttributes.removeAll()
         object.fill(from: snapshot)
         for (slot, value) in localChanges where !value.isStoredEqual(to: object.values[slot]) {
@@ -128,23 +118,32 @@ extension ManagedObjectContext {
             object.values[slot] = value
             object.changedAttributes.insert(slot)
         }
+        // Changed to-manys keep their changes; unchanged ones load again when next used.
+        for slot in changedToMany { object.changedAttributes.insert(slot) }
+        for (position, related) in object.loadedToMany.enumerated() where related?.isChanged == false {
+            object.loadedToMany[position] = nil
+        }
         objectUpdateStateChanged(object)
     }
 }
 
 extension ManagedObject {
-    /// Returns the object to its last saved values.
+    /// Returns the object to its last saved values and relationships.
     func discardChanges() {
         if let savedValues { values = savedValues }
         savedValues = nil
         changedAttributes.removeAll()
+        heldToOne = []
+        for position in loadedToMany.indices { loadedToMany[position]?.revert() }
     }
 
-    /// Drops the object's values; the next access loads them again.
+    /// Drops the object's values and loaded relationships; the next access loads them again.
     func turnIntoFault() {
         values = []
         savedValues = nil
         changedAttributes.removeAll()
+        heldToOne = []
+        loadedToMany = []
         isFault = true
     }
 }

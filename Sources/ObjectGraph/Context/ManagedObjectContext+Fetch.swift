@@ -115,7 +115,7 @@ extension ManagedObjectContext {
         let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
         // A row without values is one the store skipped because the context holds it already;
         // should it be gone by now, its object starts as a fault.
-        let hasValues = snapshot.values.count == space.entity.attributes.count
+        let hasValues = snapshot.values.count == space.entity.rowWidth
         var created = false
         let object = Self.slot(&registered[objectID, default: {
             created = true

@@ -29,6 +29,7 @@ extension ManagedObjectContext {
     }
 
     private func makeSavePlan(for store: any PersistentStore) throws -> SavePlan {
+        if let deletionFailure { throw deletionFailure }
         var plan = SavePlan()
         plan.inserted = pendingInserts
         // Rows are written in table and key order: B-tree pages are then visited once each, in
@@ -38,18 +39,27 @@ extension ManagedObjectContext {
         var failures: [ValidationFailure] = []
         for object in plan.inserted { failures += ObjectValidator.failures(of: object) }
         for object in plan.updated { failures += ObjectValidator.failures(of: object) }
+        failures += try denyFailures(of: plan.deleted)
         if !failures.isEmpty { throw ObjectValidator.error(for: failures) }
 
         plan.request.deletes = plan.deleted.map(\.objectID)
-        plan.request.updates = plan.updated.map { object in
-            SaveRequest.Update(
-                objectID: object.objectID,
-                changedAttributes: object.changedAttributes.slots(below: object.entity.attributes.count)
-                    .filter { !object.entity.attributes[$0].isTransient },
-                values: object.values)
+        for object in plan.updated {
+            object.refreshHeldReferences()
+            let entity = object.entity
+            let changes = object.relationshipChanges()
+            let columns = object.changedAttributes.slots(below: entity.rowWidth)
+                .filter { $0 >= entity.attributes.count || !entity.attributes[$0].isTransient }
+            // A change of to-many relationships only still bumps the row's version.
+            guard !columns.isEmpty || !changes.isEmpty else { continue }
+            plan.request.updates.append(SaveRequest.Update(objectID: object.objectID, changedAttributes: columns, values: object.values))
+            plan.request.relationshipChanges += changes
         }
-        plan.request.updates.removeAll { $0.changedAttributes.isEmpty }
-        plan.request.inserts = plan.inserted.map { SaveRequest.Insert(objectID: $0.objectID, values: $0.values) }
+        plan.request.inserts.reserveCapacity(plan.inserted.count)
+        for object in plan.inserted {
+            if !object.heldToOne.isEmpty { object.refreshHeldReferences() }
+            plan.request.inserts.append(SaveRequest.Insert(objectID: object.objectID, values: object.values))
+            if !object.loadedToMany.isEmpty { plan.request.relationshipChanges += object.relationshipChanges() }
+        }
         return plan
     }
 
@@ -78,6 +88,9 @@ extension ManagedObjectContext {
             object.changedAttributes.removeAll()
             object.rowVersion += 1
         }
+        // Destinations saved by this save have permanent IDs only now.
+        for object in plan.inserted where !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { object.commitRelationships() }
+        for object in plan.updated where !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { object.commitRelationships() }
         for object in plan.deleted {
             registered[object.objectID] = nil
             object.managedObjectContext = nil
@@ -86,5 +99,40 @@ extension ManagedObjectContext {
         insertedCount = 0
         updated.removeAll()
         deleted.removeAll()
+    }
+}
+
+extension ManagedObject {
+    /// Writes the current IDs of held to-one destinations into the value row: a destination
+    /// given its permanent ID since it was set (saved, or `obtainPermanentIDs`) is stored by it.
+    func refreshHeldReferences() {
+        for (position, held) in heldToOne.enumerated() {
+            guard let held else { continue }
+            values[entity.toOneRelationships[position].slot] = .object(held.objectID)
+        }
+    }
+
+    /// The to-many changes to save, one per changed relationship.
+    func relationshipChanges() -> [RelationshipChange] {
+        var changes: [RelationshipChange] = []
+        for (position, related) in loadedToMany.enumerated() {
+            guard let related, related.isChanged else { continue }
+            let relationship = entity.toManyRelationships[position]
+            let (added, removed, orderChanged) = related.changes()
+            guard !added.isEmpty || !removed.isEmpty || orderChanged else { continue }
+            changes.append(RelationshipChange(
+                objectID: objectID, relationship: relationship,
+                added: added.map(\.objectID), removed: removed.map(\.objectID),
+                order: relationship.isOrdered ? related.objects.map(\.objectID) : nil))
+        }
+        return changes
+    }
+
+    /// After a save: held destinations are stored by their permanent IDs and let go (so saved
+    /// objects do not keep each other alive), and loaded to-manys become the committed state.
+    func commitRelationships() {
+        refreshHeldReferences()
+        heldToOne = []
+        for position in loadedToMany.indices { loadedToMany[position]?.commit() }
     }
 }

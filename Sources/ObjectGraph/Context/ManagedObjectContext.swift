@@ -43,6 +43,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var insertedCount = 0
     @exclusivity(unchecked) var updated: [ObjectIdentifier: ManagedObject] = [:]
     @exclusivity(unchecked) var deleted: [ObjectIdentifier: ManagedObject] = [:]
+    /// Why following the delete rules of a deletion failed (the store could not be read); the
+    /// next save throws it instead of writing an inconsistent graph.
+    @exclusivity(unchecked) var deletionFailure: ObjectGraphError?
     /// The ID space of each entity's temporary IDs, made on first insert.
     @exclusivity(unchecked) private var temporarySpaces: [ObjectIdentifier: ObjectIDSpace] = [:]
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The model's validation rules, applied to an object before it is saved: required values,
-/// numeric and date ranges, lengths, and regular expressions.
+/// numeric and date ranges, lengths, regular expressions, required relationships and the
+/// number of objects a to-many may hold.
 enum ObjectValidator {
     /// Every rule `object` breaks, one failure per attribute. A saved object is checked only in
     /// the attributes it changed: the others were valid when they were saved. Only attributes
@@ -20,9 +21,39 @@ enum ObjectValidator {
             guard !value.isNull, let reason = reason(rejecting: value, for: attribute) else { continue }
             failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: attribute.name, reason: reason))
         }
+        failures += relationshipFailures(of: object, checkAll: checkAll)
         // Report in declaration order, whatever rule found the problem.
         if failures.count > 1 {
             failures.sort { entity.slotOrEnd($0.key) < entity.slotOrEnd($1.key) }
+        }
+        return failures
+    }
+
+    /// Required to-ones that are empty; to-manys that are empty but required, or hold fewer or
+    /// more objects than `minCount`/`maxCount` (an optional to-many may always be empty).
+    private static func relationshipFailures(of object: ManagedObject, checkAll: Bool) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        let entity = object.entity
+        func fail(_ relationship: RelationshipDescription, _ reason: String) {
+            failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: relationship.name, reason: reason))
+        }
+        for relationship in entity.relationships where checkAll || object.changedAttributes.contains(relationship.slot) {
+            if relationship.isToOne {
+                if !relationship.isOptional && object.values[relationship.slot].isNull { fail(relationship, "a \(relationship.destinationEntityName) is required") }
+                continue
+            }
+            // A new object's untouched to-many is empty; a changed one is loaded.
+            let position = relationship.slot - entity.rowWidth
+            let count = position < object.loadedToMany.count ? object.loadedToMany[position]?.count ?? 0 : 0
+            if count == 0 {
+                if !relationship.isOptional { fail(relationship, "at least one \(relationship.destinationEntityName) is required") }
+                continue
+            }
+            if let minimum = relationship.minCount, count < minimum {
+                fail(relationship, "holds \(count) \(count == 1 ? "object" : "objects"), fewer than the minimum \(minimum)")
+            } else if let maximum = relationship.maxCount, count > maximum {
+                fail(relationship, "holds \(count) objects, more than the maximum \(maximum)")
+            }
         }
         return failures
     }

@@ -44,7 +44,7 @@ private enum StorageClass: Int, Comparable {
 private func storageClass(_ value: AttributeValue) -> StorageClass {
     switch value {
     case .null: .null
-    case .integer, .double, .float, .boolean, .date: .number
+    case .integer, .double, .float, .boolean, .date, .object: .number
     case .string, .decimal, .uri, .json: .text
     case .binary, .uuid: .blob
     }
@@ -62,6 +62,7 @@ private enum StoredNumber {
         case .double(let double): self = .real(double)
         case .float(let float): self = .real(Double(float))
         case .date(let date): self = .real(date.timeIntervalSinceReferenceDate)
+        case .object(let objectID): self = .integer(objectID.primaryKey ?? 0)
         default: self = .integer(0) // not a number: storageClass keeps these out
         }
     }

@@ -18,7 +18,7 @@ extension AttributeValue {
         case .float(let value): T.self == Float.self ? unsafeBitCast(value, to: T.self) : nil
         case .binary(let value): T.self == Data.self ? unsafeBitCast(value, to: T.self) : nil
         case .uuid(let value): T.self == UUID.self ? unsafeBitCast(value, to: T.self) : nil
-        case .decimal, .uri, .json, .null: nil
+        case .decimal, .uri, .json, .object, .null: nil
         }
     }
 }

@@ -17,6 +17,9 @@ enum AttributeValue: Sendable, Hashable {
     case uuid(UUID)
     case uri(URL)
     case json(JSONDocument)
+    /// A to-one relationship's destination, in the row slot after the attributes (the store
+    /// keeps it as a foreign key). A temporary ID stands for an object not saved yet.
+    case object(ManagedObjectID)
 
     var isNull: Bool {
         if case .null = self { return true }
@@ -38,6 +41,7 @@ enum AttributeValue: Sendable, Hashable {
         case .uuid(let value): value
         case .uri(let value): value
         case .json(let value): value
+        case .object(let value): value
         }
     }
 
@@ -56,6 +60,7 @@ enum AttributeValue: Sendable, Hashable {
         case .uuid(let value): value.uuidString
         case .uri(let value): value.absoluteString
         case .json(let value): value.text.count > 40 ? "\(value.text.prefix(40))…" : value.text
+        case .object(let value): value.shortDescription
         }
     }
 }

@@ -29,8 +29,19 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     private let attributeNames: NameIndex
     /// The attributes the store keeps (everything but transients), in declaration order.
     let storedAttributes: [AttributeDescription]
-    /// A value row holding each attribute's default: what a new object starts from.
+    /// A value row holding each attribute's default and no to-one destinations: what a new
+    /// object starts from.
     let defaultValues: [AttributeValue]
+    /// The relationships' positions by name.
+    private let relationshipNames: NameIndex
+    /// The to-one relationships, in declaration order; each has a slot in value rows.
+    let toOneRelationships: [RelationshipDescription]
+    /// The to-many relationships, in declaration order.
+    let toManyRelationships: [RelationshipDescription]
+    /// The length of a value row: the attributes, then one slot per to-one relationship.
+    let rowWidth: Int
+    /// How many property slots change masks need: value-row slots, then one per to-many relationship.
+    let propertySlotCount: Int
 
     init(
         name: String, className: String? = nil, isAbstract: Bool = false, parentName: String? = nil,
@@ -53,7 +64,23 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.attributesWithRules = attributes.filter { !$0.isTransient }.filter {
             $0.minimum != nil || $0.maximum != nil || $0.minLength != nil || $0.maxLength != nil || $0.regex != nil
         }
-        self.defaultValues = attributes.map(\.defaultValue)
+        self.relationshipNames = NameIndex(relationships.map(\.name))
+        self.toOneRelationships = relationships.filter(\.isToOne)
+        self.toManyRelationships = relationships.filter(\.isToMany)
+        self.rowWidth = attributes.count + toOneRelationships.count
+        self.propertySlotCount = rowWidth + toManyRelationships.count
+        self.defaultValues = attributes.map(\.defaultValue) + Array(repeating: .null, count: toOneRelationships.count)
+    }
+
+    /// The relationship named `name`, or `nil`.
+    public func relationship(named name: String) -> RelationshipDescription? {
+        relationshipNames.position(of: name).map { relationships[$0] }
+    }
+
+    /// The name of the property (attribute or relationship) in change-mask `slot`.
+    func propertyName(atSlot slot: Int) -> String {
+        if slot < attributes.count { return attributes[slot].name }
+        return relationships.first { $0.slot == slot }?.name ?? "#\(slot)"
     }
 
     /// The attribute named `name`, or `nil`.
@@ -70,14 +97,18 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         attributes[try requireSlot(key)]
     }
 
-    /// The slot of the attribute named `key`, or the end of the slots when there is none.
+    /// The slot of the property named `key`, or the end of the slots when there is none.
     func slotOrEnd(_ key: String?) -> Int {
-        key.flatMap(attributeSlot(named:)) ?? attributes.count
+        guard let key else { return propertySlotCount }
+        return attributeSlot(named: key) ?? relationship(named: key)?.slot ?? propertySlotCount
     }
 
     /// The slot of the attribute named `key`, or the `.unknownKey` error of `requireAttribute`.
     func requireSlot(_ key: String) throws -> Int {
         if let slot = attributeSlot(named: key) { return slot }
+        if relationship(named: key) != nil {
+            throw ObjectGraphError(.typeMismatch, "\(name).\(key) is a relationship, not an attribute", entityName: name, key: key)
+        }
         var message = "\(name) has no attribute named '\(key)'"
         if let suggestion = closestName(to: key, among: attributes.map(\.name)) {
             message += "; did you mean '\(suggestion)'?"
@@ -85,6 +116,28 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
             message += "; its attributes are \(attributes.map(\.name).joined(separator: ", "))"
         }
         throw ObjectGraphError(.unknownKey, message, entityName: name, key: key)
+    }
+
+    /// The relationship named `key`, or an `.unknownKey` error that names the entity and
+    /// suggests the closest relationship (or says the key is an attribute).
+    func requireRelationship(_ key: String) throws -> RelationshipDescription {
+        if let relationship = relationship(named: key) { return relationship }
+        if attributeSlot(named: key) != nil {
+            throw ObjectGraphError(.typeMismatch, "\(name).\(key) is an attribute, not a relationship", entityName: name, key: key)
+        }
+        throw unknownPropertyError(key)
+    }
+
+    /// An `.unknownKey` error for `key`, suggesting the closest attribute or relationship.
+    func unknownPropertyError(_ key: String) -> ObjectGraphError {
+        let names = attributes.map(\.name) + relationships.map(\.name)
+        var message = "\(name) has no property named '\(key)'"
+        if let suggestion = closestName(to: key, among: names) {
+            message += "; did you mean '\(suggestion)'?"
+        } else {
+            message += "; its properties are \(names.joined(separator: ", "))"
+        }
+        return ObjectGraphError(.unknownKey, message, entityName: name, key: key)
     }
 
     public var description: String { name }

@@ -35,6 +35,16 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// The entity named `name`, or `nil`.
     public func entity(named name: String) -> EntityDescription? { entityNames.position(of: name).map { entities[$0] } }
 
+    /// Whether `entity` is `ancestor` or one of its sub-entities.
+    func entity(_ entity: EntityDescription, isKindOf ancestor: EntityDescription) -> Bool {
+        var current: EntityDescription? = entity
+        while let candidate = current {
+            if candidate === ancestor { return true }
+            current = candidate.parentName.flatMap(self.entity(named:))
+        }
+        return false
+    }
+
     /// The entity named `name`, or an `.unknownEntity` error suggesting the closest name.
     func requireEntity(_ name: String) throws -> EntityDescription {
         if let entity = entity(named: name) { return entity }

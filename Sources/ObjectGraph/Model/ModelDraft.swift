@@ -79,10 +79,12 @@ struct RelationshipDraft {
     var minCount: Int?
     var maxCount: Int?
 
-    func makeDescription() -> RelationshipDescription {
+    /// The description of this relationship at `index` in its entity's relationships.
+    func makeDescription(index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?) -> RelationshipDescription {
         RelationshipDescription(
             name: name, destinationEntityName: destination.name, isToMany: isToMany, isOrdered: isOrdered,
             inverseName: inverse?.name, deleteRule: deleteRule, isOptional: isOptional,
-            minCount: minCount, maxCount: maxCount)
+            minCount: minCount, maxCount: maxCount,
+            index: index, slot: slot, destinationIndex: destinationIndex, inverseIndex: inverseIndex)
     }
 }

@@ -30,11 +30,23 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
     public let minCount: Int?
     /// The most objects a to-many relationship may hold, if limited.
     public let maxCount: Int?
+    /// The relationship's position in its entity's `relationships`.
+    let index: Int
+    /// Where the relationship lives in an object: a to-one's slot in value rows (after the
+    /// attributes: the store keeps it as a foreign key), a to-many's bit in change masks (after
+    /// the to-ones; its objects are kept apart, and loaded as a whole).
+    let slot: Int
+    /// The position of the destination entity in the model's `entities`.
+    let destinationIndex: Int
+    /// The inverse's position in the destination's `relationships` (the same in every
+    /// sub-entity of the destination, which lists inherited relationships first).
+    let inverseIndex: Int?
 
     init(
         name: String, destinationEntityName: String, isToMany: Bool = false, isOrdered: Bool = false,
         inverseName: String? = nil, deleteRule: DeleteRule = .nullify, isOptional: Bool = true,
-        minCount: Int? = nil, maxCount: Int? = nil
+        minCount: Int? = nil, maxCount: Int? = nil,
+        index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?
     ) {
         self.name = name
         self.destinationEntityName = destinationEntityName
@@ -45,7 +57,14 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
         self.isOptional = isOptional
         self.minCount = minCount
         self.maxCount = maxCount
+        self.index = index
+        self.slot = slot
+        self.destinationIndex = destinationIndex
+        self.inverseIndex = inverseIndex
     }
+
+    /// Whether the relationship's value is one object (or nil).
+    public var isToOne: Bool { !isToMany }
 
     public var description: String {
         "\(name) -> \(isToMany ? "[\(destinationEntityName)]" : destinationEntityName)"

@@ -30,6 +30,12 @@ extension SQLiteStatement {
         case .uri(let url): code = bindText(url.absoluteString, at: index)
         case .json(let document): code = bindUTF8(document.data, at: index)
         case .binary(let data): code = bindBlob(data, at: index)
+        case .object(let objectID):
+            // Stores resolve unsaved destinations to the keys they assign before binding rows.
+            guard let primaryKey = objectID.primaryKey else {
+                throw ObjectGraphError(.invalidOperation, "cannot store a reference to \(objectID.shortDescription): it has no primary key yet", objectID: objectID)
+            }
+            code = sqlite3_bind_int64(handle, index, primaryKey)
         case .uuid(let uuid):
             code = withUnsafeBytes(of: uuid.uuid) { bytes in
                 sqlite3_bind_blob(handle, index, bytes.baseAddress, 16, csqlite_transient())
@@ -138,6 +144,20 @@ extension SQLiteStatement {
             }
             return .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)))
         }
+    }
+
+    /// The foreign key in result `column` as an object ID in `space`; NULL gives `.null`.
+    /// Anything but a positive integer is damage.
+    @inline(__always)
+    func reference(at column: Int32, in space: ObjectIDSpace) throws -> AttributeValue {
+        let storage = sqlite3_column_type(handle, column)
+        if storage == SQLITE_NULL { return .null }
+        guard storage == SQLITE_INTEGER else {
+            throw damage(column, "holds a \(Self.storageName(storage)) value where a reference to a \(space.entity.name) is stored as INTEGER")
+        }
+        let key = sqlite3_column_int64(handle, column)
+        guard key > 0 else { throw damage(column, "holds \(key), which is not a valid key of a \(space.entity.name) (keys start at 1)") }
+        return .object(ManagedObjectID(space: space, primaryKey: key))
     }
 
     /// The bytes of `column` (a BLOB, or TEXT as UTF-8); a zero-length value gives empty data.

@@ -1,11 +1,29 @@
 extension InMemoryStore {
-    /// Applies a save in the same order, with the same checks, as the SQLite store: deletes,
-    /// then updates, then inserts, each row checked against the constraints as it is written.
-    static func apply(_ request: SaveRequest, to state: inout State) throws -> [Int64] {
+    /// Applies a save in the same order, with the same checks, as the SQLite store: keys for new
+    /// rows first, then deletes, updates and inserts, each row checked against the constraints as
+    /// it is written, then relationship pairs and positions.
+    func apply(_ request: SaveRequest, to state: inout State) throws -> [Int64] {
+        var keys = SaveKeys(idSpaces: idSpaces)
+        var assigned: [Int64] = []
+        var rowKeys: [Int64] = []
+        for insert in request.inserts {
+            let index = insert.objectID.entity.index
+            if let permanent = insert.objectID.primaryKey {
+                rowKeys.append(permanent)
+                state.tables[index].maxKey = max(state.tables[index].maxKey, permanent)
+            } else {
+                state.tables[index].maxKey += 1
+                let key = state.tables[index].maxKey
+                keys.assign(key, to: insert.objectID)
+                assigned.append(key)
+                rowKeys.append(key)
+            }
+        }
         for objectID in request.deletes {
             guard let primaryKey = objectID.primaryKey,
                   let row = state.tables[objectID.entity.index].rows.removeValue(forKey: primaryKey) else { continue }
-            removeFromUniqueIndexes(row, of: objectID.entity, in: &state.tables[objectID.entity.index])
+            Self.removeFromUniqueIndexes(row, of: objectID.entity, in: &state.tables[objectID.entity.index])
+            forgetRelationships(of: objectID, key: primaryKey, in: &state)
         }
         for update in request.updates {
             let entity = update.objectID.entity
@@ -13,26 +31,20 @@ extension InMemoryStore {
                   let old = state.tables[entity.index].rows[primaryKey] else {
                 throw ConstraintViolation.rowGone(update.objectID)
             }
+            let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
             var row = old
-            for slot in update.changedAttributes { row.values[slot] = update.values[slot] }
+            for slot in update.changedAttributes { row.values[slot] = values[slot] }
             row.version += 1
-            removeFromUniqueIndexes(old, of: entity, in: &state.tables[entity.index])
-            try write(row, objectID: update.objectID, into: &state.tables[entity.index])
+            Self.removeFromUniqueIndexes(old, of: entity, in: &state.tables[entity.index])
+            try Self.write(row, objectID: update.objectID, into: &state.tables[entity.index])
         }
-        var assigned: [Int64] = []
-        for insert in request.inserts {
+        for (insert, primaryKey) in zip(request.inserts, rowKeys) {
             let entity = insert.objectID.entity
-            let primaryKey: Int64
-            if let permanent = insert.objectID.primaryKey {
-                primaryKey = permanent
-            } else {
-                state.tables[entity.index].maxKey += 1
-                primaryKey = state.tables[entity.index].maxKey
-                assigned.append(primaryKey)
-            }
-            let values = entity.attributes.map { $0.isTransient ? $0.defaultValue : insert.values[$0.index] }
-            try write(Snapshot(primaryKey: primaryKey, values: values, version: 1), objectID: insert.objectID, into: &state.tables[entity.index])
+            var values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)
+            for attribute in entity.attributes where attribute.isTransient { values[attribute.index] = attribute.defaultValue }
+            try Self.write(Snapshot(primaryKey: primaryKey, values: values, version: 1), objectID: insert.objectID, into: &state.tables[entity.index])
         }
+        try applyRelationshipChanges(request.relationshipChanges, keys: keys, to: &state)
         return assigned
     }
 

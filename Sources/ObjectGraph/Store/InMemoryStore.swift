@@ -8,6 +8,7 @@ final class InMemoryStore: PersistentStore {
     let idSpaces: [ObjectIDSpace]
     let model: ManagedObjectModel
     let storeDescription: PersistentStoreDescription
+    let relationshipLayout: RelationshipLayout
     private let state: Mutex<State>
 
     /// One entity's rows and the indexes that enforce its uniqueness constraints.
@@ -18,9 +19,30 @@ final class InMemoryStore: PersistentStore {
         var uniqueIndexes: [[StoredValuesKey: Int64]]
     }
 
+    /// The pairs of one join table, with the positions of its ordered side(s).
+    struct JoinRows {
+        struct Pair: Hashable {
+            let source: Int64
+            let destination: Int64
+        }
+        var pairs: Set<Pair> = []
+        var positions: [Pair: Int] = [:]
+        var inversePositions: [Pair: Int] = [:]
+    }
+
     struct State {
         var tables: [Table]
+        /// By join table name.
+        var joins: [String: JoinRows] = [:]
+        /// The position columns of ordered to-manys kept through foreign keys: by entity index
+        /// and column name, each row's position by primary key.
+        var positions: [PositionKey: [Int64: Int]] = [:]
         var isClosed = false
+    }
+
+    struct PositionKey: Hashable {
+        let entityIndex: Int
+        let column: String
     }
 
     init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
@@ -30,6 +52,7 @@ final class InMemoryStore: PersistentStore {
         let tables = model.entities.map { Table(uniqueIndexes: Array(repeating: [:], count: $0.uniquenessConstraints.count)) }
         self.state = Mutex(State(tables: tables))
         self.idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: identifier)
+        self.relationshipLayout = RelationshipLayout(model: model)
     }
 
     func save(_ request: SaveRequest) throws -> [Int64] {
@@ -37,7 +60,7 @@ final class InMemoryStore: PersistentStore {
             try Self.checkOpen(state)
             let before = state
             do {
-                return try Self.apply(request, to: &state)
+                return try apply(request, to: &state)
             } catch {
                 state = before
                 throw error
@@ -73,6 +96,13 @@ final class InMemoryStore: PersistentStore {
             var found: [Int64: Snapshot] = [:]
             for key in primaryKeys { found[key] = rows[key] }
             return found
+        }
+    }
+
+    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+        try state.withLock { state in
+            try Self.checkOpen(state)
+            return try related(relationship, of: entity, sources: Set(sources), in: state)
         }
     }
 

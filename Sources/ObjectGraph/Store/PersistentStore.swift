@@ -18,8 +18,10 @@ protocol PersistentStore: AnyObject, Sendable {
     var storeDescription: PersistentStoreDescription { get }
 
     /// Applies every change in one transaction: all of it or nothing. Order: deletes, updates,
-    /// inserts. Returns the primary keys given to inserted rows that had none, in insert order.
-    /// Errors name the row's object ID and, when known, the property.
+    /// inserts, then relationship memberships and positions. Keys for inserted rows with
+    /// temporary IDs are assigned first, so rows may refer to each other whatever their order.
+    /// Returns those keys, in insert order. Errors name the row's object ID and, when known, the
+    /// property.
     func save(_ request: SaveRequest) throws -> [Int64]
 
     /// The rows of `request.entity` matching the request, in its order.
@@ -30,6 +32,11 @@ protocol PersistentStore: AnyObject, Sendable {
 
     /// The rows with these primary keys that exist, keyed by primary key.
     func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot]
+
+    /// The destinations of the to-many `relationship` of `entity` for each source key, in the
+    /// relationship's order (by position when ordered, else by key). Sources with no
+    /// destinations are left out.
+    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]]
 
     /// Reserves `count` unused primary keys for `entity`; they are never handed out again.
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
@@ -65,8 +72,23 @@ struct SaveRequest: Sendable {
     var inserts: [Insert] = []
     var updates: [Update] = []
     var deletes: [ManagedObjectID] = []
+    /// Changes of to-many relationships, applied once every row is written.
+    var relationshipChanges: [RelationshipChange] = []
 
-    var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty }
+    var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && relationshipChanges.isEmpty }
+}
+
+/// What one object's to-many relationship gained and lost since it was loaded or last saved.
+/// Stores write what their layout needs from it: join-table pairs, positions. (A to-many kept
+/// through its inverse's foreign key changes through the inverse's rows.)
+struct RelationshipChange: Sendable {
+    let objectID: ManagedObjectID
+    /// A to-many relationship of `objectID.entity`.
+    let relationship: RelationshipDescription
+    var added: [ManagedObjectID]
+    var removed: [ManagedObjectID]
+    /// Every destination in order, when the relationship is ordered.
+    var order: [ManagedObjectID]?
 }
 
 /// What a store needs to answer a fetch: an entity, an optional bound predicate, a sort order,

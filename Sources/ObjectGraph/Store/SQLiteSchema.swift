@@ -2,9 +2,13 @@
 ///
 /// Each entity is a STRICT table named after it: `"_pk" INTEGER PRIMARY KEY` (the rowid),
 /// `"_version" INTEGER NOT NULL DEFAULT 1` (for optimistic locking), then one column per stored
-/// attribute, NOT NULL when the attribute is required. Uniqueness constraints become unique indexes,
-/// `indexed` attributes and compound `indexes` plain ones. Two tables of our own follow: the store's
-/// metadata and the primary-key counters.
+/// attribute, NOT NULL when the attribute is required, one INTEGER foreign-key column per to-one
+/// relationship (named after it, always nullable: required relationships are enforced by
+/// validation, so a delete can nullify first and validate after), and the position columns of
+/// ordered to-manys kept through those foreign keys. Uniqueness constraints become unique indexes,
+/// `indexed` attributes and compound `indexes` plain ones, and every foreign key is indexed. Join
+/// tables of many-to-many and one-way to-many relationships follow (see `RelationshipStorage`),
+/// then two tables of our own: the store's metadata and the primary-key counters.
 enum SQLiteSchema {
     /// The primary-key column of every entity table.
     static let primaryKeyColumn = "_pk"
@@ -20,9 +24,13 @@ enum SQLiteSchema {
     static func statements(for model: ManagedObjectModel) -> [String] {
         var indexNames = IndexNames()
         var statements: [String] = []
+        let layout = RelationshipLayout(model: model)
         for entity in model.entities {
-            statements.append(createTable(for: entity))
+            statements.append(createTable(for: entity, positionColumns: layout.positionColumnsByEntity[entity.index]))
             statements += indexes(for: entity, names: &indexNames)
+        }
+        for table in layout.joinTables {
+            statements += joinTable(table, names: &indexNames)
         }
         statements.append("""
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(metadataTable)) (
@@ -40,13 +48,19 @@ enum SQLiteSchema {
     }
 
     /// `CREATE TABLE IF NOT EXISTS "Entity" (…) STRICT`.
-    static func createTable(for entity: EntityDescription) -> String {
+    static func createTable(for entity: EntityDescription, positionColumns: [String] = []) -> String {
         var columns = [
             "\(quoteIdentifier(primaryKeyColumn)) INTEGER PRIMARY KEY",
             "\(quoteIdentifier(versionColumn)) INTEGER NOT NULL DEFAULT 1",
         ]
         for attribute in entity.storedAttributes {
             columns.append("\(quoteIdentifier(attribute.name)) \(attribute.type.sqliteColumnType)\(attribute.isOptional ? "" : " NOT NULL")")
+        }
+        for relationship in entity.toOneRelationships {
+            columns.append("\(quoteIdentifier(relationship.name)) INTEGER")
+        }
+        for column in positionColumns {
+            columns.append("\(quoteIdentifier(column)) INTEGER")
         }
         return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(entity.name)) (\n    \(columns.joined(separator: ",\n    "))\n) STRICT"
     }
@@ -66,7 +80,25 @@ enum SQLiteSchema {
         for constraint in entity.uniquenessConstraints { add(constraint, unique: true) }
         for attribute in entity.storedAttributes where attribute.isIndexed { add([attribute.name], unique: false) }
         for index in entity.indexes { add(index, unique: false) }
+        for relationship in entity.toOneRelationships { add([relationship.name], unique: false) }
         return statements
+    }
+
+    /// A join table (see `JoinTable`) keyed by its pairs, with an index for reading it from the
+    /// destination side.
+    static func joinTable(_ table: JoinTable, names: inout IndexNames) -> [String] {
+        var columns = [
+            "\(quoteIdentifier(JoinTable.sourceColumn)) INTEGER NOT NULL",
+            "\(quoteIdentifier(JoinTable.destinationColumn)) INTEGER NOT NULL",
+        ]
+        if table.hasPosition { columns.append("\(quoteIdentifier(JoinTable.positionColumn)) INTEGER") }
+        if table.hasInversePosition { columns.append("\(quoteIdentifier(JoinTable.inversePositionColumn)) INTEGER") }
+        columns.append("PRIMARY KEY (\(quoteIdentifier(JoinTable.sourceColumn)), \(quoteIdentifier(JoinTable.destinationColumn)))")
+        let index = names.claim("\(table.name)_destination_idx")
+        return [
+            "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table.name)) (\n    \(columns.joined(separator: ",\n    "))\n) STRICT, WITHOUT ROWID",
+            "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(index)) ON \(quoteIdentifier(table.name)) (\(quoteIdentifier(JoinTable.destinationColumn)), \(quoteIdentifier(JoinTable.sourceColumn)))",
+        ]
     }
 
     /// Index names, unique across the schema. SQLite compares names case-insensitively, and

@@ -24,12 +24,13 @@ extension SQLiteStoreState {
         }
         let metadata = try SQLiteStoreMetadata(readFrom: connection)
         try metadata.checkCompatible(with: model, path: path)
-        let tables = model.entities.map(SQLiteStoreTable.init)
+        let idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: metadata.storeIdentifier)
+        let tables = model.entities.map { SQLiteStoreTable(entity: $0, idSpaces: idSpaces) }
         // Read the version first: a commit landing in between then only causes a needless reload.
         let dataVersion = try dataVersion(on: connection)
         let counters = try loadPrimaryKeyCounters(tables: tables, on: connection)
         return SQLiteStoreState(
-            connection: connection, isReadOnly: readOnly, metadata: metadata, tables: tables,
+            connection: connection, isReadOnly: readOnly, metadata: metadata, model: model, idSpaces: idSpaces, tables: tables,
             primaryKeyCounters: counters, countersDataVersion: dataVersion)
     }
 

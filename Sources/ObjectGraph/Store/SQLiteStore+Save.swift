@@ -1,6 +1,7 @@
-/// Saving: one `BEGIN IMMEDIATE` transaction per save, deletes then updates then inserts, each
-/// with a prepared statement reused row after row; the primary-key counters are persisted in the
-/// same transaction and restored if it fails, so a failed save leaves no trace at all.
+/// Saving: one `BEGIN IMMEDIATE` transaction per save: keys for new rows first, then deletes,
+/// updates, inserts and relationship changes, each with a prepared statement reused row after
+/// row; the primary-key counters are persisted in the same transaction and restored if it fails,
+/// so a failed save leaves no trace at all.
 extension SQLiteStoreState {
     /// Applies `request`; returns the keys given to inserts that had temporary IDs, in insert order.
     func save(_ request: SaveRequest) throws -> [Int64] {
@@ -17,13 +18,26 @@ extension SQLiteStoreState {
             return try connection.transaction {
                 try refreshPrimaryKeyCountersIfChangedElsewhere()
                 before = primaryKeyCounters
-                for objectID in request.deletes { try delete(objectID) }
-                for update in request.updates { try apply(update) }
+                var keys = SaveKeys(idSpaces: idSpaces)
                 var assigned: [Int64] = []
                 assigned.reserveCapacity(request.inserts.count)
                 for insert in request.inserts {
-                    if let key = try self.insert(insert) { assigned.append(key) }
+                    let index = insert.objectID.entity.index
+                    if let permanent = insert.objectID.primaryKey {
+                        // Keys obtained in advance were reserved; this only guards against any that were not.
+                        primaryKeyCounters[index] = max(primaryKeyCounters[index], permanent)
+                    } else {
+                        let key = try nextPrimaryKey(for: index)
+                        keys.assign(key, to: insert.objectID)
+                        assigned.append(key)
+                    }
                 }
+                for objectID in request.deletes { try delete(objectID) }
+                for update in request.updates { try apply(update, keys: keys) }
+                for (insert, key) in zip(request.inserts, Self.rowKeys(of: request.inserts, assigned: assigned)) {
+                    try self.insert(insert, key: key, keys: keys)
+                }
+                try applyRelationshipChanges(request.relationshipChanges, keys: keys)
                 if primaryKeyCounters != before { try persistPrimaryKeyCounters(changedFrom: before) }
                 return assigned
             }
@@ -33,7 +47,14 @@ extension SQLiteStoreState {
         }
     }
 
-    /// Deletes a row. A row that is already gone is not an error: the save's intent holds.
+    /// The key of each insert, in order: its own permanent key, or the next assigned one.
+    private static func rowKeys(of inserts: [SaveRequest.Insert], assigned: [Int64]) -> [Int64] {
+        var next = assigned.makeIterator()
+        return inserts.map { $0.objectID.primaryKey ?? next.next()! }
+    }
+
+    /// Deletes a row and the join-table pairs it is part of. A row that is already gone is not an
+    /// error: the save's intent holds.
     private func delete(_ objectID: ManagedObjectID) throws {
         let table = try table(for: objectID.entity)
         let key = try savedKey(of: objectID, "delete")
@@ -43,51 +64,41 @@ extension SQLiteStoreState {
         _ = try statement.step(explainingFailure: {
             $0.error("Cannot delete \(objectID.shortDescription)", entityName: table.entity.name, objectID: objectID)
         })
+        try deleteJoinRows(of: objectID, key: key)
     }
 
-    /// Writes the changed stored attributes of a row and bumps its version.
-    private func apply(_ update: SaveRequest.Update) throws {
+    /// Writes the changed stored attributes and to-one relationships of a row and bumps its version.
+    private func apply(_ update: SaveRequest.Update, keys: SaveKeys) throws {
         let table = try table(for: update.objectID.entity)
         let key = try savedKey(of: update.objectID, "update")
         try checkRow(update.values, of: update.objectID)
+        let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
         let plan = try updatePlan(for: table, changing: update.changedAttributes, of: update.objectID)
         let statement = plan.statement
         statement.reset()
         var parameter: Int32 = 1
         for slot in plan.slots {
-            try statement.bind(update.values[slot], at: parameter)
+            try statement.bind(values[slot], at: parameter)
             parameter += 1
         }
         try statement.bind(.integer(key), at: parameter)
-        _ = try statement.step(explainingFailure: { explain($0, objectID: update.objectID, values: update.values, table: table) })
+        _ = try statement.step(explainingFailure: { explain($0, objectID: update.objectID, values: values, table: table) })
         guard connection.changes > 0 else { throw ConstraintViolation.rowGone(update.objectID) }
     }
 
-    /// Inserts a row; returns its key when the store assigned it (the object ID was temporary).
-    private func insert(_ insert: SaveRequest.Insert) throws -> Int64? {
+    /// Inserts a row under `key`.
+    private func insert(_ insert: SaveRequest.Insert, key: Int64, keys: SaveKeys) throws {
         let table = try table(for: insert.objectID.entity)
         try checkRow(insert.values, of: insert.objectID)
-        let index = table.entity.index
-        let key: Int64
-        let assigned: Int64?
-        if let permanent = insert.objectID.primaryKey {
-            key = permanent
-            assigned = nil
-            // Keys obtained in advance were reserved; this only guards against any that were not.
-            primaryKeyCounters[index] = max(primaryKeyCounters[index], permanent)
-        } else {
-            key = try nextPrimaryKey(for: index)
-            assigned = key
-        }
+        let values = table.entity.toOneRelationships.isEmpty ? insert.values : try keys.resolvingReferences(in: insert.values, of: insert.objectID)
         let statement = try table.insert(on: connection)
         statement.reset()
         try statement.bind(.integer(key), at: 1)
-        // Parameters follow the SELECT's column layout: 1 is `_pk`, attributes from 2.
+        // Parameters follow the SELECT's column layout: 1 is `_pk`, properties from 2.
         for column in table.columns {
-            try statement.bind(insert.values[column.slot], at: column.index)
+            try statement.bind(values[column.slot], at: column.index)
         }
-        _ = try statement.step(explainingFailure: { explain($0, objectID: insert.objectID, values: insert.values, table: table) })
-        return assigned
+        _ = try statement.step(explainingFailure: { explain($0, objectID: insert.objectID, values: values, table: table) })
     }
 
     /// The UPDATE for this combination of changed attributes, prepared once. Transient
@@ -100,16 +111,16 @@ extension SQLiteStoreState {
             lastUpdatePlan = (shape, plan)
             return plan
         }
-        let attributes = table.entity.attributes
+        let entity = table.entity
         var slots: [Int] = []
         for slot in changed where !slots.contains(slot) {
-            guard attributes.indices.contains(slot) else {
-                throw ObjectGraphError(.invalidOperation, "Cannot save \(objectID.shortDescription): attribute slot \(slot) does not exist", entityName: table.entity.name, objectID: objectID)
+            guard slot >= 0 && slot < entity.rowWidth else {
+                throw ObjectGraphError(.invalidOperation, "Cannot save \(objectID.shortDescription): property slot \(slot) does not exist", entityName: entity.name, objectID: objectID)
             }
-            if !attributes[slot].isTransient { slots.append(slot) }
+            if slot >= entity.attributes.count || !entity.attributes[slot].isTransient { slots.append(slot) }
         }
         let version = quoteIdentifier(SQLiteSchema.versionColumn)
-        let assignments = slots.map { "\(quoteIdentifier(attributes[$0].name)) = ?" } + ["\(version) = \(version) + 1"]
+        let assignments = slots.map { "\(quoteIdentifier(entity.propertyName(atSlot: $0))) = ?" } + ["\(version) = \(version) + 1"]
         let sql = "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?"
         let plan = UpdatePlan(statement: try connection.cachedStatement(sql), slots: slots)
         // Shapes are few in practice; the bound only stops a pathological caller growing the map.
@@ -129,12 +140,12 @@ extension SQLiteStoreState {
         return key
     }
 
-    /// A value row must hold one value per attribute of its entity.
+    /// A value row must hold one value per attribute and to-one relationship of its entity.
     private func checkRow(_ values: [AttributeValue], of objectID: ManagedObjectID) throws {
-        let expected = objectID.entity.attributes.count
+        let expected = objectID.entity.rowWidth
         guard values.count == expected else {
             throw ObjectGraphError(
-                .invalidOperation, "Cannot save \(objectID.shortDescription): its row has \(values.count) values for \(expected) attributes",
+                .invalidOperation, "Cannot save \(objectID.shortDescription): its row has \(values.count) values for \(expected) properties",
                 entityName: objectID.entity.name, objectID: objectID)
         }
     }

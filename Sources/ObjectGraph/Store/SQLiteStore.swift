@@ -46,7 +46,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.storeDescription = description
         self.metadata = state.metadata
         self.identifier = state.metadata.storeIdentifier
-        self.idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: state.metadata.storeIdentifier)
+        self.idSpaces = state.idSpaces
     }
 
     deinit {
@@ -68,6 +68,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot] {
         try withState { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
+    }
+
+    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+        try withState { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
     }
 
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {

@@ -16,6 +16,11 @@ final class SQLiteStoreState {
     let connection: SQLiteConnection
     let isReadOnly: Bool
     let metadata: SQLiteStoreMetadata
+    let model: ManagedObjectModel
+    /// The store's ID space of each entity, by entity index.
+    let idSpaces: [ObjectIDSpace]
+    /// Where each relationship lives.
+    let relationshipLayout: RelationshipLayout
     /// One per entity, by entity index.
     let tables: [SQLiteStoreTable]
     /// The highest primary key handed out per entity (by entity index): inserted rows and
@@ -30,10 +35,16 @@ final class SQLiteStoreState {
     var lastUpdatePlan: (shape: UpdateShape, plan: UpdatePlan)?
     private(set) var isClosed = false
 
-    init(connection: SQLiteConnection, isReadOnly: Bool, metadata: SQLiteStoreMetadata, tables: [SQLiteStoreTable], primaryKeyCounters: [Int64], countersDataVersion: Int64) {
+    init(
+        connection: SQLiteConnection, isReadOnly: Bool, metadata: SQLiteStoreMetadata, model: ManagedObjectModel,
+        idSpaces: [ObjectIDSpace], tables: [SQLiteStoreTable], primaryKeyCounters: [Int64], countersDataVersion: Int64
+    ) {
         self.connection = connection
         self.isReadOnly = isReadOnly
         self.metadata = metadata
+        self.model = model
+        self.idSpaces = idSpaces
+        self.relationshipLayout = RelationshipLayout(model: model)
         self.tables = tables
         self.primaryKeyCounters = primaryKeyCounters
         self.countersDataVersion = countersDataVersion

@@ -5,19 +5,24 @@ import CSQLite
 /// primary key or an insert costs no SQL building and no cache lookup. Confined to the store's
 /// queue, like the connection that prepared the statements.
 final class SQLiteStoreTable {
-    /// A stored attribute's place in a SELECT row and in the value row.
+    /// A stored attribute's or to-one relationship's place in a SELECT row and in the value row.
     struct Column {
+        enum Kind {
+            case attribute(AttributeType)
+            /// A foreign key to objects of this ID space.
+            case reference(ObjectIDSpace)
+        }
         /// The result column (0 is `_pk`, 1 is `_version`).
         let index: Int32
-        /// The attribute's slot in the value row.
+        /// The property's slot in the value row.
         let slot: Int
-        let type: AttributeType
+        let kind: Kind
     }
 
     let entity: EntityDescription
     /// The quoted table name.
     let quotedName: String
-    /// The stored attributes in table order, with their result columns.
+    /// The stored attributes, then the to-one foreign keys, in table order, with their result columns.
     let columns: [Column]
     /// Whether the columns are exactly the slots 0, 1, 2, … in order (no transient attributes),
     /// so a row can be built front to back.
@@ -34,16 +39,17 @@ final class SQLiteStoreTable {
     private var deleteStatement: SQLiteStatement?
     private var selectByKeyStatement: SQLiteStatement?
 
-    init(entity: EntityDescription) {
+    init(entity: EntityDescription, idSpaces: [ObjectIDSpace]) {
         self.entity = entity
         let table = quoteIdentifier(entity.name)
         let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-        let stored = entity.storedAttributes
+        let stored = entity.storedAttributes.map { (name: $0.name, slot: $0.index, kind: Column.Kind.attribute($0.type)) }
+            + entity.toOneRelationships.map { (name: $0.name, slot: $0.slot, kind: Column.Kind.reference(idSpaces[$0.destinationIndex])) }
         self.quotedName = table
-        self.columns = stored.enumerated().map { offset, attribute in
-            Column(index: Int32(offset + 2), slot: attribute.index, type: attribute.type)
+        self.columns = stored.enumerated().map { offset, property in
+            Column(index: Int32(offset + 2), slot: property.slot, kind: property.kind)
         }
-        self.columnsFillEverySlot = stored.map(\.index) == Array(entity.attributes.indices)
+        self.columnsFillEverySlot = stored.map(\.slot) == Array(0..<entity.rowWidth)
         let names = stored.map { quoteIdentifier($0.name) }
         let selected = ([primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + names).joined(separator: ", ")
         self.selectPrefix = "SELECT \(selected) FROM \(table)"
@@ -102,16 +108,24 @@ final class SQLiteStoreTable {
             // Built in place: no copy of the default row to overwrite slot by slot.
             var row: [AttributeValue] = []
             row.reserveCapacity(columns.count)
-            for column in columns { row.append(try statement.value(at: column.index, as: column.type)) }
+            for column in columns { row.append(try value(of: column, in: statement)) }
             values = row
         } else {
             var row = entity.defaultValues
             for column in columns {
-                row[column.slot] = try statement.value(at: column.index, as: column.type)
+                row[column.slot] = try value(of: column, in: statement)
             }
             values = row
         }
         return Snapshot(primaryKey: primaryKey, values: values, version: statement.int64(at: 1))
+    }
+
+    @inline(__always)
+    private func value(of column: Column, in statement: SQLiteStatement) throws -> AttributeValue {
+        switch column.kind {
+        case .attribute(let type): try statement.value(at: column.index, as: type)
+        case .reference(let space): try statement.reference(at: column.index, in: space)
+        }
     }
 }
 

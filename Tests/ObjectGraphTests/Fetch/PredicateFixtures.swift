@@ -18,7 +18,9 @@ enum PredicateFixtures {
         }
         return EntityDescription(
             name: "Person", attributes: attributes,
-            relationships: [RelationshipDescription(name: "author", destinationEntityName: "Person")], index: 0)
+            relationships: [RelationshipDescription(
+                name: "author", destinationEntityName: "Person", index: 0, slot: attributes.count, destinationIndex: 0, inverseIndex: nil)],
+            index: 0)
     }()
 
     static func slot(_ name: String) -> Int {

@@ -1,0 +1,77 @@
+extension ManagedObjectContext {
+    /// Schedules `object` for deletion at the next save and applies the delete rules of its
+    /// relationships at once, so the graph in memory is consistent before the save:
+    ///
+    /// - `nullify` (the default) removes the object from the inverse relationship of each
+    ///   destination;
+    /// - `cascade` deletes the destinations too, following their own rules (cycles end, since an
+    ///   object is deleted once);
+    /// - `deny` is checked when saving: the save fails while the relationship is not empty;
+    /// - `noAction` leaves the destinations untouched (they may point at the deleted object).
+    ///
+    /// Deleting an object inserted since the last save forgets it. If the store cannot be read to
+    /// follow a rule, the next `save()` throws that error and writes nothing.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !object.isDeleted else { return }
+        var deleting: Set<ObjectIdentifier> = [ObjectIdentifier(object)]
+        var pending = [object]
+        var doomed: [ManagedObject] = []
+        do {
+            // A work list, not recursion: a cascade may run through thousands of objects.
+            while let next = pending.popLast() {
+                doomed.append(next)
+                for relationship in next.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .nullify {
+                    for destination in try destinations(of: next, through: relationship)
+                    where destination.managedObjectContext === self && !destination.isDeleted && !deleting.contains(ObjectIdentifier(destination)) {
+                        if relationship.deleteRule == .cascade {
+                            deleting.insert(ObjectIdentifier(destination))
+                            pending.append(destination)
+                        } else if let inverseIndex = relationship.inverseIndex {
+                            try destination.unlink(next, through: destination.entity.relationships[inverseIndex])
+                        }
+                    }
+                }
+            }
+        } catch {
+            deletionFailure = (error as? ObjectGraphError)
+                ?? ObjectGraphError(.invalidOperation, "deleting \(object.objectID.shortDescription) could not follow its delete rules: \(error)")
+        }
+        for object in doomed { markDeleted(object) }
+    }
+
+    /// The current destinations of a relationship (loading a to-many if needed).
+    func destinations(of object: ManagedObject, through relationship: RelationshipDescription) throws -> [ManagedObject] {
+        if relationship.isToOne { return try object.toOneDestination(relationship).map { [$0] } ?? [] }
+        return object.loadedToMany[try object.loadRelationship(relationship)]!.objects
+    }
+
+    /// Moves an object into the deleted set, or forgets it if it was inserted since the last save.
+    private func markDeleted(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !object.isDeleted else { return }
+        if object.isInserted {
+            forgetInserted(object)
+            insertedCount -= 1
+            return
+        }
+        updated[ObjectIdentifier(object)] = nil
+        object.isDeleted = true
+        deleted[ObjectIdentifier(object)] = object
+    }
+
+    /// Validation failures of `deny` rules: a deleted object whose deny relationship still holds
+    /// objects (that are not deleted themselves).
+    func denyFailures(of deletedObjects: [ManagedObject]) throws -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for object in deletedObjects {
+            for relationship in object.entity.relationships where relationship.deleteRule == .deny {
+                let remaining = try destinations(of: object, through: relationship).filter { !$0.isDeleted && $0.managedObjectContext === self }
+                guard !remaining.isEmpty else { continue }
+                let shown = remaining.prefix(3).map(\.objectID.shortDescription).joined(separator: ", ")
+                failures.append(ValidationFailure(
+                    entityName: object.entity.name, objectID: object.objectID, key: relationship.name,
+                    reason: "cannot be deleted while \(relationship.name) holds \(remaining.count) \(remaining.count == 1 ? "object" : "objects") (\(shown)\(remaining.count > 3 ? ", …" : "")); its delete rule is deny"))
+            }
+        }
+        return failures
+    }
+}

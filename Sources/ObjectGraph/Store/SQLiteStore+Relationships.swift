@@ -1,0 +1,106 @@
+/// Relationships in the SQLite store: to-many destinations read by foreign key or join table,
+/// and the join-table pairs and positions a save writes (see `RelationshipStorage`).
+extension SQLiteStoreState {
+    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+        guard !sources.isEmpty else { return [:] }
+        _ = try table(for: entity)
+        let sql: String
+        switch relationshipLayout[relationship, of: entity] {
+        case .foreignKey:
+            throw ObjectGraphError(.invalidOperation, "\(entity.name).\(relationship.name) is a to-one relationship", entityName: entity.name, key: relationship.name)
+        case .inverseForeignKey(let inverse, let positionColumn):
+            let destination = quoteIdentifier(model.entities[relationship.destinationIndex].name)
+            sql = Self.relatedSQL(
+                from: destination, own: quoteIdentifier(inverse.name), other: quoteIdentifier(SQLiteSchema.primaryKeyColumn),
+                position: positionColumn.map(quoteIdentifier), many: sources.count > 1)
+        case .joinTable(let table, let side):
+            let columns = table.columns(for: side)
+            sql = Self.relatedSQL(
+                from: quoteIdentifier(table.name), own: quoteIdentifier(columns.own), other: quoteIdentifier(columns.other),
+                position: columns.position.map(quoteIdentifier), many: sources.count > 1)
+        }
+        let statement = try connection.cachedStatement(sql)
+        statement.reset()
+        defer { statement.reset() }
+        if sources.count == 1 {
+            try statement.bind(.integer(sources[0]), at: 1)
+        } else {
+            try statement.bind(.string("[" + sources.map(String.init).joined(separator: ",") + "]"), at: 1)
+        }
+        let space = idSpaces[relationship.destinationIndex]
+        var related: [Int64: [ManagedObjectID]] = [:]
+        while try statement.step() {
+            let destination = statement.int64(at: 1)
+            guard destination > 0 else {
+                throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name).\(relationship.name) refers to a \(space.entity.name) with key \(destination); keys start at 1", entityName: entity.name, key: relationship.name)
+            }
+            related[statement.int64(at: 0), default: []].append(ManagedObjectID(space: space, primaryKey: destination))
+        }
+        return related
+    }
+
+    /// `SELECT own, other FROM table WHERE own = ? ORDER BY own, position, other` (or `own IN`
+    /// the JSON array of keys bound as the one parameter).
+    private static func relatedSQL(from table: String, own: String, other: String, position: String?, many: Bool) -> String {
+        let filter = many ? "\(own) IN (SELECT value FROM json_each(?))" : "\(own) = ?"
+        let order = [own] + (position.map { [$0] } ?? []) + [other]
+        return "SELECT \(own), \(other) FROM \(table) WHERE \(filter) ORDER BY \(order.joined(separator: ", "))"
+    }
+
+    /// Removes every join-table pair holding the deleted object `objectID`.
+    func deleteJoinRows(of objectID: ManagedObjectID, key: Int64) throws {
+        for (table, column) in relationshipLayout.joinColumns(holding: objectID.entity) {
+            try run("DELETE FROM \(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column)) = ?", [.integer(key)], for: objectID)
+        }
+    }
+
+    /// Writes the pairs the owning sides of join tables gained and lost, then the positions of
+    /// ordered relationships (once every pair exists).
+    func applyRelationshipChanges(_ changes: [RelationshipChange], keys: SaveKeys) throws {
+        for change in changes {
+            guard case .joinTable(let table, .source) = relationshipLayout[change.relationship, of: change.objectID.entity] else { continue }
+            let own = try keys.key(of: change.objectID, referencedBy: change.objectID, through: change.relationship.name)
+            let name = quoteIdentifier(table.name)
+            let (source, destination) = (quoteIdentifier(JoinTable.sourceColumn), quoteIdentifier(JoinTable.destinationColumn))
+            for removed in change.removed {
+                let other = try keys.key(of: removed, referencedBy: change.objectID, through: change.relationship.name)
+                try run("DELETE FROM \(name) WHERE \(source) = ? AND \(destination) = ?", [.integer(own), .integer(other)], for: change.objectID)
+            }
+            for added in change.added {
+                let other = try keys.key(of: added, referencedBy: change.objectID, through: change.relationship.name)
+                try run("INSERT OR IGNORE INTO \(name) (\(source), \(destination)) VALUES (?, ?)", [.integer(own), .integer(other)], for: change.objectID)
+            }
+        }
+        for change in changes {
+            guard let order = change.order else { continue }
+            let own = try keys.key(of: change.objectID, referencedBy: change.objectID, through: change.relationship.name)
+            let sql: String
+            switch relationshipLayout[change.relationship, of: change.objectID.entity] {
+            case .inverseForeignKey(let inverse, let positionColumn?):
+                let destination = quoteIdentifier(model.entities[change.relationship.destinationIndex].name)
+                sql = "UPDATE \(destination) SET \(quoteIdentifier(positionColumn)) = ? WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ? AND \(quoteIdentifier(inverse.name)) = ?"
+            case .joinTable(let table, let side):
+                let columns = table.columns(for: side)
+                guard let position = columns.position else { continue }
+                sql = "UPDATE \(quoteIdentifier(table.name)) SET \(quoteIdentifier(position)) = ? WHERE \(quoteIdentifier(columns.other)) = ? AND \(quoteIdentifier(columns.own)) = ?"
+            default:
+                continue
+            }
+            for (position, member) in order.enumerated() {
+                let other = try keys.key(of: member, referencedBy: change.objectID, through: change.relationship.name)
+                try run(sql, [.integer(Int64(position)), .integer(other), .integer(own)], for: change.objectID)
+            }
+        }
+    }
+
+    /// Runs a cached write statement with `bindings`, explaining a failure in terms of `objectID`.
+    private func run(_ sql: String, _ bindings: [AttributeValue], for objectID: ManagedObjectID) throws {
+        let statement = try connection.cachedStatement(sql)
+        statement.reset()
+        defer { statement.reset() }
+        try statement.bind(bindings)
+        _ = try statement.step(explainingFailure: {
+            $0.error("Cannot save \(objectID.shortDescription)", entityName: objectID.entity.name, objectID: objectID)
+        })
+    }
+}
