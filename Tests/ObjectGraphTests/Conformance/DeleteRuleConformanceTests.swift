@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Delete rules are applied to the graph in memory when the delete happens, and the save writes
+/// exactly that, on every store alike.
+@Suite struct DeleteRuleConformanceTests {
+    /// Ann wrote Dune (2 chapters, tags scifi) and Emma; Bob wrote Ulysses. Acme publishes Dune.
+    private func makeLibrary(_ store: TestStore) throws {
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.insert("Author", ["name": "Ann"])
+            let bob = try context.insert("Author", ["name": "Bob"])
+            let dune = try context.insert("Book", ["title": "Dune", "author": ann])
+            try context.insert("Book", ["title": "Emma", "author": ann])
+            try context.insert("Book", ["title": "Ulysses", "author": bob])
+            try dune.addRelatedObjects([try context.insert("Chapter", ["title": "c1"]), try context.insert("Chapter", ["title": "c2"])], forKey: "chapters")
+            try dune.addRelatedObject(try context.insert("Tag", ["name": "scifi"]), forKey: "tags")
+            try context.insert("Publisher", ["name": "Acme", "catalog": Set([dune])])
+            try context.save()
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func nullifyRemovesTheDeletedObjectFromItsNeighbours(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try makeLibrary(store)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let emma = try context.one("Book", "title", "Emma")
+            let ann = try context.one("Author", "name", "Ann")
+            context.delete(emma)
+            // Consistent before the save.
+            #expect(try ann.names("books", "title") == ["Dune"])
+            #expect(context.updatedObjects == [ann])
+            try context.save()
+        }
+        try store.reopen()
+        #expect(try store.storedCount("Book") == 2)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            #expect(try context.one("Author", "name", "Ann").names("books", "title") == ["Dune"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func cascadeDeletesDestinationsTransitively(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try makeLibrary(store)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let acme = try context.one("Publisher", "name", "Acme")
+            try acme.setValue(Set<ManagedObject>(), forKey: "catalog")
+            context.delete(try context.one("Author", "name", "Ann"))
+            // Ann's books and Dune's chapters go with her; the tag only loses Dune.
+            #expect(context.deletedObjects.count == 5)
+            #expect(try context.one("Tag", "name", "scifi").relatedObjects(forKey: "books").isEmpty)
+            try context.save()
+        }
+        try store.reopen()
+        #expect(try store.storedCount("Author") == 1)
+        #expect(try store.storedCount("Book") == 1)
+        #expect(try store.storedCount("Chapter") == 0)
+        #expect(try store.storedCount("Tag") == 1)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            #expect(try context.one("Tag", "name", "scifi").relatedObjects(forKey: "books").isEmpty)
+            #expect(try context.one("Author", "name", "Bob").names("books", "title") == ["Ulysses"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func denyRefusesTheSaveWhileTheRelationshipHoldsObjects(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try makeLibrary(store)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let acme = try context.one("Publisher", "name", "Acme")
+            context.delete(acme)
+            let error = #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error?.kind == .validation)
+            #expect(error?.message.contains("Publisher/p1, catalog: cannot be deleted while catalog holds 1 object (Book/p1); its delete rule is deny") == true)
+            #expect(error?.validationFailures.first?.key == "catalog")
+            #expect(acme.isDeleted, "a refused save keeps the context's changes")
+            context.rollback()
+            try acme.removeRelatedObject(try context.one("Book", "title", "Dune"), forKey: "catalog")
+            context.delete(acme)
+            try context.save()
+        }
+        #expect(try store.storedCount("Publisher") == 0)
+        #expect(try store.storedCount("Book") == 3)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func noActionLeavesTheDestinationPointingAtTheDeletedObject(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.insert("Employee", ["name": "Ann"])
+            let desk = try context.insert("Desk", ["number": 1])
+            try desk.setValue(ann, forKey: "owner")
+            try context.save()
+            // Desk.owner is noAction: deleting the desk leaves Ann's desk pointing at it.
+            context.delete(desk)
+            #expect(try ann.relatedObject(forKey: "desk") === desk)
+            try context.save()
+        }
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.one("Employee", "name", "Ann")
+            let error = #expect(throws: ObjectGraphError.self) { try ann.relatedObject(forKey: "desk")?.value(forKey: "number") }
+            #expect(error?.kind == .objectNotFound)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func deletingANewObjectTakesItOutOfItsNeighbours(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try makeLibrary(store)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.one("Author", "name", "Ann")
+            let draft = try context.insert("Book", ["title": "Draft", "author": ann])
+            let chapter = try context.insert("Chapter", ["title": "d1"])
+            try draft.addRelatedObject(chapter, forKey: "chapters")
+            context.delete(draft)
+            #expect(try ann.names("books", "title") == ["Dune", "Emma"])
+            #expect(context.insertedObjects.isEmpty, "the new chapter went with its new book (cascade)")
+            try context.save()
+        }
+        #expect(try store.storedCount("Book") == 3)
+        #expect(try store.storedCount("Chapter") == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func cascadeThroughAGraphWithCyclesDeletesExactlyWhatIsReachable(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        let count = 10_000
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            // Two trees of 5,000 nodes (each node's parent is node / 2 within its tree), with
+            // links from every node to a node of its own tree that close cycles back up the tree.
+            var nodes: [ManagedObject] = []
+            nodes.reserveCapacity(count)
+            for number in 0..<count { nodes.append(try context.insert("Node", ["number": Int64(number)])) }
+            let half = count / 2
+            for tree in 0..<2 {
+                let base = tree * half
+                for offset in 1..<half {
+                    try nodes[base + offset].setValue(nodes[base + (offset - 1) / 2], forKey: "parent")
+                    try nodes[base + offset].addRelatedObject(nodes[base + offset / 3], forKey: "links")
+                }
+            }
+            try context.save()
+        }
+        try store.reopen()
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            context.delete(try context.one("Node", "number", Int64(0)))
+            #expect(context.deletedObjects.count == count / 2)
+            try context.save()
+        }
+        #expect(try store.storedCount("Node") == count / 2)
+        #expect(try store.storedCount("Node", "number < \(count / 2)") == 0)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let root = try context.one("Node", "number", Int64(count / 2))
+            #expect(try root.relatedObjects(forKey: "children").count == 2)
+            #expect(try root.relatedObjects(forKey: "linkedFrom").count == 2)
+        }
+    }
+}
