@@ -103,7 +103,7 @@ extension ManagedObject {
 
     private func relationshipTypeMismatch(_ relationship: RelationshipDescription, found: Any) -> ObjectGraphError {
         let expected = relationship.isToOne
-            ? "a \(relationship.destinationEntityName) object or nil"
+            ? "\(withArticle(relationship.destinationEntityName)) object or nil"
             : "a Set<ManagedObject> or [ManagedObject] of \(relationship.destinationEntityName) objects"
         return ObjectGraphError(
             .typeMismatch, "\(entity.name).\(relationship.name) is a \(relationship.isToOne ? "to-one" : "to-many") relationship to \(relationship.destinationEntityName); expected \(expected), found \(type(of: found))",

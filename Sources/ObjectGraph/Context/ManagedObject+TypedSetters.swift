@@ -49,7 +49,9 @@ extension ManagedObject {
     @inline(__always)
     private func setTypedValue<T>(_ value: T, forKey key: String, _ convert: (T, AttributeType) -> AttributeValue?) throws {
         let entity = entity
-        let slot = try entity.requireSlot(key)
+        guard let slot = entity.attributeSlot(named: key) else {
+            return try setRelationshipValue(value, for: try entity.requireRelationship(key))
+        }
         let stored = try convert(value, entity.attributeTypes[slot]) ?? AttributeValue(converting: value, toSlot: slot, of: entity)
         try setStoredValue(stored, at: slot)
     }

@@ -14,23 +14,29 @@ extension ManagedObjectContext {
     public func delete(_ object: ManagedObject) {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         var deleting: Set<ObjectIdentifier> = [ObjectIdentifier(object)]
-        var pending = [object]
+        var level = [object]
         var doomed: [ManagedObject] = []
         do {
-            // A work list, not recursion: a cascade may run through thousands of objects.
-            while let next = pending.popLast() {
-                doomed.append(next)
-                for relationship in next.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .nullify {
-                    for destination in try destinations(of: next, through: relationship)
-                    where destination.managedObjectContext === self && !destination.isDeleted && !deleting.contains(ObjectIdentifier(destination)) {
-                        if relationship.deleteRule == .cascade {
-                            deleting.insert(ObjectIdentifier(destination))
-                            pending.append(destination)
-                        } else if let inverseIndex = relationship.inverseIndex {
-                            try destination.unlink(next, through: destination.entity.relationships[inverseIndex])
+            // Level by level, not recursion: a cascade may run through thousands of objects, and
+            // each level's to-many relationships load in one store request per relationship.
+            while !level.isEmpty {
+                try loadToManyRelationships(of: level) { $0.deleteRule == .cascade || $0.deleteRule == .nullify }
+                var nextLevel: [ManagedObject] = []
+                for next in level {
+                    doomed.append(next)
+                    for relationship in next.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .nullify {
+                        for destination in try destinations(of: next, through: relationship)
+                        where destination.managedObjectContext === self && !destination.isDeleted && !deleting.contains(ObjectIdentifier(destination)) {
+                            if relationship.deleteRule == .cascade {
+                                deleting.insert(ObjectIdentifier(destination))
+                                nextLevel.append(destination)
+                            } else if let inverseIndex = relationship.inverseIndex {
+                                try destination.unlink(next, through: destination.entity.relationships[inverseIndex])
+                            }
                         }
                     }
                 }
+                level = nextLevel
             }
         } catch {
             deletionFailure = (error as? ObjectGraphError)

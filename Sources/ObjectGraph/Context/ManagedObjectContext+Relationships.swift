@@ -10,4 +10,29 @@ extension ManagedObjectContext {
         let objects = objectIDs.map { self.object(with: $0) }.filter { !$0.isDeleted }
         return RelatedObjects(objects, isOrdered: relationship.isOrdered)
     }
+
+    /// Loads the to-many relationships chosen by `include` of every object in `objects` that has
+    /// not loaded them yet: one store request per entity and relationship, however many objects.
+    func loadToManyRelationships(of objects: [ManagedObject], where include: (RelationshipDescription) -> Bool) throws {
+        var groups: [ObjectIdentifier: [ManagedObject]] = [:]
+        for object in objects where !object.isNew && object.objectID.primaryKey != nil {
+            groups[ObjectIdentifier(object.entity), default: []].append(object)
+        }
+        guard !groups.isEmpty else { return }
+        let store = try requireStore()
+        for group in groups.values {
+            let entity = group[0].entity
+            for relationship in entity.toManyRelationships where include(relationship) {
+                let position = relationship.slot - entity.rowWidth
+                let unloaded = group.filter { $0.loadedToMany.isEmpty || $0.loadedToMany[position] == nil }
+                guard !unloaded.isEmpty else { continue }
+                let related = try store.relatedObjectIDs(of: relationship, in: entity, sources: unloaded.map { $0.objectID.primaryKey! })
+                for object in unloaded {
+                    let destinations = (related[object.objectID.primaryKey!] ?? []).map { self.object(with: $0) }.filter { !$0.isDeleted }
+                    if object.loadedToMany.isEmpty { object.loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
+                    object.loadedToMany[position] = RelatedObjects(destinations, isOrdered: relationship.isOrdered)
+                }
+            }
+        }
+    }
 }

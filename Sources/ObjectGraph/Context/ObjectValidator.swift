@@ -39,7 +39,7 @@ enum ObjectValidator {
         }
         for relationship in entity.relationships where checkAll || object.changedAttributes.contains(relationship.slot) {
             if relationship.isToOne {
-                if !relationship.isOptional && object.values[relationship.slot].isNull { fail(relationship, "a \(relationship.destinationEntityName) is required") }
+                if !relationship.isOptional && object.values[relationship.slot].isNull { fail(relationship, "\(withArticle(relationship.destinationEntityName)) is required") }
                 continue
             }
             // A new object's untouched to-many is empty; a changed one is loaded.

@@ -32,3 +32,9 @@ private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
     }
     return previous[b.count]
 }
+
+/// `name` with "a" or "an" before it, for messages ("an Author", "a Book").
+func withArticle(_ name: String) -> String {
+    let startsWithVowel = name.first.map { "AEIOUaeiou".contains($0) } ?? false
+    return "\(startsWithVowel ? "an" : "a") \(name)"
+}
