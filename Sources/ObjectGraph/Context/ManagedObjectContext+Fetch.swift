@@ -14,6 +14,9 @@ extension ManagedObjectContext {
             return snapshots.map { ManagedObjectID(space: store.idSpaces[plan.entity.index], primaryKey: $0.primaryKey) as! Result }
         }
         let objects = try fetchObjects(plan, request: request, store: store)
+        for keyPath in request.relationshipKeyPathsForPrefetching {
+            try prefetch(keyPath, of: objects, entity: plan.entity)
+        }
         if Result.self == ManagedObjectID.self { return objects.map { $0.objectID as! Result } }
         if Result.self == ManagedObject.self { return unsafeBitCast(objects, to: [Result].self) }
         return try objects.map { object in

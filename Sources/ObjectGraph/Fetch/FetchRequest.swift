@@ -26,6 +26,10 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// Whether unsaved changes in the context take part: unsaved inserts that match are
     /// returned, deleted objects are not, changed values are matched as changed. `true` by default.
     public var includesPendingChanges: Bool = true
+    /// Relationships whose destinations are loaded with the results, a bounded number of store
+    /// requests per key path however many objects are fetched (no "N + 1" queries): `["author"]`,
+    /// or paths through several relationships, `["author.books"]`.
+    public var relationshipKeyPathsForPrefetching: [String] = []
 
     /// A request for objects of the entity named `entityName`.
     public init(entityName: String) {

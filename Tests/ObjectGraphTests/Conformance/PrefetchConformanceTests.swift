@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// `relationshipKeyPathsForPrefetching` loads destinations with the results, on every store
+/// alike; on SQLite in a bounded number of statements (no N + 1 queries).
+@Suite struct PrefetchConformanceTests {
+    /// 100 authors, 10 books each: "Author n" wrote "Book n.0" … "Book n.9".
+    private func makeBooks(_ store: TestStore) throws {
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            for number in 0..<100 {
+                let author = try context.insert("Author", ["name": "Author \(number)"])
+                for index in 0..<10 { try context.insert("Book", ["title": "Book \(number).\(index)", "author": author]) }
+            }
+            try context.save()
+        }
+    }
+
+    /// The SQL statements `body` runs on a SQLite store (none are observed for in-memory stores).
+    private func statements(_ store: TestStore, during body: () throws -> Void) throws -> [String] {
+        let sqlite = try store.container.persistentStoreCoordinator.requireStore() as? SQLiteStore
+        let log = SQLiteStatementLog()
+        sqlite?.setStatementObserver { log.record($0) }
+        defer { sqlite?.setStatementObserver(nil) }
+        try body()
+        return log.all
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func prefetchingAToOneReadsEveryDestinationInOneStatement(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try makeBooks(store)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            var request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.relationshipKeyPathsForPrefetching = ["author"]
+            var names: Set<String> = []
+            let executed = try statements(store) {
+                for book in try context.fetch(request) {
+                    let author = try #require(try book.relatedObject(forKey: "author"))
+                    #expect(!author.isFault)
+                    names.insert(try author.value(forKey: "name", as: String.self) ?? "")
+                }
+            }
+            #expect(names.count == 100)
+            if kind == .sqlite {
+                #expect(executed.count == 2, "one SELECT for the books, one for their authors: \(executed)")
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func prefetchingAToManyAndAPathLoadsEachLevelAtOnce(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try makeBooks(store)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            var request = FetchRequest<ManagedObject>(entityName: "Author")
+            request.relationshipKeyPathsForPrefetching = ["books.tags", "books"]
+            var titles = 0
+            let executed = try statements(store) {
+                for author in try context.fetch(request) {
+                    for book in try author.relatedObjects(forKey: "books") {
+                        #expect(!book.isFault)
+                        #expect(try book.relatedObjects(forKey: "tags").isEmpty)
+                        titles += 1
+                    }
+                }
+            }
+            #expect(titles == 1000)
+            if kind == .sqlite {
+                // Authors; book memberships; book rows; tag memberships (no tags, so no tag rows).
+                #expect(executed.count == 4, "\(executed)")
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func prefetchingAnUnknownKeyIsAnError(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            var request = FetchRequest<ManagedObject>(entityName: "Book")
+            request.relationshipKeyPathsForPrefetching = ["autor"]
+            try context.insert("Book", ["title": "Dune"])
+            let error = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
+            #expect(error?.kind == .unknownKey)
+            #expect(error?.message == "Book has no property named 'autor'; did you mean 'author'?")
+            request.relationshipKeyPathsForPrefetching = ["title"]
+            let attribute = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
+            #expect(attribute?.message.contains("Book.title is an attribute") == true)
+        }
+    }
+}
