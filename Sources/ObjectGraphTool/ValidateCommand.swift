@@ -49,6 +49,7 @@ struct ValidateCommand: ReportingCommand {
             let name = entity.name.padding(toLength: width, withPad: " ", startingAt: 0)
             lines.append("    \(name)  \(details(of: entity))")
         }
+        lines += model.warnings.map { "  warning: \($0)" }
         return lines.joined(separator: "\n")
     }
 

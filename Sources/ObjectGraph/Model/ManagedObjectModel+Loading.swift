@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension ManagedObjectModel {
     /// Loads and validates the JSON model file at `url`.
@@ -69,6 +70,8 @@ extension ManagedObjectModel {
                 name: draft.name, version: draft.version, entities: entities,
                 versionHash: ModelVersionHash.compute(for: entities),
                 canonicalJSON: Data(root.canonicalText.utf8), sourceURL: sourceURL)
+            let logger = Logger(label: "ObjectGraph.Model")
+            for warning in warnings { logger.warning("\(displayName): \(warning)") }
         }
     }
 

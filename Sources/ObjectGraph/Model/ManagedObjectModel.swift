@@ -57,5 +57,18 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         throw ObjectGraphError(.unknownEntity, message, entityName: name)
     }
 
+    /// Things in a valid model that deserve a second look, one sentence each: relationships
+    /// declared one-way (`"inverse": null`), whose destinations do not know who refers to them.
+    /// Loading logs them at warning level; `objectgraph validate` prints them.
+    public var warnings: [String] {
+        entities.flatMap { entity in
+            // Inherited relationships are reported once, on the entity that declares them.
+            let inherited = Set(entity.parentName.flatMap(self.entity(named:))?.relationships.map(\.name) ?? [])
+            return entity.relationships.filter { $0.inverseIndex == nil && !inherited.contains($0.name) }.map { relationship in
+                "\(entity.name).\(relationship.name) is one-way (\"inverse\": null): \(withArticle(relationship.destinationEntityName)) does not know which \(entity.name) objects refer to it, so deleting it leaves them pointing at a deleted object"
+            }
+        }
+    }
+
     public var description: String { "\(name) v\(version) (\(entities.count) entities, hash \(versionHash.prefix(12)))" }
 }

@@ -86,3 +86,13 @@ import Testing
             path: "entities[0].relationships[0].name", "found property name \"entity\"", "reserved")
     }
 }
+
+@Suite struct OneWayRelationshipWarningTests {
+    @Test func oneWayRelationshipsAreReportedAsWarnings() throws {
+        let model = try GraphModel.load()
+        #expect(model.warnings == [
+            "Employee.mentor is one-way (\"inverse\": null): an Employee does not know which Employee objects refer to it, so deleting it leaves them pointing at a deleted object",
+            "Team.members is one-way (\"inverse\": null): an Employee does not know which Team objects refer to it, so deleting it leaves them pointing at a deleted object",
+        ])
+    }
+}
