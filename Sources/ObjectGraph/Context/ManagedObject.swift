@@ -84,6 +84,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// Called by `save()` before a new object is inserted; override in a subclass to refuse it by
+    /// throwing (see `ValidationRule` for what to throw). The model's rules (required values,
+    /// ranges, lengths, patterns, relationship counts) are checked separately; the default does
+    /// nothing.
+    open func validateForInsert() throws {}
+
+    /// Called by `save()` before the changes of a saved object are written; see `validateForInsert()`.
+    open func validateForUpdate() throws {}
+
+    /// Called by `save()` before a deleted object is removed; see `validateForInsert()`.
+    open func validateForDelete() throws {}
+
     open var description: String {
         guard !isFault else { return "<\(entity.name) \(objectID.shortDescription): fault>" }
         let fields = entity.attributes.map { "\($0.name)=\(values[$0.index].debugText)" }

@@ -40,6 +40,11 @@ extension ManagedObjectContext {
         for object in plan.inserted { failures += ObjectValidator.failures(of: object) }
         for object in plan.updated { failures += ObjectValidator.failures(of: object) }
         failures += try denyFailures(of: plan.deleted)
+        if let coordinator = persistentStoreCoordinator {
+            for object in plan.inserted { failures += coordinator.customValidationFailures(of: object, phase: .insert) }
+            for object in plan.updated { failures += coordinator.customValidationFailures(of: object, phase: .update) }
+            for object in plan.deleted { failures += coordinator.customValidationFailures(of: object, phase: .delete) }
+        }
         if !failures.isEmpty { throw ObjectValidator.error(for: failures) }
 
         plan.request.deletes = plan.deleted.map(\.objectID)

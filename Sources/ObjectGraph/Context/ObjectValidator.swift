@@ -39,23 +39,33 @@ enum ObjectValidator {
         }
         for relationship in entity.relationships where checkAll || object.changedAttributes.contains(relationship.slot) {
             if relationship.isToOne {
-                if !relationship.isOptional && object.values[relationship.slot].isNull { fail(relationship, "\(withArticle(relationship.destinationEntityName)) is required") }
+                if let reason = reason(rejectingCount: object.values[relationship.slot].isNull ? 0 : 1, for: relationship) { fail(relationship, reason) }
                 continue
             }
             // A new object's untouched to-many is empty; a changed one is loaded.
             let position = relationship.slot - entity.rowWidth
             let count = position < object.loadedToMany.count ? object.loadedToMany[position]?.count ?? 0 : 0
-            if count == 0 {
-                if !relationship.isOptional { fail(relationship, "at least one \(relationship.destinationEntityName) is required") }
-                continue
-            }
-            if let minimum = relationship.minCount, count < minimum {
-                fail(relationship, "holds \(count) \(count == 1 ? "object" : "objects"), fewer than the minimum \(minimum)")
-            } else if let maximum = relationship.maxCount, count > maximum {
-                fail(relationship, "holds \(count) objects, more than the maximum \(maximum)")
-            }
+            if let reason = reason(rejectingCount: count, for: relationship) { fail(relationship, reason) }
         }
         return failures
+    }
+
+    /// Why a relationship holding `count` objects breaks its rules, or `nil`: a required to-one
+    /// or to-many must not be empty; a non-empty to-many must respect `minCount`/`maxCount`.
+    static func reason(rejectingCount count: Int, for relationship: RelationshipDescription) -> String? {
+        if count == 0 {
+            guard !relationship.isOptional else { return nil }
+            return relationship.isToOne
+                ? "\(withArticle(relationship.destinationEntityName)) is required"
+                : "at least one \(relationship.destinationEntityName) is required"
+        }
+        if let minimum = relationship.minCount, count < minimum {
+            return "holds \(count) \(count == 1 ? "object" : "objects"), fewer than the minimum \(minimum)"
+        }
+        if let maximum = relationship.maxCount, count > maximum {
+            return "holds \(count) objects, more than the maximum \(maximum)"
+        }
+        return nil
     }
 
     /// Why the non-nil `value` breaks a range, length or pattern rule of `attribute`, or `nil`.

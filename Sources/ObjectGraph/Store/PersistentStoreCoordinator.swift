@@ -9,6 +9,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The model every store of this coordinator is opened with.
     public let managedObjectModel: ManagedObjectModel
     private let store = Mutex<(any PersistentStore)?>(nil)
+    private let validationRules = Mutex(ValidationRules())
 
     /// A coordinator for `model`, with no store yet.
     public init(managedObjectModel model: ManagedObjectModel) {
@@ -67,6 +68,21 @@ public final class PersistentStoreCoordinator: Sendable {
         default:
             return nil
         }
+    }
+
+    /// Adds a custom validation rule for the objects of `entityName` and its sub-entities: every
+    /// `save()` runs it for each inserted, updated and deleted object of those entities, after
+    /// the model's own rules, and refuses the save if it throws (all failures are reported in one
+    /// `.validation` error). Throws `.unknownEntity` for a name the model does not have.
+    public func addValidationRule(forEntityName entityName: String, _ rule: @escaping ValidationRule) throws {
+        let entity = try managedObjectModel.requireEntity(entityName)
+        validationRules.withLock { $0.add(rule, for: entity) }
+    }
+
+    /// The failures of `object`'s own validation hook and of the rules registered for its entity.
+    func customValidationFailures(of object: ManagedObject, phase: ValidationPhase) -> [ValidationFailure] {
+        let rules = validationRules.withLock { $0 }
+        return rules.failures(of: object, phase: phase, model: managedObjectModel)
     }
 
     /// The attached store, or an error explaining that none is loaded.

@@ -110,7 +110,28 @@ public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
     /// Why the value is refused.
     public let reason: String
 
+    /// A failure of `object`'s property `key` (`nil` for the object as a whole), for custom
+    /// validation rules to throw (wrapped in `ObjectGraphError.validation(_:)`).
+    public init(object: ManagedObject, key: String?, reason: String) {
+        self.init(entityName: object.entity.name, objectID: object.objectID, key: key, reason: reason)
+    }
+
+    init(entityName: String, objectID: ManagedObjectID, key: String?, reason: String) {
+        self.entityName = entityName
+        self.objectID = objectID
+        self.key = key
+        self.reason = reason
+    }
+
     public var description: String {
         "\(objectID.shortDescription)\(key.map { ", \($0)" } ?? ""): \(reason)"
+    }
+}
+
+extension ObjectGraphError {
+    /// A `.validation` error listing `failures`, as `save()` throws it; custom validation rules
+    /// and `validateForInsert()`-style overrides may throw it to report precise failures.
+    public static func validation(_ failures: [ValidationFailure]) -> ObjectGraphError {
+        ObjectValidator.error(for: failures)
     }
 }

@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ObjectGraph
+
+/// Custom validation: rules registered per entity, overridable hooks on subclasses, and
+/// `validate(value:forKey:)` before setting, on every store alike.
+@Suite struct CustomValidationConformanceTests {
+    final class CheckedAuthor: ManagedObject {
+        override func validateForDelete() throws {
+            if try value(forKey: "name", as: String.self) == "Keep" {
+                throw ObjectGraphError.validation([ValidationFailure(object: self, key: nil, reason: "Keep is never deleted")])
+            }
+        }
+    }
+
+    struct NoShouting: Error, CustomStringConvertible {
+        var description: String { "titles must not be all capitals" }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func rulesRunForEveryPhaseAndAreReportedTogetherWithModelRules(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        let phases = PhaseLog()
+        try store.container.persistentStoreCoordinator.addValidationRule(forEntityName: "Book") { book, phase in
+            phases.record(phase)
+            let title = try book.value(forKey: "title", as: String.self) ?? ""
+            if title == title.uppercased() { throw NoShouting() }
+        }
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            try context.insert("Book", ["title": "DUNE"])
+            try context.insert("Chapter", ["title": "orphan"])
+            let error = #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error?.kind == .validation)
+            #expect(error?.validationFailures.count == 2)
+            #expect(error?.message.contains("Book/t") == true)
+            #expect(error?.message.contains("titles must not be all capitals") == true)
+            #expect(error?.message.contains("book: a Book is required") == true)
+            context.rollback()
+
+            let book = try context.insert("Book", ["title": "Dune"])
+            try context.save()
+            try book.setValue("Dune Messiah", forKey: "title")
+            try context.save()
+            context.delete(book)
+            try context.save()
+        }
+        #expect(phases.all == [.insert, .insert, .update, .delete])
+        #expect(try store.storedCount("Book") == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aSubclassHookCanRefuseADeletion(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let entity = try #require(context.persistentStoreCoordinator?.managedObjectModel.entity(named: "Author"))
+            let keep = CheckedAuthor(entity: entity, insertInto: context)
+            try keep.setValue("Keep", forKey: "name")
+            try context.save()
+            context.delete(keep)
+            let error = #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error?.validationFailures.map(\.reason) == ["Keep is never deleted"])
+            #expect(keep.isDeleted)
+        }
+        #expect(try store.storedCount("Author") == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func validateValueChecksWithoutSetting(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let chapter = try context.insert("Chapter", ["title": "One"])
+            let team = try context.insert("Team", ["name": "Core"])
+            let tag = try context.insert("Tag", ["name": "x"])
+
+            try chapter.validate(value: "Two", forKey: "title")
+            let missing = #expect(throws: ObjectGraphError.self) { try chapter.validate(value: nil, forKey: "title") }
+            #expect(missing?.kind == .validation)
+            #expect(missing?.validationFailures.first?.reason == "a value is required")
+            let wrongType = #expect(throws: ObjectGraphError.self) { try chapter.validate(value: 3, forKey: "title") }
+            #expect(wrongType?.kind == .typeMismatch)
+            let noBook = #expect(throws: ObjectGraphError.self) { try chapter.validate(value: nil, forKey: "book") }
+            #expect(noBook?.validationFailures.first?.reason == "a Book is required")
+            let wrongEntity = #expect(throws: ObjectGraphError.self) { try chapter.validate(value: tag, forKey: "book") }
+            #expect(wrongEntity?.kind == .typeMismatch)
+            let crowd = try (1...4).map { try context.insert("Employee", ["name": "E\($0)"]) }
+            let tooMany = #expect(throws: ObjectGraphError.self) { try team.validate(value: Set(crowd), forKey: "members") }
+            #expect(tooMany?.validationFailures.first?.reason == "holds 4 objects, more than the maximum 3")
+            try team.validate(value: Array(crowd.prefix(2)), forKey: "members")
+            #expect(try chapter.value(forKey: "title", as: String.self) == "One")
+            #expect(try team.relatedObjects(forKey: "members").isEmpty)
+        }
+    }
+}
+
+/// The phases a rule saw, in order (rules run on the context's queue, one save at a time).
+final class PhaseLog: Sendable {
+    private let phases = Mutex<[ValidationPhase]>([])
+    var all: [ValidationPhase] { phases.withLock { $0 } }
+    func record(_ phase: ValidationPhase) { phases.withLock { $0.append(phase) } }
+}
