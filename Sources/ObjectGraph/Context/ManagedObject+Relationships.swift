@@ -204,11 +204,14 @@ extension ManagedObject {
     }
 
     func primitiveInsert(_ destination: ManagedObject, into relationship: RelationshipDescription, at index: Int?) throws {
+        // A changed object is saved with its whole row, so it must hold it.
+        if isFault { try fulfillFault() }
         let position = try loadRelationship(relationship)
         if loadedToMany[position]!.insert(destination, at: index) { markRelationshipChanged(relationship) }
     }
 
     func primitiveRemove(_ destination: ManagedObject, from relationship: RelationshipDescription) throws {
+        if isFault { try fulfillFault() }
         let position = try loadRelationship(relationship)
         if loadedToMany[position]!.remove(destination) { markRelationshipChanged(relationship) }
     }

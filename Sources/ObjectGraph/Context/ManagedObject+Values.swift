@@ -135,8 +135,12 @@ extension ManagedObject {
         if wasUpdated != !changedAttributes.isEmpty { managedObjectContext?.objectUpdateStateChanged(self) }
     }
 
-    /// Loads the values of a fault from its context's store.
+    /// Fires the fault: the row it holds, or else the row loaded from its context's store.
     func fulfillFault() throws {
+        if !values.isEmpty {
+            isFault = false
+            return
+        }
         guard let context = managedObjectContext else {
             throw ObjectGraphError(
                 .invalidOperation,

@@ -45,7 +45,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var isInserted = false
     /// Whether the object is scheduled for deletion at the next save.
     @exclusivity(unchecked) public internal(set) var isDeleted = false
-    /// Whether the object's values have not been loaded yet; the first access loads them.
+    /// Whether no property of the object has been read or set since it was fetched (or turned
+    /// back into a fault); the first access fires the fault. A fetched object already holds its
+    /// row, so firing it costs nothing; a fault made from an object ID loads its row then.
     @exclusivity(unchecked) public internal(set) var isFault = false
 
     /// Creates an object of `entity` with its default values and inserts it into `context`
@@ -58,13 +60,15 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         context?.insert(self)
     }
 
-    /// An object for a stored row (or a fault, when `values` is empty) registered by a context.
-    init(objectID: ManagedObjectID, snapshot: Snapshot?, context: ManagedObjectContext) {
+    /// An object for a stored row registered by a context: a fault holding its row when
+    /// `asFault`, or without one (loaded on first access) when `snapshot` is `nil`.
+    init(objectID: ManagedObjectID, snapshot: Snapshot?, context: ManagedObjectContext, asFault: Bool = false) {
         self.objectID = objectID
         self.managedObjectContext = context
         if let snapshot {
             self.values = snapshot.values
             self.rowVersion = snapshot.version
+            self.isFault = asFault
         } else {
             self.values = []
             self.isFault = true

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
         let plan = try FetchPlan(request, model: store.model)
         if Result.self == ManagedObjectID.self && !hasPendingChanges(of: plan.entity, in: request) {
             let snapshots = try store.fetch(plan.storeRequest)
-            return snapshots.map { ManagedObjectID(space: store.idSpaces[plan.entity.index], primaryKey: $0.primaryKey) as! Result }
+            return snapshots.map { ManagedObjectID(space: store.idSpaces[$0.entityIndex], primaryKey: $0.primaryKey) as! Result }
         }
         let objects = try fetchObjects(plan, request: request, store: store)
         for keyPath in request.relationshipKeyPathsForPrefetching {
@@ -49,7 +49,7 @@ extension ManagedObjectContext {
     /// when no such object exists.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
         if let object = registeredObject(for: objectID) {
-            if object.isFault { try fulfillFault(object) }
+            if object.isFault { try object.fulfillFault() }
             return object
         }
         let object = ManagedObject(objectID: objectID, snapshot: try storedSnapshot(of: objectID), context: self)
@@ -96,25 +96,26 @@ extension ManagedObjectContext {
 
     /// Whether the object with `objectID` is registered and holds its values.
     func holdsLoadedObject(_ objectID: ManagedObjectID) -> Bool {
-        registered[objectID].map { !$0.isFault } ?? false
+        registered[objectID].map { !$0.values.isEmpty } ?? false
     }
 
     /// The registered objects for stored rows, created where needed: one object per ID.
-    func registeredObjects(for snapshots: consuming [Snapshot], in space: ObjectIDSpace) -> [ManagedObject] {
+    func registeredObjects(for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool = false) -> [ManagedObject] {
         registered.reserveCapacity(registered.count + snapshots.count)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(snapshots.count)
         // Popping hands each row's values to its object without a copy (and without the retain
         // and release a copy costs); the objects come out last first and are put back in order.
         while let snapshot = snapshots.popLast() {
-            objects.append(registeredObject(for: snapshot, in: space))
+            objects.append(registeredObject(for: snapshot, in: spaces[snapshot.entityIndex], asFault: asFaults))
         }
         objects.reverse()
         return objects
     }
 
-    /// The registered object for a stored row, created if needed, with one hash lookup.
-    func registeredObject(for snapshot: Snapshot, in space: ObjectIDSpace) -> ManagedObject {
+    /// The registered object for a stored row, created if needed (as a fault holding its row when
+    /// `asFault`), with one hash lookup.
+    func registeredObject(for snapshot: Snapshot, in space: ObjectIDSpace, asFault: Bool = false) -> ManagedObject {
         let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
         // A row without values is one the store skipped because the context holds it already;
         // should it be gone by now, its object starts as a fault.
@@ -122,9 +123,9 @@ extension ManagedObjectContext {
         var created = false
         let object = Self.slot(&registered[objectID, default: {
             created = true
-            return ManagedObject(objectID: objectID, snapshot: hasValues ? snapshot : nil, context: self)
+            return ManagedObject(objectID: objectID, snapshot: hasValues ? snapshot : nil, context: self, asFault: asFault)
         }()])
-        if !created && object.isFault && hasValues { object.fill(from: snapshot) }
+        if !created && object.values.isEmpty && hasValues { object.fill(from: snapshot) }
         return object
     }
 

@@ -1,10 +1,17 @@
 extension ManagedObjectContext {
     /// Whether unsaved changes of `entity` have to be merged into the results of `request`.
     func hasPendingChanges<Result>(of entity: EntityDescription, in request: FetchRequest<Result>) -> Bool {
-        guard request.includesPendingChanges, hasChanges else { return false }
-        return pendingInserts.contains { $0.entity === entity }
-            || updated.values.contains { $0.entity === entity }
-            || deleted.values.contains { $0.entity === entity }
+        guard request.includesPendingChanges, hasChanges, let model else { return false }
+        let fetched = Self.fetchedEntities(entity, request, model)
+        return pendingInserts.contains { fetched.contains($0.entity.index) }
+            || updated.values.contains { fetched.contains($0.entity.index) }
+            || deleted.values.contains { fetched.contains($0.entity.index) }
+    }
+
+    /// The positions of the entities whose objects `request` returns: the entity, and its
+    /// sub-entities unless the request excludes them.
+    private static func fetchedEntities<Result>(_ entity: EntityDescription, _ request: FetchRequest<Result>, _ model: ManagedObjectModel) -> Set<Int> {
+        request.includesSubentities ? Set(model.kindIndexes[entity.index]) : [entity.index]
     }
 
     /// Fetches objects, merging the context's unsaved changes when the request includes them:
@@ -12,19 +19,21 @@ extension ManagedObjectContext {
     /// matching inserted objects join. Paging is applied after the merge, so the store is asked
     /// for enough rows to survive the objects the merge may remove.
     func fetchObjects<Result>(_ plan: FetchPlan, request: FetchRequest<Result>, store: any PersistentStore) throws -> [ManagedObject] {
-        let space = store.idSpaces[plan.entity.index]
+        let spaces = store.idSpaces
         guard hasPendingChanges(of: plan.entity, in: request) else {
-            return registeredObjects(for: try store.fetch(plan.storeRequest(skippingRowsLoadedIn: self, space: space)), in: space)
+            return registeredObjects(
+                for: try store.fetch(plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces)), in: spaces, asFaults: request.returnsObjectsAsFaults)
         }
-        let changed = updated.values.filter { $0.entity === plan.entity } + deleted.values.filter { $0.entity === plan.entity }
-        var storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, space: space)
+        let fetched = Self.fetchedEntities(plan.entity, request, store.model)
+        let changed = updated.values.filter { fetched.contains($0.entity.index) } + deleted.values.filter { fetched.contains($0.entity.index) }
+        var storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces)
         storeRequest.offset = 0
         storeRequest.limit = plan.storeRequest.limit.map { $0 + request.fetchOffset + changed.count }
 
         var results: [ManagedObject] = []
         var included = Set<ObjectIdentifier>()
         for snapshot in try store.fetch(storeRequest) {
-            let object = registeredObject(for: snapshot, in: space)
+            let object = registeredObject(for: snapshot, in: spaces[snapshot.entityIndex], asFault: request.returnsObjectsAsFaults)
             guard !object.isDeleted, !object.isUpdated || plan.matches(object) else { continue }
             results.append(object)
             included.insert(ObjectIdentifier(object))
@@ -32,7 +41,7 @@ extension ManagedObjectContext {
         for object in changed where object.isUpdated && !included.contains(ObjectIdentifier(object)) && plan.matches(object) {
             results.append(object)
         }
-        for object in pendingInserts where object.entity === plan.entity && plan.matches(object) {
+        for object in pendingInserts where fetched.contains(object.entity.index) && plan.matches(object) {
             results.append(object)
         }
         results.sort(by: plan.precedes)

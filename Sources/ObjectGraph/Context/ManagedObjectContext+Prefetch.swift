@@ -15,7 +15,7 @@ extension ManagedObjectContext {
             }
             var destinations: [ManagedObject] = []
             if relationship.isToOne {
-                for object in current where !object.isFault {
+                for object in current {
                     if let destination = try object.toOneDestination(relationship) { destinations.append(destination) }
                 }
             } else {
@@ -36,7 +36,7 @@ extension ManagedObjectContext {
     func fulfillFaults(_ objects: [ManagedObject]) throws {
         var faults: [ObjectIdentifier: [ManagedObject]] = [:]
         var seen: Set<ObjectIdentifier> = []
-        for object in objects where object.isFault && object.objectID.primaryKey != nil && seen.insert(ObjectIdentifier(object)).inserted {
+        for object in objects where object.values.isEmpty && object.objectID.primaryKey != nil && seen.insert(ObjectIdentifier(object)).inserted {
             faults[ObjectIdentifier(object.entity), default: []].append(object)
         }
         guard !faults.isEmpty else { return }

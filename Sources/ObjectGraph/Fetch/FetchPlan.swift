@@ -17,15 +17,18 @@ struct FetchPlan {
         }
         storeRequest = StoreFetchRequest(
             entity: entity, predicate: predicate, sort: sort,
-            limit: request.fetchLimit > 0 ? request.fetchLimit : nil, offset: request.fetchOffset)
+            limit: request.fetchLimit > 0 ? request.fetchLimit : nil, offset: request.fetchOffset,
+            includesSubentities: request.includesSubentities)
     }
 
     /// The store request, told which rows `context` already holds so their values need not be
     /// decoded again (a context keeps the values it has; a fetch does not refresh them).
-    func storeRequest(skippingRowsLoadedIn context: ManagedObjectContext, space: ObjectIDSpace) -> StoreFetchRequest {
+    func storeRequest(skippingRowsLoadedIn context: ManagedObjectContext, spaces: [ObjectIDSpace]) -> StoreFetchRequest {
         var request = storeRequest
         if context.hasRegisteredObjects {
-            request.isAlreadyLoaded = { [context] key in context.holdsLoadedObject(ManagedObjectID(space: space, primaryKey: key)) }
+            request.isAlreadyLoaded = { [context] key, entityIndex in
+                context.holdsLoadedObject(ManagedObjectID(space: spaces[entityIndex], primaryKey: key))
+            }
         }
         return request
     }

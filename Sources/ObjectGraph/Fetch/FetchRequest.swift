@@ -26,6 +26,12 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// Whether unsaved changes in the context take part: unsaved inserts that match are
     /// returned, deleted objects are not, changed values are matched as changed. `true` by default.
     public var includesPendingChanges: Bool = true
+    /// Whether objects of the entity's sub-entities are returned too. `true` by default.
+    public var includesSubentities: Bool = true
+    /// Whether fetched objects that were not registered yet come back as faults (`isFault` until
+    /// a property is first used). They hold their row either way, so firing them does not go back
+    /// to the store. `true` by default, as in Core Data.
+    public var returnsObjectsAsFaults: Bool = true
     /// Relationships whose destinations are loaded with the results, a bounded number of store
     /// requests per key path however many objects are fetched (no "N + 1" queries): `["author"]`,
     /// or paths through several relationships, `["author.books"]`.

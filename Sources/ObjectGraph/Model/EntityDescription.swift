@@ -38,6 +38,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let toOneRelationships: [RelationshipDescription]
     /// The to-many relationships, in declaration order.
     let toManyRelationships: [RelationshipDescription]
+    /// How many of the attributes, relationships, uniqueness constraints and indexes come from
+    /// ancestors (they are listed first); the rest the entity declares itself.
+    let inheritedCounts: InheritedCounts
     /// The length of a value row: the attributes, then one slot per to-one relationship.
     let rowWidth: Int
     /// How many property slots change masks need: value-row slots, then one per to-many relationship.
@@ -46,8 +49,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     init(
         name: String, className: String? = nil, isAbstract: Bool = false, parentName: String? = nil,
         attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], index: Int
+        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], index: Int,
+        inheritedCounts: InheritedCounts = InheritedCounts()
     ) {
+        self.inheritedCounts = inheritedCounts
         self.name = name
         self.className = className ?? name
         self.isAbstract = isAbstract
@@ -71,6 +76,15 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.propertySlotCount = rowWidth + toManyRelationships.count
         self.defaultValues = attributes.map(\.defaultValue) + Array(repeating: .null, count: toOneRelationships.count)
     }
+
+    /// The attributes the entity declares itself (not inherited).
+    var ownAttributes: ArraySlice<AttributeDescription> { attributes[inheritedCounts.attributes...] }
+    /// The relationships the entity declares itself (not inherited).
+    var ownRelationships: ArraySlice<RelationshipDescription> { relationships[inheritedCounts.relationships...] }
+    /// The uniqueness constraints the entity declares itself (not inherited).
+    var ownUniquenessConstraints: ArraySlice<[String]> { uniquenessConstraints[inheritedCounts.uniquenessConstraints...] }
+    /// The compound indexes the entity declares itself (not inherited).
+    var ownIndexes: ArraySlice<[String]> { indexes[inheritedCounts.indexes...] }
 
     /// The relationship named `name`, or `nil`.
     public func relationship(named name: String) -> RelationshipDescription? {
@@ -141,4 +155,12 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     }
 
     public var description: String { name }
+}
+
+/// How many properties, constraints and indexes an entity inherits from its ancestors.
+struct InheritedCounts: Sendable {
+    var attributes = 0
+    var relationships = 0
+    var uniquenessConstraints = 0
+    var indexes = 0
 }

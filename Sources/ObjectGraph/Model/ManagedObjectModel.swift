@@ -21,6 +21,11 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     let canonicalJSON: Data
     /// Entity positions by name.
     private let entityNames: NameIndex
+    /// Per entity: the position of the root of its inheritance hierarchy (itself when it has no parent).
+    let rootIndexes: [Int]
+    /// Per entity: itself and every entity that inherits from it, directly or not, parents before
+    /// their children.
+    let kindIndexes: [[Int]]
 
     init(name: String, version: Int, entities: [EntityDescription], versionHash: String, canonicalJSON: Data, sourceURL: URL?) {
         self.name = name
@@ -29,7 +34,46 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.versionHash = versionHash
         self.canonicalJSON = canonicalJSON
         self.sourceURL = sourceURL
-        self.entityNames = NameIndex(entities.map(\.name))
+        let entityNames = NameIndex(entities.map(\.name))
+        self.entityNames = entityNames
+        let parents = entities.map { $0.parentName.flatMap(entityNames.position(of:)) }
+        var children = Array(repeating: [Int](), count: entities.count)
+        for (index, parent) in parents.enumerated() { if let parent { children[parent].append(index) } }
+        self.rootIndexes = entities.indices.map { index in
+            var root = index
+            while let parent = parents[root] { root = parent }
+            return root
+        }
+        self.kindIndexes = entities.indices.map { index in
+            var kinds: [Int] = []
+            var pending = [index]
+            while !pending.isEmpty {
+                let next = pending.removeFirst()
+                kinds.append(next)
+                pending += children[next]
+            }
+            return kinds
+        }
+    }
+
+    /// The entities that inherit from `entity`, directly or not (not `entity` itself).
+    public func subentities(of entity: EntityDescription) -> [EntityDescription] {
+        kindIndexes[entity.index].dropFirst().map { entities[$0] }
+    }
+
+    /// `entity` and every entity that inherits from it: the entities a fetch of `entity` returns.
+    func kinds(of entity: EntityDescription) -> [EntityDescription] {
+        kindIndexes[entity.index].map { entities[$0] }
+    }
+
+    /// The root of `entity`'s inheritance hierarchy; its store table holds the whole hierarchy.
+    func root(of entity: EntityDescription) -> EntityDescription {
+        entities[rootIndexes[entity.index]]
+    }
+
+    /// Whether `entity` shares its table with other entities (it has a parent or sub-entities).
+    func isInHierarchy(_ entity: EntityDescription) -> Bool {
+        kindIndexes[rootIndexes[entity.index]].count > 1
     }
 
     /// The entity named `name`, or `nil`.
@@ -37,12 +81,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
 
     /// Whether `entity` is `ancestor` or one of its sub-entities.
     func entity(_ entity: EntityDescription, isKindOf ancestor: EntityDescription) -> Bool {
-        var current: EntityDescription? = entity
-        while let candidate = current {
-            if candidate === ancestor { return true }
-            current = candidate.parentName.flatMap(self.entity(named:))
-        }
-        return false
+        entity === ancestor || kindIndexes[ancestor.index].contains(entity.index)
     }
 
     /// The entity named `name`, or an `.unknownEntity` error suggesting the closest name.

@@ -10,7 +10,8 @@ enum ModelBuilder {
         let lookup = EntityLookup(draft.entities)
         let entityIndexes = Dictionary(draft.entities.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         return draft.entities.enumerated().map { index, entity in
-            let lineage = lookup.ancestors(of: entity) + [entity]
+            let ancestors = lookup.ancestors(of: entity)
+            let lineage = ancestors + [entity]
             let attributes = lineage.flatMap(\.attributes)
             let relationships = lineage.flatMap(\.relationships)
             var nextToOneSlot = attributes.count
@@ -40,7 +41,12 @@ enum ModelBuilder {
                 },
                 uniquenessConstraints: lineage.flatMap(\.uniquenessConstraints).map { $0.names.map(\.name) },
                 indexes: lineage.flatMap(\.indexes).map { $0.names.map(\.name) },
-                index: index)
+                index: index,
+                inheritedCounts: InheritedCounts(
+                    attributes: ancestors.map(\.attributes.count).reduce(0, +),
+                    relationships: ancestors.map(\.relationships.count).reduce(0, +),
+                    uniquenessConstraints: ancestors.map(\.uniquenessConstraints.count).reduce(0, +),
+                    indexes: ancestors.map(\.indexes.count).reduce(0, +)))
         }
     }
 }

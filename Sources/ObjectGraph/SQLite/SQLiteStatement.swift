@@ -81,6 +81,11 @@ final class SQLiteStatement {
     }
 
     /// The text in `column`, or `nil` for NULL.
+    /// Whether result `column` of the current row is NULL.
+    func isNull(at column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
     func text(at column: Int32) -> String? {
         guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
         return textValue(at: column)

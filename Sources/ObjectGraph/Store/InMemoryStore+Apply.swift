@@ -7,7 +7,8 @@ extension InMemoryStore {
         var assigned: [Int64] = []
         var rowKeys: [Int64] = []
         for insert in request.inserts {
-            let index = insert.objectID.entity.index
+            // A hierarchy shares its root's keys, as it shares a table in SQLite.
+            let index = model.rootIndexes[insert.objectID.entity.index]
             if let permanent = insert.objectID.primaryKey {
                 rowKeys.append(permanent)
                 state.tables[index].maxKey = max(state.tables[index].maxKey, permanent)
@@ -22,7 +23,7 @@ extension InMemoryStore {
         for objectID in request.deletes {
             guard let primaryKey = objectID.primaryKey,
                   let row = state.tables[objectID.entity.index].rows.removeValue(forKey: primaryKey) else { continue }
-            Self.removeFromUniqueIndexes(row, of: objectID.entity, in: &state.tables[objectID.entity.index])
+            removeFromUniqueIndexes(row, of: objectID.entity, in: &state)
             forgetRelationships(of: objectID, key: primaryKey, in: &state)
         }
         for update in request.updates {
@@ -35,43 +36,59 @@ extension InMemoryStore {
             var row = old
             for slot in update.changedAttributes { row.values[slot] = values[slot] }
             row.version += 1
-            Self.removeFromUniqueIndexes(old, of: entity, in: &state.tables[entity.index])
-            try Self.write(row, objectID: update.objectID, into: &state.tables[entity.index])
+            removeFromUniqueIndexes(old, of: entity, in: &state)
+            try write(row, objectID: update.objectID, into: &state)
         }
         for (insert, primaryKey) in zip(request.inserts, rowKeys) {
             let entity = insert.objectID.entity
             var values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)
             for attribute in entity.attributes where attribute.isTransient { values[attribute.index] = attribute.defaultValue }
-            try Self.write(Snapshot(primaryKey: primaryKey, values: values, version: 1), objectID: insert.objectID, into: &state.tables[entity.index])
+            try write(Snapshot(primaryKey: primaryKey, values: values, version: 1, entityIndex: entity.index), objectID: insert.objectID, into: &state)
         }
         try applyRelationshipChanges(request.relationshipChanges, keys: keys, to: &state)
         return assigned
     }
 
     /// Stores `row` after checking required values and uniqueness, as SQLite's NOT NULL columns
-    /// and unique indexes would.
-    private static func write(_ row: Snapshot, objectID: ManagedObjectID, into table: inout Table) throws {
+    /// (the root's required attributes) and unique indexes would. A uniqueness constraint covers
+    /// the entity that declares it and its sub-entities: its index lives in the declaring
+    /// entity's table.
+    private func write(_ row: Snapshot, objectID: ManagedObjectID, into state: inout State) throws {
         let entity = objectID.entity
         for attribute in entity.storedAttributes where !attribute.isOptional && row.values[attribute.index].isNull {
             throw ConstraintViolation.missingValue(entity: entity, objectID: objectID, key: attribute.name)
         }
         for (number, keys) in entity.uniquenessConstraints.enumerated() {
             // Like SQLite, rows with a NULL in any constrained column never conflict.
-            guard let indexKey = uniqueKey(of: row, for: keys, in: entity) else { continue }
-            if let holder = table.uniqueIndexes[number][indexKey], holder != row.primaryKey {
+            guard let indexKey = Self.uniqueKey(of: row, for: keys, in: entity) else { continue }
+            if let holder = state.tables[constraintOwner(of: entity, number)].uniqueIndexes[number][indexKey], holder != row.primaryKey {
                 throw ConstraintViolation.uniqueness(entity: entity, objectID: objectID, keys: keys, values: indexKey.values)
             }
         }
         for (number, keys) in entity.uniquenessConstraints.enumerated() {
-            if let indexKey = uniqueKey(of: row, for: keys, in: entity) { table.uniqueIndexes[number][indexKey] = row.primaryKey }
+            if let indexKey = Self.uniqueKey(of: row, for: keys, in: entity) {
+                state.tables[constraintOwner(of: entity, number)].uniqueIndexes[number][indexKey] = row.primaryKey
+            }
         }
-        table.rows[row.primaryKey] = row
+        state.tables[entity.index].rows[row.primaryKey] = row
     }
 
-    private static func removeFromUniqueIndexes(_ row: Snapshot, of entity: EntityDescription, in table: inout Table) {
+    private func removeFromUniqueIndexes(_ row: Snapshot, of entity: EntityDescription, in state: inout State) {
         for (number, keys) in entity.uniquenessConstraints.enumerated() {
-            if let indexKey = uniqueKey(of: row, for: keys, in: entity) { table.uniqueIndexes[number][indexKey] = nil }
+            if let indexKey = Self.uniqueKey(of: row, for: keys, in: entity) {
+                state.tables[constraintOwner(of: entity, number)].uniqueIndexes[number][indexKey] = nil
+            }
         }
+    }
+
+    /// The index of the entity that declares uniqueness constraint `number` of `entity` (the
+    /// entity itself or an ancestor: inherited constraints come first, in the same positions).
+    private func constraintOwner(of entity: EntityDescription, _ number: Int) -> Int {
+        var owner = entity
+        while number < owner.inheritedCounts.uniquenessConstraints, let parent = owner.parentName.flatMap(model.entity(named:)) {
+            owner = parent
+        }
+        return owner.index
     }
 
     private static func uniqueKey(of row: Snapshot, for keys: [String], in entity: EntityDescription) -> StoredValuesKey? {

@@ -2,7 +2,7 @@
 /// SQLite: foreign keys in rows, join pairs, positions. Orders match SQLite's queries.
 extension InMemoryStore {
     func related(_ relationship: RelationshipDescription, of entity: EntityDescription, sources: Set<Int64>, in state: State) throws -> [Int64: [ManagedObjectID]] {
-        let space = idSpaces[relationship.destinationIndex]
+        let destinations = model.kinds(of: model.entities[relationship.destinationIndex])
         // (source, position, destination) triples, sorted like SQLite's ORDER BY: NULL positions first.
         var found: [(source: Int64, position: Int?, destination: Int64)] = []
         switch relationshipLayout[relationship, of: entity] {
@@ -10,9 +10,13 @@ extension InMemoryStore {
             throw ObjectGraphError(.invalidOperation, "\(entity.name).\(relationship.name) is a to-one relationship", entityName: entity.name, key: relationship.name)
         case .inverseForeignKey(let inverse, let positionColumn):
             let positions = positionColumn.flatMap { state.positions[PositionKey(entityIndex: relationship.destinationIndex, column: $0)] }
-            for row in state.tables[relationship.destinationIndex].rows.values {
-                guard case .object(let owner) = row.values[inverse.slot], let key = owner.primaryKey, sources.contains(key) else { continue }
-                found.append((key, positions?[row.primaryKey], row.primaryKey))
+            for destination in destinations {
+                // The inverse has the same position in every sub-entity; its slot may differ.
+                let slot = destination.relationships[inverse.index].slot
+                for row in state.tables[destination.index].rows.values {
+                    guard case .object(let owner) = row.values[slot], let key = owner.primaryKey, sources.contains(key) else { continue }
+                    found.append((key, positions?[row.primaryKey], row.primaryKey))
+                }
             }
         case .joinTable(let table, let side):
             let rows = state.joins[table.name] ?? JoinRows()
@@ -30,14 +34,16 @@ extension InMemoryStore {
         }
         var related: [Int64: [ManagedObjectID]] = [:]
         for triple in found {
-            related[triple.source, default: []].append(ManagedObjectID(space: space, primaryKey: triple.destination))
+            // Keys are unique across a hierarchy: the row's table says its entity.
+            guard let entity = destinations.first(where: { state.tables[$0.index].rows[triple.destination] != nil }) else { continue }
+            related[triple.source, default: []].append(ManagedObjectID(space: idSpaces[entity.index], primaryKey: triple.destination))
         }
         return related
     }
 
     /// Drops the join pairs and positions of a deleted row.
     func forgetRelationships(of objectID: ManagedObjectID, key: Int64, in state: inout State) {
-        for (table, column) in relationshipLayout.joinColumns(holding: objectID.entity) {
+        for (table, column) in relationshipLayout.joinColumns(holding: objectID.entity, in: model) {
             guard var rows = state.joins[table.name] else { continue }
             let gone = rows.pairs.filter { (column == JoinTable.sourceColumn ? $0.source : $0.destination) == key }
             for pair in gone {
@@ -79,7 +85,9 @@ extension InMemoryStore {
                 let key = PositionKey(entityIndex: destination, column: positionColumn)
                 for (position, member) in members.enumerated() {
                     // Like SQLite's `WHERE _pk = ? AND inverse = ?`: only rows that belong to this owner.
-                    guard let row = state.tables[destination].rows[member], case .object(let owner) = row.values[inverse.slot], owner.primaryKey == own else { continue }
+                    guard let memberEntity = model.kinds(of: model.entities[destination]).first(where: { state.tables[$0.index].rows[member] != nil }),
+                          let row = state.tables[memberEntity.index].rows[member],
+                          case .object(let owner) = row.values[memberEntity.relationships[inverse.index].slot], owner.primaryKey == own else { continue }
                     state.positions[key, default: [:]][member] = position
                 }
             case .joinTable(let table, let side):

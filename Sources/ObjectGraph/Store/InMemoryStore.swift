@@ -46,7 +46,6 @@ final class InMemoryStore: PersistentStore {
     }
 
     init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
-        try checkStoreSupports(model, storeKind: "an in-memory store")
         self.model = model
         self.storeDescription = description
         let tables = model.entities.map { Table(uniqueIndexes: Array(repeating: [:], count: $0.uniquenessConstraints.count)) }
@@ -71,7 +70,8 @@ final class InMemoryStore: PersistentStore {
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
         try state.withLock { state in
             try Self.checkOpen(state)
-            var rows = state.tables[request.entity.index].rows.values.filter { request.predicate?.evaluate($0.values) ?? true }
+            let entities = request.includesSubentities ? model.kinds(of: request.entity) : [request.entity]
+            var rows = entities.flatMap { state.tables[$0.index].rows.values.filter { request.predicate?.evaluate($0.values) ?? true } }
             rows.sort { a, b in
                 switch compareRows(a.values, b.values, by: request.sort) {
                 case .orderedAscending: true
@@ -109,8 +109,9 @@ final class InMemoryStore: PersistentStore {
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
         try state.withLock { state in
             try Self.checkOpen(state)
-            let first = state.tables[entity.index].maxKey + 1
-            state.tables[entity.index].maxKey += Int64(count)
+            let root = model.rootIndexes[entity.index]
+            let first = state.tables[root].maxKey + 1
+            state.tables[root].maxKey += Int64(count)
             return Array(first..<first + Int64(count))
         }
     }

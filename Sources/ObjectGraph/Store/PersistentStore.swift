@@ -51,6 +51,8 @@ struct Snapshot: Sendable {
     let primaryKey: Int64
     var values: [AttributeValue]
     var version: Int64
+    /// The position of the row's entity in the model: the fetched entity or one of its sub-entities.
+    let entityIndex: Int
 }
 
 /// One save's worth of changes, as value rows.
@@ -99,7 +101,10 @@ struct StoreFetchRequest: Sendable {
     var sort: [BoundSort] = []
     var limit: Int?
     var offset: Int = 0
-    /// Rows the caller already holds in memory, by primary key: a store may return them without
-    /// values (an empty `values` row), skipping the cost of decoding what would be thrown away.
-    var isAlreadyLoaded: (@Sendable (Int64) -> Bool)?
+    /// Whether rows of the entity's sub-entities are included.
+    var includesSubentities = true
+    /// Rows the caller already holds in memory, by primary key and entity index: a store may
+    /// return them without values (an empty `values` row), skipping the cost of decoding what
+    /// would be thrown away.
+    var isAlreadyLoaded: (@Sendable (Int64, Int) -> Bool)?
 }

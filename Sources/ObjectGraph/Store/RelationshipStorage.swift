@@ -136,10 +136,10 @@ struct RelationshipLayout: Sendable {
 
     /// The columns of join tables that hold keys of `entity`'s objects: the pairs to remove when
     /// such an object is deleted, whether or not its entity declares the relationship.
-    func joinColumns(holding entity: EntityDescription) -> [(table: JoinTable, column: String)] {
+    func joinColumns(holding entity: EntityDescription, in model: ManagedObjectModel) -> [(table: JoinTable, column: String)] {
         joinTables.flatMap { table in
-            (table.sourceEntityIndex == entity.index ? [(table, JoinTable.sourceColumn)] : [])
-                + (table.destinationEntityIndex == entity.index ? [(table, JoinTable.destinationColumn)] : [])
+            (model.entity(entity, isKindOf: model.entities[table.sourceEntityIndex]) ? [(table, JoinTable.sourceColumn)] : [])
+                + (model.entity(entity, isKindOf: model.entities[table.destinationEntityIndex]) ? [(table, JoinTable.destinationColumn)] : [])
         }
     }
 

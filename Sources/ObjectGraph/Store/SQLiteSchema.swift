@@ -25,9 +25,12 @@ enum SQLiteSchema {
         var indexNames = IndexNames()
         var statements: [String] = []
         let layout = RelationshipLayout(model: model)
-        for entity in model.entities {
-            statements.append(createTable(for: entity, positionColumns: layout.positionColumnsByEntity[entity.index]))
-            statements += indexes(for: entity, names: &indexNames)
+        for entity in model.entities where model.root(of: entity) === entity {
+            let table = SQLiteTableLayout(root: entity, model: model, relationshipLayout: layout)
+            statements.append(createTable(table))
+            for member in table.entities {
+                statements += indexes(for: member, in: table, model: model, names: &indexNames)
+            }
         }
         for table in layout.joinTables {
             statements += joinTable(table, names: &indexNames)
@@ -47,40 +50,38 @@ enum SQLiteSchema {
         return statements
     }
 
-    /// `CREATE TABLE IF NOT EXISTS "Entity" (…) STRICT`.
-    static func createTable(for entity: EntityDescription, positionColumns: [String] = []) -> String {
+    /// `CREATE TABLE IF NOT EXISTS "Root" (…) STRICT` for a table layout.
+    static func createTable(_ table: SQLiteTableLayout) -> String {
         var columns = [
             "\(quoteIdentifier(primaryKeyColumn)) INTEGER PRIMARY KEY",
             "\(quoteIdentifier(versionColumn)) INTEGER NOT NULL DEFAULT 1",
         ]
-        for attribute in entity.storedAttributes {
-            columns.append("\(quoteIdentifier(attribute.name)) \(attribute.type.sqliteColumnType)\(attribute.isOptional ? "" : " NOT NULL")")
+        if table.hasEntityColumn { columns.append("\(quoteIdentifier(SQLiteTableLayout.entityColumn)) TEXT NOT NULL") }
+        for column in table.columns {
+            columns.append("\(quoteIdentifier(column.name)) \(column.type)\(column.isRequired ? " NOT NULL" : "")")
         }
-        for relationship in entity.toOneRelationships {
-            columns.append("\(quoteIdentifier(relationship.name)) INTEGER")
-        }
-        for column in positionColumns {
-            columns.append("\(quoteIdentifier(column)) INTEGER")
-        }
-        return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(entity.name)) (\n    \(columns.joined(separator: ",\n    "))\n) STRICT"
+        return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table.root.name)) (\n    \(columns.joined(separator: ",\n    "))\n) STRICT"
     }
 
-    /// The entity's indexes: one UNIQUE index per uniqueness constraint (`Entity_a_b_unique`), then
-    /// one per indexed attribute (`Entity_a_idx`) and per compound index (`Entity_a_b_idx`). An
-    /// index that repeats an earlier one's columns is left out.
-    static func indexes(for entity: EntityDescription, names: inout IndexNames) -> [String] {
+    /// The indexes an entity declares itself, on its table: one UNIQUE index per uniqueness
+    /// constraint (`Entity_a_b_unique`), then one per indexed attribute (`Entity_a_idx`), per
+    /// compound index (`Entity_a_b_idx`) and per to-one foreign key. An index that repeats an
+    /// earlier one's columns is left out. In a table shared by a hierarchy, a sub-entity's indexes
+    /// are partial: they cover the rows of the entity and its own sub-entities only.
+    static func indexes(for entity: EntityDescription, in table: SQLiteTableLayout, model: ManagedObjectModel, names: inout IndexNames) -> [String] {
         var statements: [String] = []
         var covered: Set<[String]> = []
+        let condition = entity === table.root ? "" : " WHERE \(SQLiteTableLayout.entityFilter(model.kinds(of: entity)))"
         func add(_ columns: [String], unique: Bool) {
             guard !columns.isEmpty, covered.insert(columns).inserted else { return }
             let name = names.claim("\(entity.name)_\(columns.joined(separator: "_"))_\(unique ? "unique" : "idx")")
             let list = columns.map(quoteIdentifier).joined(separator: ", ")
-            statements.append("CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(entity.name)) (\(list))")
+            statements.append("CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(table.root.name)) (\(list))\(condition)")
         }
-        for constraint in entity.uniquenessConstraints { add(constraint, unique: true) }
-        for attribute in entity.storedAttributes where attribute.isIndexed { add([attribute.name], unique: false) }
-        for index in entity.indexes { add(index, unique: false) }
-        for relationship in entity.toOneRelationships { add([relationship.name], unique: false) }
+        for constraint in entity.ownUniquenessConstraints { add(constraint, unique: true) }
+        for attribute in entity.ownAttributes where attribute.isIndexed && !attribute.isTransient { add([attribute.name], unique: false) }
+        for index in entity.ownIndexes { add(index, unique: false) }
+        for relationship in entity.ownRelationships where relationship.isToOne { add([relationship.name], unique: false) }
         return statements
     }
 

@@ -6,7 +6,7 @@ extension SQLiteStoreState {
         let table = try table(for: request.entity)
         var sql = table.selectPrefix
         var bindings: [AttributeValue] = []
-        appendFilter(of: request, to: &sql, bindings: &bindings)
+        appendFilter(of: request, table: table, to: &sql, bindings: &bindings)
         sql += " ORDER BY "
         for term in request.sort { sql += term.sqlOrderingTerm + ", " }
         sql += quoteIdentifier(SQLiteSchema.primaryKeyColumn)
@@ -19,8 +19,9 @@ extension SQLiteStoreState {
         var snapshots: [Snapshot] = []
         if let limit = request.limit { snapshots.reserveCapacity(min(limit, 1024)) }
         while try statement.step() {
-            if let isAlreadyLoaded = request.isAlreadyLoaded, case let key = statement.int64(at: 0), isAlreadyLoaded(key) {
-                snapshots.append(Snapshot(primaryKey: key, values: [], version: statement.int64(at: 1)))
+            if let isAlreadyLoaded = request.isAlreadyLoaded, case let key = statement.int64(at: 0),
+               case let entityIndex = try table.rowEntity(in: statement).index, isAlreadyLoaded(key, entityIndex) {
+                snapshots.append(Snapshot(primaryKey: key, values: [], version: statement.int64(at: 1), entityIndex: entityIndex))
             } else {
                 snapshots.append(try table.snapshot(from: statement))
             }
@@ -34,11 +35,11 @@ extension SQLiteStoreState {
         var bindings: [AttributeValue] = []
         if request.limit == nil && request.offset == 0 {
             sql = "SELECT count(*) FROM \(table.quotedName)"
-            appendFilter(of: request, to: &sql, bindings: &bindings)
+            appendFilter(of: request, table: table, to: &sql, bindings: &bindings)
         } else {
             // LIMIT applies to rows, not to the single row count(*) returns: count a page of rows.
             sql = "SELECT count(*) FROM (SELECT 1 FROM \(table.quotedName)"
-            appendFilter(of: request, to: &sql, bindings: &bindings)
+            appendFilter(of: request, table: table, to: &sql, bindings: &bindings)
             appendPaging(of: request, to: &sql, bindings: &bindings)
             sql += ")"
         }
@@ -77,11 +78,17 @@ extension SQLiteStoreState {
         return found
     }
 
-    private func appendFilter(of request: StoreFetchRequest, to sql: inout String, bindings: inout [AttributeValue]) {
-        guard let predicate = request.predicate else { return }
-        let fragment = predicate.sqlFragment()
-        sql += " WHERE " + fragment.sql
-        bindings += fragment.bindings
+    /// `WHERE` with the rows' entities (in a table shared by a hierarchy) and the predicate.
+    private func appendFilter(of request: StoreFetchRequest, table: SQLiteStoreTable, to sql: inout String, bindings: inout [AttributeValue]) {
+        var conditions: [String] = []
+        if let entities = request.includesSubentities ? table.kindsFilter : table.ownFilter { conditions.append(entities) }
+        if let predicate = request.predicate {
+            let fragment = predicate.sqlFragment()
+            conditions.append(conditions.isEmpty ? fragment.sql : "(\(fragment.sql))")
+            bindings += fragment.bindings
+        }
+        guard !conditions.isEmpty else { return }
+        sql += " WHERE " + conditions.joined(separator: " AND ")
     }
 
     /// `LIMIT ? OFFSET ?` when paging is asked for; a negative limit means none in SQLite.

@@ -5,7 +5,6 @@ import Foundation
 /// file is a database, apply pragmas, create the schema in a new file or check the existing one.
 extension SQLiteStoreState {
     static func open(path: String, description: PersistentStoreDescription, model: ManagedObjectModel) throws -> SQLiteStoreState {
-        try checkStoreSupports(model, storeKind: "a SQLite store")
         let pragmas = try SQLitePragmas.settings(for: description)
         let readOnly = description.isReadOnly
         try checkLocation(path: path, readOnly: readOnly)
@@ -25,12 +24,19 @@ extension SQLiteStoreState {
         let metadata = try SQLiteStoreMetadata(readFrom: connection)
         try metadata.checkCompatible(with: model, path: path)
         let idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: metadata.storeIdentifier)
-        let tables = model.entities.map { SQLiteStoreTable(entity: $0, idSpaces: idSpaces) }
+        let relationshipLayout = RelationshipLayout(model: model)
+        let layouts = Dictionary(uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
+            ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout))
+        })
+        let tables = model.entities.map {
+            SQLiteStoreTable(entity: $0, layout: layouts[model.rootIndexes[$0.index]]!, model: model, idSpaces: idSpaces)
+        }
         // Read the version first: a commit landing in between then only causes a needless reload.
         let dataVersion = try dataVersion(on: connection)
         let counters = try loadPrimaryKeyCounters(tables: tables, on: connection)
         return SQLiteStoreState(
-            connection: connection, isReadOnly: readOnly, metadata: metadata, model: model, idSpaces: idSpaces, tables: tables,
+            connection: connection, isReadOnly: readOnly, metadata: metadata, model: model, idSpaces: idSpaces,
+            relationshipLayout: relationshipLayout, tables: tables,
             primaryKeyCounters: counters, countersDataVersion: dataVersion)
     }
 

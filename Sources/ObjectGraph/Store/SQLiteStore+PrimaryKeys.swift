@@ -55,10 +55,11 @@ extension SQLiteStoreState {
             return try connection.transaction {
                 try refreshPrimaryKeyCountersIfChangedElsewhere()
                 before = primaryKeyCounters
-                let first = primaryKeyCounters[entity.index] + 1
-                let (last, overflow) = primaryKeyCounters[entity.index].addingReportingOverflow(Int64(count))
+                let index = model.rootIndexes[entity.index]
+                let first = primaryKeyCounters[index] + 1
+                let (last, overflow) = primaryKeyCounters[index].addingReportingOverflow(Int64(count))
                 guard !overflow else { throw exhausted(table.entity.index) }
-                primaryKeyCounters[entity.index] = last
+                primaryKeyCounters[index] = last
                 try persistPrimaryKeyCounters(changedFrom: before)
                 return Array(first...last)
             }

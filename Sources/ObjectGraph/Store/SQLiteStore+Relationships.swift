@@ -4,20 +4,28 @@ extension SQLiteStoreState {
     func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
         guard !sources.isEmpty else { return [:] }
         _ = try table(for: entity)
+        // A destination in a table shared by a hierarchy: each row names its entity.
+        let destinationTable = tables[relationship.destinationIndex]
+        let sharedDestination = destinationTable.kindsFilter != nil
+        let filter = sources.count > 1 ? "IN (SELECT value FROM json_each(?))" : "= ?"
         let sql: String
         switch relationshipLayout[relationship, of: entity] {
         case .foreignKey:
             throw ObjectGraphError(.invalidOperation, "\(entity.name).\(relationship.name) is a to-one relationship", entityName: entity.name, key: relationship.name)
         case .inverseForeignKey(let inverse, let positionColumn):
-            let destination = quoteIdentifier(model.entities[relationship.destinationIndex].name)
-            sql = Self.relatedSQL(
-                from: destination, own: quoteIdentifier(inverse.name), other: quoteIdentifier(SQLiteSchema.primaryKeyColumn),
-                position: positionColumn.map(quoteIdentifier), many: sources.count > 1)
+            let own = quoteIdentifier(inverse.name)
+            let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+            let selected = [own, key] + (sharedDestination ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
+            let order = [own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [key]
+            sql = "SELECT \(selected.joined(separator: ", ")) FROM \(destinationTable.quotedName) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
         case .joinTable(let table, let side):
             let columns = table.columns(for: side)
-            sql = Self.relatedSQL(
-                from: quoteIdentifier(table.name), own: quoteIdentifier(columns.own), other: quoteIdentifier(columns.other),
-                position: columns.position.map(quoteIdentifier), many: sources.count > 1)
+            let own = "j.\(quoteIdentifier(columns.own))"
+            let other = "j.\(quoteIdentifier(columns.other))"
+            let selected = [own, other] + (sharedDestination ? ["d.\(quoteIdentifier(SQLiteTableLayout.entityColumn))"] : [])
+            let join = sharedDestination ? " JOIN \(destinationTable.quotedName) AS d ON d.\(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(other)" : ""
+            let order = [own] + (columns.position.map { ["j.\(quoteIdentifier($0))"] } ?? []) + [other]
+            sql = "SELECT \(selected.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS j\(join) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
         }
         let statement = try connection.cachedStatement(sql)
         statement.reset()
@@ -27,29 +35,29 @@ extension SQLiteStoreState {
         } else {
             try statement.bind(.string("[" + sources.map(String.init).joined(separator: ",") + "]"), at: 1)
         }
-        let space = idSpaces[relationship.destinationIndex]
+        let destination = model.entities[relationship.destinationIndex]
         var related: [Int64: [ManagedObjectID]] = [:]
         while try statement.step() {
-            let destination = statement.int64(at: 1)
-            guard destination > 0 else {
-                throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name).\(relationship.name) refers to a \(space.entity.name) with key \(destination); keys start at 1", entityName: entity.name, key: relationship.name)
+            let key = statement.int64(at: 1)
+            guard key > 0 else {
+                throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name).\(relationship.name) refers to a \(destination.name) with key \(key); keys start at 1", entityName: entity.name, key: relationship.name)
             }
-            related[statement.int64(at: 0), default: []].append(ManagedObjectID(space: space, primaryKey: destination))
+            var space = idSpaces[destination.index]
+            if sharedDestination {
+                let name = statement.textValue(at: 2)
+                guard let kind = model.entity(named: name), model.entity(kind, isKindOf: destination) else {
+                    throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name).\(relationship.name) refers to row \(key) of entity '\(name)', which is not a \(destination.name)", entityName: entity.name, key: relationship.name)
+                }
+                space = idSpaces[kind.index]
+            }
+            related[statement.int64(at: 0), default: []].append(ManagedObjectID(space: space, primaryKey: key))
         }
         return related
     }
 
-    /// `SELECT own, other FROM table WHERE own = ? ORDER BY own, position, other` (or `own IN`
-    /// the JSON array of keys bound as the one parameter).
-    private static func relatedSQL(from table: String, own: String, other: String, position: String?, many: Bool) -> String {
-        let filter = many ? "\(own) IN (SELECT value FROM json_each(?))" : "\(own) = ?"
-        let order = [own] + (position.map { [$0] } ?? []) + [other]
-        return "SELECT \(own), \(other) FROM \(table) WHERE \(filter) ORDER BY \(order.joined(separator: ", "))"
-    }
-
     /// Removes every join-table pair holding the deleted object `objectID`.
     func deleteJoinRows(of objectID: ManagedObjectID, key: Int64) throws {
-        for (table, column) in relationshipLayout.joinColumns(holding: objectID.entity) {
+        for (table, column) in relationshipLayout.joinColumns(holding: objectID.entity, in: model) {
             try run("DELETE FROM \(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column)) = ?", [.integer(key)], for: objectID)
         }
     }
@@ -77,7 +85,7 @@ extension SQLiteStoreState {
             let sql: String
             switch relationshipLayout[change.relationship, of: change.objectID.entity] {
             case .inverseForeignKey(let inverse, let positionColumn?):
-                let destination = quoteIdentifier(model.entities[change.relationship.destinationIndex].name)
+                let destination = tables[change.relationship.destinationIndex].quotedName
                 sql = "UPDATE \(destination) SET \(quoteIdentifier(positionColumn)) = ? WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ? AND \(quoteIdentifier(inverse.name)) = ?"
             case .joinTable(let table, let side):
                 let columns = table.columns(for: side)

@@ -22,7 +22,8 @@ extension SQLiteStoreState {
                 var assigned: [Int64] = []
                 assigned.reserveCapacity(request.inserts.count)
                 for insert in request.inserts {
-                    let index = insert.objectID.entity.index
+                    // A hierarchy shares its root's table, and so its keys.
+                    let index = model.rootIndexes[insert.objectID.entity.index]
                     if let permanent = insert.objectID.primaryKey {
                         // Keys obtained in advance were reserved; this only guards against any that were not.
                         primaryKeyCounters[index] = max(primaryKeyCounters[index], permanent)
@@ -77,8 +78,8 @@ extension SQLiteStoreState {
         let statement = plan.statement
         statement.reset()
         var parameter: Int32 = 1
-        for slot in plan.slots {
-            try statement.bind(values[slot], at: parameter)
+        for column in plan.columns {
+            try statement.bind(Self.written(values[column.slot], column), at: parameter)
             parameter += 1
         }
         try statement.bind(.integer(key), at: parameter)
@@ -94,9 +95,11 @@ extension SQLiteStoreState {
         let statement = try table.insert(on: connection)
         statement.reset()
         try statement.bind(.integer(key), at: 1)
-        // Parameters follow the SELECT's column layout: 1 is `_pk`, properties from 2.
-        for column in table.columns {
-            try statement.bind(values[column.slot], at: column.index)
+        // Parameter 1 is `_pk`, the written columns follow from 2.
+        var parameter: Int32 = 2
+        for column in table.writeColumns {
+            try statement.bind(Self.written(values[column.slot], column), at: parameter)
+            parameter += 1
         }
         _ = try statement.step(explainingFailure: { explain($0, objectID: insert.objectID, values: values, table: table) })
     }
@@ -112,22 +115,31 @@ extension SQLiteStoreState {
             return plan
         }
         let entity = table.entity
-        var slots: [Int] = []
-        for slot in changed where !slots.contains(slot) {
+        var columns: [SQLiteStoreTable.WriteColumn] = []
+        for slot in changed where !columns.contains(where: { $0.slot == slot }) {
             guard slot >= 0 && slot < entity.rowWidth else {
                 throw ObjectGraphError(.invalidOperation, "Cannot save \(objectID.shortDescription): property slot \(slot) does not exist", entityName: entity.name, objectID: objectID)
             }
-            if slot >= entity.attributes.count || !entity.attributes[slot].isTransient { slots.append(slot) }
+            // Transient attributes have no column.
+            columns += table.writeColumns.filter { $0.slot == slot }
         }
         let version = quoteIdentifier(SQLiteSchema.versionColumn)
-        let assignments = slots.map { "\(quoteIdentifier(entity.propertyName(atSlot: $0))) = ?" } + ["\(version) = \(version) + 1"]
+        let assignments = columns.map { "\(quoteIdentifier($0.name)) = ?" } + ["\(version) = \(version) + 1"]
         let sql = "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?"
-        let plan = UpdatePlan(statement: try connection.cachedStatement(sql), slots: slots)
+        let plan = UpdatePlan(statement: try connection.cachedStatement(sql), columns: columns)
         // Shapes are few in practice; the bound only stops a pathological caller growing the map.
         if updatePlans.count >= SQLiteConnection.statementCacheLimit { updatePlans.removeAll() }
         updatePlans[shape] = plan
         lastUpdatePlan = (shape, plan)
         return plan
+    }
+
+    /// What `column` stores of `value`: the value, or the entity name of a referenced object.
+    @inline(__always)
+    private static func written(_ value: AttributeValue, _ column: SQLiteStoreTable.WriteColumn) -> AttributeValue {
+        guard column.bindsEntityName else { return value }
+        if case .object(let objectID) = value { return .string(objectID.entity.name) }
+        return .null
     }
 
     /// The primary key of an object that must already be saved.

@@ -27,8 +27,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Throws `.storeUnavailable` (no URL, a directory, a directory that cannot be created, a
     /// SQLite database that is not an ObjectGraph store), `.readOnly` (a file that cannot be
     /// written, unless `isReadOnly`), `.corruptStore` (not a SQLite database), `.modelMismatch`
-    /// (created by another model: migrate first) or `.invalidOperation` (bad pragmas, or a model
-    /// with relationships or inheritance, which this version of the store does not hold yet).
+    /// (created by another model: migrate first) or `.invalidOperation` (bad pragmas).
     init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
         guard let url = description.url else {
             throw ObjectGraphError(.storeUnavailable, "A SQLite store needs a file URL; the store description has none")

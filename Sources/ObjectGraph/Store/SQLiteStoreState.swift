@@ -7,10 +7,10 @@ final class SQLiteStoreState {
         let changedAttributes: [Int]
     }
 
-    /// An UPDATE statement and the value slots it binds, in parameter order (`_pk` comes last).
+    /// An UPDATE statement and the columns it binds, in parameter order (`_pk` comes last).
     struct UpdatePlan {
         let statement: SQLiteStatement
-        let slots: [Int]
+        let columns: [SQLiteStoreTable.WriteColumn]
     }
 
     let connection: SQLiteConnection
@@ -37,14 +37,15 @@ final class SQLiteStoreState {
 
     init(
         connection: SQLiteConnection, isReadOnly: Bool, metadata: SQLiteStoreMetadata, model: ManagedObjectModel,
-        idSpaces: [ObjectIDSpace], tables: [SQLiteStoreTable], primaryKeyCounters: [Int64], countersDataVersion: Int64
+        idSpaces: [ObjectIDSpace], relationshipLayout: RelationshipLayout, tables: [SQLiteStoreTable],
+        primaryKeyCounters: [Int64], countersDataVersion: Int64
     ) {
         self.connection = connection
         self.isReadOnly = isReadOnly
         self.metadata = metadata
         self.model = model
         self.idSpaces = idSpaces
-        self.relationshipLayout = RelationshipLayout(model: model)
+        self.relationshipLayout = relationshipLayout
         self.tables = tables
         self.primaryKeyCounters = primaryKeyCounters
         self.countersDataVersion = countersDataVersion

@@ -1,9 +1,9 @@
 import CSQLite
 
-/// One entity's table as the SQLite store uses it: the SQL worked out once at open, the result
-/// column of each stored attribute, and the statements of the hot paths, kept here so a lookup by
-/// primary key or an insert costs no SQL building and no cache lookup. Confined to the store's
-/// queue, like the connection that prepared the statements.
+/// One entity's view of its SQLite table (its own, or its hierarchy root's): the SQL worked out
+/// once at open, how result columns map to value-row slots, and the statements of the hot paths,
+/// kept here so a lookup by primary key or an insert costs no SQL building and no cache lookup.
+/// Confined to the store's queue, like the connection that prepared the statements.
 final class SQLiteStoreTable {
     /// A stored attribute's or to-one relationship's place in a SELECT row and in the value row.
     struct Column {
@@ -11,24 +11,49 @@ final class SQLiteStoreTable {
             case attribute(AttributeType)
             /// A foreign key to objects of this ID space.
             case reference(ObjectIDSpace)
+            /// A foreign key to an entity with sub-entities: the destination's entity name is in
+            /// result column `entityColumn`.
+            case hierarchyReference(entityColumn: Int32, spaces: [String: ObjectIDSpace])
         }
-        /// The result column (0 is `_pk`, 1 is `_version`).
+        /// The result column (0 is `_pk`, 1 is `_version`, 2 is `_entity` in shared tables).
         let index: Int32
         /// The property's slot in the value row.
         let slot: Int
         let kind: Kind
     }
 
+    /// How the row of one entity becomes a value row.
+    struct RowDecoder {
+        let entity: EntityDescription
+        let columns: [Column]
+        /// Whether the columns are exactly the slots 0, 1, 2, … in order (no transient
+        /// attributes), so a row can be built front to back.
+        let fillsEverySlot: Bool
+    }
+
+    /// A column an INSERT or UPDATE writes: the value in `slot`, or for `bindsEntityName` the
+    /// entity name of the object ID in `slot`.
+    struct WriteColumn {
+        let name: String
+        let slot: Int
+        let bindsEntityName: Bool
+    }
+
     let entity: EntityDescription
-    /// The quoted table name.
+    /// The quoted table name (the hierarchy root's).
     let quotedName: String
-    /// The stored attributes, then the to-one foreign keys, in table order, with their result columns.
-    let columns: [Column]
-    /// Whether the columns are exactly the slots 0, 1, 2, … in order (no transient attributes),
-    /// so a row can be built front to back.
-    let columnsFillEverySlot: Bool
-    /// `SELECT "_pk", "_version", <columns> FROM "Entity"`.
+    /// `"_entity" IN (…)` matching the entity and its sub-entities, when the table is shared.
+    let kindsFilter: String?
+    /// `"_entity" = '…'` matching this entity only, when the table is shared.
+    let ownFilter: String?
+    /// `SELECT "_pk", "_version", ["_entity",] <columns of the entity and its sub-entities> FROM "Root"`.
     let selectPrefix: String
+    /// The decoder of each entity a SELECT of `selectPrefix` may return, by entity name; one
+    /// entry when the table is not shared.
+    private let decoders: [String: RowDecoder]
+    private let ownDecoder: RowDecoder
+    /// What an INSERT binds after `_pk`, in parameter order from 2, and what updates assign.
+    let writeColumns: [WriteColumn]
     let insertSQL: String
     let deleteSQL: String
     let selectByKeySQL: String
@@ -39,26 +64,68 @@ final class SQLiteStoreTable {
     private var deleteStatement: SQLiteStatement?
     private var selectByKeyStatement: SQLiteStatement?
 
-    init(entity: EntityDescription, idSpaces: [ObjectIDSpace]) {
+    init(entity: EntityDescription, layout: SQLiteTableLayout, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
         self.entity = entity
-        let table = quoteIdentifier(entity.name)
+        let table = quoteIdentifier(layout.root.name)
         let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-        let stored = entity.storedAttributes.map { (name: $0.name, slot: $0.index, kind: Column.Kind.attribute($0.type)) }
-            + entity.toOneRelationships.map { (name: $0.name, slot: $0.slot, kind: Column.Kind.reference(idSpaces[$0.destinationIndex])) }
+        let shared = layout.hasEntityColumn
         self.quotedName = table
-        self.columns = stored.enumerated().map { offset, property in
-            Column(index: Int32(offset + 2), slot: property.slot, kind: property.kind)
+        let kinds = model.kinds(of: entity)
+        kindsFilter = shared ? SQLiteTableLayout.entityFilter(kinds) : nil
+        ownFilter = shared ? SQLiteTableLayout.entityFilter([entity]) : nil
+
+        // The columns any of the kinds uses, in table order.
+        let used = Set(kinds.flatMap { Self.writeColumns(of: $0, model: model).map(\.name) })
+        let selected = layout.columns.map(\.name).filter(used.contains)
+        let firstColumn: Int32 = shared ? 3 : 2
+        var resultColumn: [String: Int32] = [:]
+        for (offset, name) in selected.enumerated() { resultColumn[name] = firstColumn + Int32(offset) }
+        let spacesByName = Dictionary(uniqueKeysWithValues: idSpaces.map { ($0.entity.name, $0) })
+        var decoders: [String: RowDecoder] = [:]
+        for kind in kinds {
+            var columns: [Column] = []
+            for attribute in kind.storedAttributes {
+                columns.append(Column(index: resultColumn[attribute.name]!, slot: attribute.index, kind: .attribute(attribute.type)))
+            }
+            for relationship in kind.toOneRelationships {
+                let index = resultColumn[relationship.name]!
+                if let entityColumn = SQLiteTableLayout.referenceEntityColumn(relationship, model: model) {
+                    let spaces = spacesByName.filter { name, _ in
+                        model.kinds(of: model.entities[relationship.destinationIndex]).contains { $0.name == name }
+                    }
+                    columns.append(Column(index: index, slot: relationship.slot, kind: .hierarchyReference(entityColumn: resultColumn[entityColumn]!, spaces: spaces)))
+                } else {
+                    columns.append(Column(index: index, slot: relationship.slot, kind: .reference(idSpaces[relationship.destinationIndex])))
+                }
+            }
+            let slots = columns.map(\.slot)
+            let fillsEverySlot = slots == Array(0..<kind.rowWidth)
+            decoders[kind.name] = RowDecoder(entity: kind, columns: columns, fillsEverySlot: fillsEverySlot)
         }
-        self.columnsFillEverySlot = stored.map(\.slot) == Array(0..<entity.rowWidth)
-        let names = stored.map { quoteIdentifier($0.name) }
-        let selected = ([primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + names).joined(separator: ", ")
-        self.selectPrefix = "SELECT \(selected) FROM \(table)"
-        let inserted = ([primaryKey] + names).joined(separator: ", ")
-        let placeholders = Array(repeating: "?", count: names.count + 1).joined(separator: ", ")
-        self.insertSQL = "INSERT INTO \(table) (\(inserted)) VALUES (\(placeholders))"
+        self.decoders = decoders
+        self.ownDecoder = decoders[entity.name]!
+        let system = [primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
+        self.selectPrefix = "SELECT \((system + selected.map(quoteIdentifier)).joined(separator: ", ")) FROM \(table)"
+
+        let writes = Self.writeColumns(of: entity, model: model)
+        self.writeColumns = writes
+        let inserted = [primaryKey] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
+        let placeholders = ["?"] + (shared ? ["'\(entity.name)'"] : []) + writes.map { _ in "?" }
+        self.insertSQL = "INSERT INTO \(table) (\(inserted.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
         self.deleteSQL = "DELETE FROM \(table) WHERE \(primaryKey) = ?"
-        self.selectByKeySQL = "\(selectPrefix) WHERE \(primaryKey) = ?"
-        self.selectByKeysSQL = "\(selectPrefix) WHERE \(primaryKey) IN (SELECT value FROM json_each(?)) ORDER BY \(primaryKey)"
+        let own = ownFilter.map { " AND \($0)" } ?? ""
+        self.selectByKeySQL = "\(selectPrefix) WHERE \(primaryKey) = ?\(own)"
+        self.selectByKeysSQL = "\(selectPrefix) WHERE \(primaryKey) IN (SELECT value FROM json_each(?))\(own) ORDER BY \(primaryKey)"
+    }
+
+    /// The columns `entity`'s rows use: stored attributes, then to-one foreign keys (each followed
+    /// by its destination-entity column when the destination has sub-entities).
+    private static func writeColumns(of entity: EntityDescription, model: ManagedObjectModel) -> [WriteColumn] {
+        entity.storedAttributes.map { WriteColumn(name: $0.name, slot: $0.index, bindsEntityName: false) }
+            + entity.toOneRelationships.flatMap { relationship in
+                [WriteColumn(name: relationship.name, slot: relationship.slot, bindsEntityName: false)]
+                    + (SQLiteTableLayout.referenceEntityColumn(relationship, model: model).map { [WriteColumn(name: $0, slot: relationship.slot, bindsEntityName: true)] } ?? [])
+            }
     }
 
     func insert(on connection: SQLiteConnection) throws -> SQLiteStatement {
@@ -94,7 +161,7 @@ final class SQLiteStoreTable {
     }
 
     /// The current row of `statement` (a SELECT starting with `selectPrefix`'s columns) as a
-    /// snapshot; transient attributes hold their defaults.
+    /// snapshot of its entity; transient attributes hold their defaults.
     @inline(__always)
     func snapshot(from statement: SQLiteStatement) throws -> Snapshot {
         let primaryKey = statement.int64(at: 0)
@@ -103,28 +170,49 @@ final class SQLiteStoreTable {
         guard primaryKey > 0 else {
             throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name) has a row with primary key \(primaryKey); keys start at 1", entityName: entity.name)
         }
+        let decoder = kindsFilter == nil ? ownDecoder : decoders[try rowEntity(in: statement).name]!
         let values: [AttributeValue]
-        if columnsFillEverySlot {
+        if decoder.fillsEverySlot {
             // Built in place: no copy of the default row to overwrite slot by slot.
             var row: [AttributeValue] = []
-            row.reserveCapacity(columns.count)
-            for column in columns { row.append(try value(of: column, in: statement)) }
+            row.reserveCapacity(decoder.columns.count)
+            for column in decoder.columns { row.append(try value(of: column, in: statement)) }
             values = row
         } else {
-            var row = entity.defaultValues
-            for column in columns {
+            var row = decoder.entity.defaultValues
+            for column in decoder.columns {
                 row[column.slot] = try value(of: column, in: statement)
             }
             values = row
         }
-        return Snapshot(primaryKey: primaryKey, values: values, version: statement.int64(at: 1))
+        return Snapshot(primaryKey: primaryKey, values: values, version: statement.int64(at: 1), entityIndex: decoder.entity.index)
+    }
+
+    /// The entity of the current row of `statement` (a SELECT starting with `selectPrefix`).
+    @inline(__always)
+    func rowEntity(in statement: SQLiteStatement) throws -> EntityDescription {
+        guard kindsFilter != nil else { return entity }
+        let name = statement.textValue(at: 2)
+        guard let decoder = decoders[name] else {
+            throw ObjectGraphError(.corruptStore, "The store is damaged: a row of \(quotedName) with primary key \(statement.int64(at: 0)) names entity '\(name)', which is not \(entity.name) or one of its sub-entities", entityName: entity.name)
+        }
+        return decoder.entity
     }
 
     @inline(__always)
     private func value(of column: Column, in statement: SQLiteStatement) throws -> AttributeValue {
         switch column.kind {
-        case .attribute(let type): try statement.value(at: column.index, as: type)
-        case .reference(let space): try statement.reference(at: column.index, in: space)
+        case .attribute(let type): return try statement.value(at: column.index, as: type)
+        case .reference(let space): return try statement.reference(at: column.index, in: space)
+        case .hierarchyReference(let entityColumn, let spaces):
+            guard statement.text(at: entityColumn) != nil || statement.isNull(at: column.index) else {
+                throw ObjectGraphError(.corruptStore, "The store is damaged: \(statement.columnName(column.index)) of a row with key \(statement.int64(at: 0)) has no destination entity", entityName: entity.name)
+            }
+            guard let name = statement.text(at: entityColumn) else { return .null }
+            guard let space = spaces[name] else {
+                throw ObjectGraphError(.corruptStore, "The store is damaged: \(statement.columnName(column.index)) of a row with key \(statement.int64(at: 0)) refers to entity '\(name)', which it cannot hold", entityName: entity.name)
+            }
+            return try statement.reference(at: column.index, in: space)
         }
     }
 }

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func everyTypeHasItsColumnType() {
-        let sample = SQLiteSchema.createTable(for: SQLiteFixtures.model().entities[1])
+        let sample = SQLiteFixtures.model().sqliteSchema().joined(separator: "\n")
         for line in [
             #""integer16Value" INTEGER,"#, #""integer32Value" INTEGER,"#, #""integer64Value" INTEGER,"#,
             #""doubleValue" REAL,"#, #""floatValue" REAL,"#, #""decimalValue" TEXT,"#, #""stringValue" TEXT,"#,

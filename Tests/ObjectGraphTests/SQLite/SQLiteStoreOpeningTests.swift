@@ -140,22 +140,6 @@ import Testing
         reader.close()
     }
 
-    @Test func modelsWithInheritanceAreRefusedForNow() throws {
-        let directory = try SQLiteFixtures.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let model = try ManagedObjectModel(data: Data("""
-            {"name": "Lib", "version": 1, "entities": [
-              {"name": "Item", "attributes": [{"name": "title", "type": "string"}]},
-              {"name": "Book", "parent": "Item", "attributes": [{"name": "pages", "type": "integer32"}]}
-            ]}
-            """.utf8))
-        let url = directory.appendingPathComponent("Lib.sqlite")
-        let error = openError(url, model: model)
-        #expect(error?.kind == .invalidOperation)
-        #expect(error?.message.contains("entity inheritance is not supported by this version of the store yet (Book inherits from Item)") == true)
-        #expect(!FileManager.default.fileExists(atPath: url.path))
-    }
-
     @Test func pragmasAreValidatedAndApplied() throws {
         let directory = try SQLiteFixtures.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,0 +1,68 @@
+/// The columns of one SQLite table: an entity, or a whole inheritance hierarchy kept in its root's
+/// table with an `"_entity"` column naming each row's entity.
+///
+/// Columns come after `"_pk"`, `"_version"` (and `"_entity"`): every entity's own stored
+/// attributes and to-one foreign keys, root first and parents before children, then the position
+/// columns of ordered to-manys kept through those foreign keys. A foreign key to an entity with
+/// sub-entities is followed by `"_<relationship>_entity"`, naming the destination's entity. Entities
+/// of one hierarchy that declare a property of the same name share its column (a row only ever
+/// uses its own entity's properties); if their column types differ the column is `ANY`. Only the
+/// root's required attributes are `NOT NULL`: other rows have no value there.
+struct SQLiteTableLayout {
+    struct ColumnDefinition {
+        let name: String
+        var type: String
+        let isRequired: Bool
+    }
+
+    /// The entity whose name the table has.
+    let root: EntityDescription
+    /// The entities whose rows the table holds, parents before children.
+    let entities: [EntityDescription]
+    let columns: [ColumnDefinition]
+
+    static let entityColumn = "_entity"
+
+    /// Whether rows name their entity: the table holds more than one.
+    var hasEntityColumn: Bool { entities.count > 1 }
+
+    init(root: EntityDescription, model: ManagedObjectModel, relationshipLayout: RelationshipLayout) {
+        self.root = root
+        entities = model.kinds(of: root)
+        var columns: [ColumnDefinition] = []
+        func add(_ name: String, _ type: String, required: Bool) {
+            if let existing = columns.firstIndex(where: { $0.name == name }) {
+                if columns[existing].type != type { columns[existing].type = "ANY" }
+            } else {
+                columns.append(ColumnDefinition(name: name, type: type, isRequired: required))
+            }
+        }
+        for entity in entities {
+            for attribute in entity.ownAttributes where !attribute.isTransient {
+                add(attribute.name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional)
+            }
+            for relationship in entity.ownRelationships where relationship.isToOne {
+                add(relationship.name, "INTEGER", required: false)
+                if let column = Self.referenceEntityColumn(relationship, model: model) { add(column, "TEXT", required: false) }
+            }
+        }
+        for entity in entities {
+            for column in relationshipLayout.positionColumnsByEntity[entity.index] { add(column, "INTEGER", required: false) }
+        }
+        self.columns = columns
+    }
+
+    /// `"_<relationship>_entity"` for a to-one whose destination has sub-entities (the key alone
+    /// does not say which entity the destination is), else `nil`.
+    static func referenceEntityColumn(_ relationship: RelationshipDescription, model: ManagedObjectModel) -> String? {
+        model.kindIndexes[relationship.destinationIndex].count > 1 ? "_\(relationship.name)_entity" : nil
+    }
+
+    /// `"_entity" IN ('A', 'B')` for the rows of `entities` (entity names are identifiers, so
+    /// they need no escaping).
+    static func entityFilter(_ entities: [EntityDescription]) -> String {
+        let names = entities.map { "'\($0.name)'" }
+        let column = quoteIdentifier(entityColumn)
+        return names.count == 1 ? "\(column) = \(names[0])" : "\(column) IN (\(names.joined(separator: ", ")))"
+    }
+}
