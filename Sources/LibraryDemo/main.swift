@@ -1,6 +1,7 @@
 // The end-to-end demo: a small library kept in a SQLite file. It creates authors, books,
-// members and loans, saves them, reopens the store, fetches with predicates and sorting,
-// changes and deletes objects, and shows what happens when a save is refused.
+// members and loans linked by relationships, saves them, reopens the store, fetches with
+// predicates and sorting, walks the object graph, changes and deletes objects, and shows the
+// delete rules (deny, cascade) and what happens when a save is refused.
 import Foundation
 import ObjectGraph
 
@@ -22,26 +23,39 @@ func openContainer() throws -> PersistentContainer {
 
 func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "T00:00:00Z")! }
 
-// 1. Create and save.
+/// A string attribute, or "?" when it is nil.
+func text(_ object: ManagedObject?, _ key: String) throws -> String {
+    try object?.value(forKey: key, as: String.self) ?? "?"
+}
+
+/// The titles of `books`, sorted.
+func titles(_ books: Set<ManagedObject>) throws -> String {
+    try books.map { try text($0, "title") }.sorted().joined(separator: ", ")
+}
+
+func count(_ entityName: String, in context: ManagedObjectContext) throws -> Int {
+    try context.count(for: FetchRequest<ManagedObject>(entityName: entityName))
+}
+
+// 1. Create a graph and save it.
 var container = try openContainer()
 print("\n1. Opened a new store at \(storeURL.path)")
 var context = container.viewContext
 
-let authors: [(String, String, Double)] = [
+let authorRows: [(String, String, Double)] = [
     ("Ursula K. Le Guin", "1929-10-21", 4.8), ("Octavia E. Butler", "1947-06-22", 4.7), ("Ted Chiang", "1967-10-20", 4.6),
 ]
-var authorIDs: [String: UUID] = [:]
-for (name, born, rating) in authors {
+var authors: [String: ManagedObject] = [:]
+for (name, born, rating) in authorRows {
     let author = try context.insertNewObject(forEntityName: "Author")
-    let id = UUID()
-    authorIDs[name] = id
-    try author.setValue(id, forKey: "id")
+    authors[name] = author
+    try author.setValue(UUID(), forKey: "id")
     try author.setValue(name, forKey: "name")
     try author.setValue(date(born), forKey: "born")
     try author.setValue(rating, forKey: "rating")
 }
 
-let books: [(String, String, String, Int32, Decimal)] = [
+let bookRows: [(String, String, String, Int32, Decimal)] = [
     ("A Wizard of Earthsea", "9780547773742", "Ursula K. Le Guin", 183, 9.99),
     ("The Left Hand of Darkness", "9780441478125", "Ursula K. Le Guin", 304, 12.50),
     ("The Dispossessed", "9780061054884", "Ursula K. Le Guin", 387, 14.99),
@@ -49,40 +63,50 @@ let books: [(String, String, String, Int32, Decimal)] = [
     ("Parable of the Sower", "9781538732182", "Octavia E. Butler", 345, 13.25),
     ("Stories of Your Life and Others", "9781101972120", "Ted Chiang", 281, 16.00),
 ]
-var bookIDs: [String: UUID] = [:]
-for (title, isbn, author, pages, price) in books {
+var books: [String: ManagedObject] = [:]
+for (title, isbn, author, pages, price) in bookRows {
     let book = try context.insertNewObject(forEntityName: "Book")
-    let id = UUID()
-    bookIDs[title] = id
-    try book.setValue(id, forKey: "id")
+    books[title] = book
+    try book.setValue(UUID(), forKey: "id")
     try book.setValue(title, forKey: "title")
     try book.setValue(isbn, forKey: "isbn")
-    try book.setValue(authorIDs[author], forKey: "authorID")
+    try book.setValue(authors[author], forKey: "author")  // a to-one relationship
     try book.setValue(pages, forKey: "pageCount")
     try book.setValue(price, forKey: "price")
     try book.setValue(["tags": ["fiction", "classic"]], forKey: "metadata")
 }
+// The inverse is kept up to date at once, before any save.
+print("   Le Guin's books: \(try titles(authors["Ursula K. Le Guin"]!.relatedObjects(forKey: "books")))")
 
-let ada = try context.insertNewObject(forEntityName: "Member")
-let adaID = UUID()
-try ada.setValue(adaID, forKey: "id")
-try ada.setValue("Ada", forKey: "name")
-try ada.setValue("ada@example.org", forKey: "email")
-let loanTitles = ["Kindred", "The Dispossessed"]
-for title in loanTitles {
+func insertMember(_ name: String, _ email: String, in context: ManagedObjectContext) throws -> ManagedObject {
+    let member = try context.insertNewObject(forEntityName: "Member")
+    try member.setValue(UUID(), forKey: "id")
+    try member.setValue(name, forKey: "name")
+    try member.setValue(email, forKey: "email")
+    return member
+}
+
+func lend(_ book: ManagedObject?, to member: ManagedObject, in context: ManagedObjectContext) throws {
     let loan = try context.insertNewObject(forEntityName: "Loan")
     try loan.setValue(UUID(), forKey: "id")
-    try loan.setValue(bookIDs[title], forKey: "bookID")
-    try loan.setValue(adaID, forKey: "memberID")
+    try loan.setValue(book, forKey: "book")
+    try loan.setValue(member, forKey: "member")
     try loan.setValue(date("2026-11-01"), forKey: "borrowedAt")
     try loan.setValue(date("2026-11-22"), forKey: "dueAt")
 }
+
+let ada = try insertMember("Ada", "ada@example.org", in: context)
+let grace = try insertMember("Grace", "grace@example.org", in: context)
+try lend(books["Kindred"], to: ada, in: context)
+try lend(books["The Dispossessed"], to: ada, in: context)
+try lend(books["A Wizard of Earthsea"], to: grace, in: context)
+try lend(books["Stories of Your Life and Others"], to: grace, in: context)
 print("   inserted \(context.insertedObjects.count) objects; first ID is temporary: \(ada.objectID.isTemporaryID)")
 try context.save()
 print("   saved in one transaction; Ada's ID is now \(ada.objectID)")
 let adaURI = ada.objectID.uriRepresentation()
 
-// 2. Reopen and fetch.
+// 2. Reopen, fetch, and read relationships from the file.
 container.persistentStoreCoordinator.removePersistentStore()
 container = try openContainer()
 context = container.viewContext
@@ -91,23 +115,32 @@ var longBooks = FetchRequest<ManagedObject>(entityName: "Book")
 longBooks.predicate = try FetchPredicate(format: "pageCount > %d AND price < %@", 250, Decimal(15))
 longBooks.sortDescriptors = [FetchSortDescriptor(key: "pageCount", ascending: false)]
 for book in try context.fetch(longBooks) {
-    let title = try book.value(forKey: "title", as: String.self) ?? ""
     let pages = try book.value(forKey: "pageCount", as: Int.self) ?? 0
     let price = try book.value(forKey: "price", as: Decimal.self) ?? 0
-    print("   \(title): \(pages) pages, $\(price)")
+    print("   \(try text(book, "title")) by \(try text(book.relatedObject(forKey: "author"), "name")): \(pages) pages, $\(price)")
 }
-print("   books: \(try context.count(for: FetchRequest<ManagedObject>(entityName: "Book"))), loans: \(try context.count(for: FetchRequest<ManagedObject>(entityName: "Loan")))")
+var byName = FetchRequest<ManagedObject>(entityName: "Author")
+byName.sortDescriptors = [FetchSortDescriptor(key: "name", ascending: true)]
+for author in try context.fetch(byName) {
+    print("   \(try text(author, "name")) wrote \(try titles(author.relatedObjects(forKey: "books")))")
+}
+print("   books: \(try count("Book", in: context)), loans: \(try count("Loan", in: context))")
 
-// 3. Change: Ada returns Kindred; a price goes up. The URI from before the reopen still names her.
-print("\n3. Changing objects")
+// 3. Walk the graph from Ada (found again by the URI from before the reopen); she returns
+//    Kindred, and a price goes up.
+print("\n3. Walking the graph and changing objects")
 guard let adaObjectID = container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: adaURI) else {
     fatalError("the URI of a saved object always resolves")
 }
 let member = try context.existingObject(with: adaObjectID)
-print("   resolved \(adaURI) to \(try member.value(forKey: "name", as: String.self) ?? "?")")
-var kindredLoan = FetchRequest<ManagedObject>(entityName: "Loan")
-kindredLoan.predicate = try FetchPredicate(format: "bookID == %@ AND returnedAt == nil", bookIDs["Kindred"]!)
-if let loan = try context.fetch(kindredLoan).first {
+print("   resolved \(adaURI) to \(try text(member, "name")), who has borrowed:")
+var kindredLoan: ManagedObject?
+let adaLoans = try member.relatedObjects(forKey: "loans").map { ($0, try $0.relatedObject(forKey: "book")) }
+for (loan, book) in try adaLoans.sorted(by: { try text($0.1, "title") < text($1.1, "title") }) {
+    print("     \(try text(book, "title")) by \(try text(book?.relatedObject(forKey: "author"), "name"))")
+    if try text(book, "title") == "Kindred" { kindredLoan = loan }
+}
+if let loan = kindredLoan {
     try loan.setValue(date("2026-11-20"), forKey: "returnedAt")
     print("   loan changes before save: \(loan.changedValues().keys.sorted())")
 }
@@ -119,20 +152,46 @@ if let book = try context.fetch(kindred).first {
 print("   updated objects: \(context.updatedObjects.count)")
 try context.save()
 
-// 4. Delete returned loans.
+// 4. Delete returned loans; their book and member forget them (nullify).
 print("\n4. Deleting returned loans")
 var returned = FetchRequest<ManagedObject>(entityName: "Loan")
 returned.predicate = try FetchPredicate(format: "returnedAt != nil")
 for loan in try context.fetch(returned) { context.delete(loan) }
-print("   deleting \(context.deletedObjects.count); loans visible before save (pending changes count): \(try context.count(for: FetchRequest<ManagedObject>(entityName: "Loan")))")
+print("   deleting \(context.deletedObjects.count); loans visible before save (pending changes count): \(try count("Loan", in: context))")
+print("   Ada's loans now: \(try member.relatedObjects(forKey: "loans").count)")
 try context.save()
 
-// 5. Bad input is refused with a readable error, and nothing is lost.
-print("\n5. Refused saves")
+// 5. Delete rules: an author with books cannot be deleted (deny); deleting a member deletes
+//    their loans (cascade).
+print("\n5. Delete rules")
+var chiang = FetchRequest<ManagedObject>(entityName: "Author")
+chiang.predicate = try FetchPredicate(format: "name == %@", "Ted Chiang")
+let ted = try context.fetch(chiang)[0]
+context.delete(ted)
+do {
+    try context.save()
+} catch let error as ObjectGraphError {
+    print("   deny: " + error.message.replacingOccurrences(of: "\n", with: "\n   "))
+}
+context.rollback()
+print("   after rollback: \(try count("Author", in: context)) authors; Ted Chiang wrote \(try titles(ted.relatedObjects(forKey: "books")))")
+
+var graceRequest = FetchRequest<ManagedObject>(entityName: "Member")
+graceRequest.predicate = try FetchPredicate(format: "name == %@", "Grace")
+let graceAgain = try context.fetch(graceRequest)[0]
+let loansBefore = try count("Loan", in: context)
+context.delete(graceAgain)
+let cascaded = context.deletedObjects.filter { $0.entity.name == "Loan" }.count
+print("   cascade: deleting Grace deletes her \(cascaded) loans too")
+try context.save()
+print("   loans: \(loansBefore) before, \(try count("Loan", in: context)) after; books: \(try count("Book", in: context))")
+
+// 6. Bad input is refused with a readable error, and nothing is lost.
+print("\n6. Refused saves")
 let badBook = try context.insertNewObject(forEntityName: "Book")
 try badBook.setValue(UUID(), forKey: "id")
 try badBook.setValue("", forKey: "title")
-try badBook.setValue("12345", forKey: "isbn")
+try badBook.setValue("12345", forKey: "isbn")  // and no author
 do {
     try context.save()
 } catch let error as ObjectGraphError {
@@ -144,10 +203,7 @@ do {
 } catch {
     print("   \(error)")
 }
-let twin = try context.insertNewObject(forEntityName: "Member")
-try twin.setValue(UUID(), forKey: "id")
-try twin.setValue("Ada Again", forKey: "name")
-try twin.setValue("ada@example.org", forKey: "email")
+_ = try insertMember("Ada Again", "ada@example.org", in: context)
 do {
     try context.save()
 } catch {
@@ -155,13 +211,13 @@ do {
 }
 context.rollback()
 
-// 6. A background context sees everything that was saved.
-print("\n6. Background context")
+// 7. A background context sees everything that was saved.
+print("\n7. Background context")
 let summary = try await container.performBackgroundTask { background in
-    let members = try background.count(for: FetchRequest<ManagedObject>(entityName: "Member"))
-    let loans = try background.count(for: FetchRequest<ManagedObject>(entityName: "Loan"))
-    let books = try background.count(for: FetchRequest<ManagedObject>(entityName: "Book"))
-    return "\(books) books, \(members) member, \(loans) open loan"
+    let books = try count("Book", in: background)
+    let members = try count("Member", in: background)
+    let loans = try count("Loan", in: background)
+    return "\(books) books, \(members) member\(members == 1 ? "" : "s"), \(loans) open loan\(loans == 1 ? "" : "s")"
 }
 print("   \(summary)")
 container.persistentStoreCoordinator.removePersistentStore()

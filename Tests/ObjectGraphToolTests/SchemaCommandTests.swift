@@ -57,8 +57,31 @@ import Testing
             #"CREATE UNIQUE INDEX IF NOT EXISTS "Loan_id_unique" ON "Loan" ("id");"#,
         ])
         let compoundIndexes = statements(in: output).filter { $0.hasPrefix("CREATE INDEX ") && $0.contains(", ") }
-        #expect(compoundIndexes.contains(#"CREATE INDEX IF NOT EXISTS "Loan_memberID_dueAt_idx" ON "Loan" ("memberID", "dueAt");"#))
-        #expect(compoundIndexes.count == 5)
+        #expect(compoundIndexes.contains(#"CREATE INDEX IF NOT EXISTS "Loan_returnedAt_dueAt_idx" ON "Loan" ("returnedAt", "dueAt");"#))
+        #expect(compoundIndexes.count == 4)
+    }
+
+    @Test func storesEachToOneRelationshipAsAnIndexedNullableColumn() throws {
+        let statements = statements(in: try runTool(["schema", libraryPath]))
+        let loan = try #require(statements.first { $0.hasPrefix(#"CREATE TABLE IF NOT EXISTS "Loan""#) })
+        #expect(loan.hasSuffix("""
+                "fine" TEXT,
+                "book" INTEGER,
+                "member" INTEGER
+            ) STRICT;
+            """))
+        let book = try #require(statements.first { $0.hasPrefix(#"CREATE TABLE IF NOT EXISTS "Book""#) })
+        #expect(book.hasSuffix("\n    \"author\" INTEGER\n) STRICT;"), "\(book)")
+        // To-many sides are read through the foreign keys: no column, no join table.
+        #expect(!book.contains("\"loans\""))
+        #expect(!statements.contains { $0.contains("_join_") })
+        for index in [
+            #"CREATE INDEX IF NOT EXISTS "Book_author_idx" ON "Book" ("author");"#,
+            #"CREATE INDEX IF NOT EXISTS "Loan_book_idx" ON "Loan" ("book");"#,
+            #"CREATE INDEX IF NOT EXISTS "Loan_member_idx" ON "Loan" ("member");"#,
+        ] {
+            #expect(statements.contains(index))
+        }
     }
 
     @Test func writesProblemsToStandardErrorAndFails() throws {

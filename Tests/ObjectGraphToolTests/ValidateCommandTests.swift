@@ -15,10 +15,10 @@ import Testing
               model:    Library, version 1
               hash:     \(hash)
               entities: 4
-                Author  7 attributes (1 transient), 1 uniqueness constraint, 1 compound index
-                Book    14 attributes, 2 uniqueness constraints, 1 compound index
-                Member  8 attributes, 2 uniqueness constraints, 1 compound index
-                Loan    9 attributes (1 transient), 1 uniqueness constraint, 2 compound indexes
+                Author  7 attributes (1 transient), 1 relationship, 1 uniqueness constraint, 1 compound index
+                Book    13 attributes, 2 relationships, 2 uniqueness constraints, 1 compound index
+                Member  8 attributes, 1 relationship, 2 uniqueness constraints, 1 compound index
+                Loan    7 attributes (1 transient), 2 relationships, 1 uniqueness constraint, 1 compound index
 
             """)
         #expect(output.standardError.isEmpty)

@@ -70,7 +70,12 @@ import Testing
         let book = try #require(model.entity(named: "Book"))
         #expect(book.attributes.map(\.index) == Array(0..<book.attributes.count))
         #expect(book.uniquenessConstraints == [["id"], ["isbn"]])
-        #expect(book.indexes == [["authorID", "published"]])
+        #expect(book.indexes == [["inPrint", "published"]])
+        #expect(book.relationships.map(\.name) == ["author", "loans"])
+        let author = try #require(book.relationship(named: "author"))
+        #expect(author.destinationEntityName == "Author" && author.inverseName == "books")
+        #expect(!author.isToMany && !author.isOptional)
+        #expect(book.relationship(named: "loans")?.deleteRule == .cascade)
         let edition = try #require(book.attribute(named: "edition"))
         #expect(edition.type == .integer16)
         #expect(edition.defaultValue == .integer(1))
@@ -89,10 +94,11 @@ import Testing
         #expect(member.attribute(named: "card")?.defaultValue == .binary(Data()))
         #expect(member.attribute(named: "balance")?.minimum == .decimal(Decimal(-1000)))
 
-        let author = try #require(model.entity(named: "Author"))
-        #expect(author.attribute(named: "nickname")?.isTransient == true)
-        #expect(author.storedAttributes.map(\.name).contains("nickname") == false)
-        #expect(author.attribute(named: "born")?.minimum == .date(Date(timeIntervalSince1970: -30_610_224_000)))
+        let authorEntity = try #require(model.entity(named: "Author"))
+        #expect(authorEntity.attribute(named: "nickname")?.isTransient == true)
+        #expect(authorEntity.storedAttributes.map(\.name).contains("nickname") == false)
+        #expect(authorEntity.attribute(named: "born")?.minimum == .date(Date(timeIntervalSince1970: -30_610_224_000)))
+        #expect(authorEntity.relationship(named: "books")?.deleteRule == .deny)
     }
 
     @Test func canonicalJSONHasSortedKeysAndNoWhitespace() throws {
