@@ -192,7 +192,12 @@ extension ManagedObject {
         if position < heldToOne.count, let held = heldToOne[position] { return held }
         guard case .object(let objectID) = values[relationship.slot] else { return nil }
         guard let context = managedObjectContext else { throw detached("read \(entity.name).\(relationship.name) of") }
-        return context.object(with: objectID)
+        // Held from now on: the destination stays registered (and loaded, if prefetched) while
+        // this object lives, and the next read skips the lookup.
+        let destination = context.object(with: objectID)
+        if heldToOne.isEmpty { heldToOne = Array(repeating: nil, count: entity.toOneRelationships.count) }
+        heldToOne[position] = destination
+        return destination
     }
 
     func primitiveSetToOne(_ destination: ManagedObject?, for relationship: RelationshipDescription) throws {

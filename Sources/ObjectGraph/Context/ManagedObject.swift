@@ -75,6 +75,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         }
     }
 
+    deinit {
+        // Registration is weak: a released object leaves its context's registry. Objects are
+        // confined to their context's queue, so this runs there.
+        if !objectID.isTemporaryID, let context = managedObjectContext {
+            context.objectWillBeReleased(objectID, ObjectIdentifier(self))
+        }
+    }
+
     /// The values as last saved or fetched (meaningful for saved objects that are not faults).
     var committed: [AttributeValue] { savedValues ?? values }
 

@@ -33,11 +33,11 @@ extension ManagedObjectContext {
     /// The objects scheduled for deletion.
     public var deletedObjects: Set<ManagedObject> { Set(deleted.values) }
     /// Every object the context currently knows.
-    public var registeredObjects: Set<ManagedObject> { Set(registered.values).union(pendingInserts) }
+    public var registeredObjects: Set<ManagedObject> { Set(registered.values.map { $0.takeUnretainedValue() }).union(pendingInserts) }
 
     /// The registered object with `objectID`, or `nil`; never touches the store.
     public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
-        if let object = registered[objectID] { return object }
+        if let object = liveObject(objectID) { return object }
         return objectID.isTemporaryID ? pendingInserts.first { $0.objectID == objectID } : nil
     }
 
@@ -83,7 +83,7 @@ extension ManagedObjectContext {
     public func reset() {
         deletionFailure = nil
         for object in pendingInserts { forgetInserted(object) }
-        for object in registered.values { object.managedObjectContext = nil }
+        for object in registered.values { object.takeUnretainedValue().managedObjectContext = nil }
         registered.removeAll()
         insertionOrder.removeAll()
         insertedCount = 0

@@ -41,7 +41,7 @@ extension ManagedObjectContext {
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
         if let object = registeredObject(for: objectID) { return object }
         let object = ManagedObject(objectID: objectID, snapshot: nil, context: self)
-        registered[objectID] = object
+        register(object)
         return object
     }
 
@@ -53,7 +53,7 @@ extension ManagedObjectContext {
             return object
         }
         let object = ManagedObject(objectID: objectID, snapshot: try storedSnapshot(of: objectID), context: self)
-        registered[objectID] = object
+        register(object)
         return object
     }
 
@@ -65,7 +65,7 @@ extension ManagedObjectContext {
             let keys = try store.reservePrimaryKeys(for: group[0].entity, count: group.count)
             for (object, key) in zip(group, keys) {
                 object.objectID = ManagedObjectID(space: store.idSpaces[object.entity.index], primaryKey: key)
-                registered[object.objectID] = object
+                register(object)
             }
         }
     }
@@ -96,7 +96,7 @@ extension ManagedObjectContext {
 
     /// Whether the object with `objectID` is registered and holds its values.
     func holdsLoadedObject(_ objectID: ManagedObjectID) -> Bool {
-        registered[objectID].map { !$0.values.isEmpty } ?? false
+        liveObject(objectID).map { !$0.values.isEmpty } ?? false
     }
 
     /// The registered objects for stored rows, created where needed: one object per ID.
@@ -120,24 +120,30 @@ extension ManagedObjectContext {
         // A row without values is one the store skipped because the context holds it already;
         // should it be gone by now, its object starts as a fault.
         let hasValues = snapshot.values.count == space.entity.rowWidth
-        var created = false
-        let object = Self.slot(&registered[objectID, default: {
-            created = true
-            return ManagedObject(objectID: objectID, snapshot: hasValues ? snapshot : nil, context: self, asFault: asFault)
+        // `created` holds the new object: the registry itself does not.
+        var created: ManagedObject?
+        let entry = Self.slot(&registered[objectID, default: {
+            let object = ManagedObject(objectID: objectID, snapshot: hasValues ? snapshot : nil, context: self, asFault: asFault)
+            created = object
+            return .passUnretained(object)
         }()])
-        if !created && object.values.isEmpty && hasValues { object.fill(from: snapshot) }
+        if let created { return created }
+        let object = entry.takeUnretainedValue()
+        if object.values.isEmpty && hasValues { object.fill(from: snapshot) }
         return object
     }
 
     /// The value in a dictionary slot: passing `&dictionary[key, default: …]` here looks the key
     /// up once and inserts the default only when the key is missing.
-    private static func slot(_ value: inout ManagedObject) -> ManagedObject { value }
+    private static func slot(_ value: inout Unmanaged<ManagedObject>) -> Unmanaged<ManagedObject> { value }
 }
 
 extension ManagedObject {
     /// Gives a fault its stored values.
     func fill(from snapshot: Snapshot) {
         values = snapshot.values
+        // Destinations held for the old row may not be the new row's.
+        heldToOne = []
         savedValues = nil
         rowVersion = snapshot.version
         isFault = false

@@ -81,7 +81,7 @@ extension ManagedObjectContext {
         for object in plan.inserted {
             if object.objectID.isTemporaryID, let key = keys.next() {
                 object.objectID = ManagedObjectID(space: store.idSpaces[object.entity.index], primaryKey: key)
-                registered[object.objectID] = object
+                register(object)
             }
             object.isInserted = false
             object.isNew = false

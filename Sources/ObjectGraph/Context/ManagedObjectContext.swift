@@ -34,10 +34,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     // Confined to the context's queue like the objects; see ManagedObject for the exclusivity note.
 
-    /// The objects with permanent IDs the context knows, one per ID. Objects inserted since the
-    /// last save live in `insertionOrder` until they get their permanent ID, so a save does not
-    /// move every new object from a temporary key to a permanent one.
-    @exclusivity(unchecked) var registered: [ManagedObjectID: ManagedObject] = [:]
+    /// The live objects with permanent IDs the context knows, one per ID, held weakly: an object
+    /// without changes that nothing else references is released, and its `deinit` takes it out
+    /// (changed objects are held strongly by `updated`, `deleted` and `insertionOrder`). Objects
+    /// inserted since the last save live in `insertionOrder` until they get their permanent ID,
+    /// so a save does not move every new object from a temporary key to a permanent one.
+    @exclusivity(unchecked) var registered: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
     /// Inserted objects in insertion order; entries whose `isInserted` became false are skipped.
     @exclusivity(unchecked) var insertionOrder: [ManagedObject] = []
     @exclusivity(unchecked) var insertedCount = 0
@@ -118,4 +120,22 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     var nameForMessages: String { name.map { " '\($0)'" } ?? "" }
+
+    /// The registered object with `objectID`, if it is alive.
+    @inline(__always)
+    func liveObject(_ objectID: ManagedObjectID) -> ManagedObject? {
+        registered[objectID]?.takeUnretainedValue()
+    }
+
+    /// Registers `object` under its permanent ID; the caller holds it strongly.
+    @inline(__always)
+    func register(_ object: ManagedObject) {
+        registered[object.objectID] = .passUnretained(object)
+    }
+
+    /// Called by a registered object's `deinit`: forgets it, if it is still the one registered.
+    func objectWillBeReleased(_ objectID: ManagedObjectID, _ identity: ObjectIdentifier) {
+        guard let entry = registered[objectID], ObjectIdentifier(entry.takeUnretainedValue()) == identity else { return }
+        registered[objectID] = nil
+    }
 }

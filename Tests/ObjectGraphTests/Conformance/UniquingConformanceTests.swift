@@ -20,8 +20,39 @@ import Testing
             #expect(context.object(with: objectID) === first)
             #expect(try context.existingObject(with: objectID) === first)
             #expect(context.registeredObject(for: objectID) === first)
-            #expect(context.registeredObjects.count == 2)
+            // B2 was fetched too, but nothing holds it: unchanged objects are registered weakly.
+            #expect(context.registeredObjects == [first])
         }
+    }
+
+    /// Unchanged objects nobody references are released; changed ones stay until saved.
+    @Test(arguments: StoreKind.allCases)
+    func unchangedObjectsAreReleasedAndChangedOnesKept(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let codes = (1...50).map { "C\($0)" }
+        try store.withNewContext { context in
+            for code in codes { try context.insertItem(code) }
+            try context.save()
+            #expect(context.registeredObjects.isEmpty, "saved objects nobody holds are released")
+        }
+        try store.withNewContext { context in
+            weak var released: ManagedObject?
+            var changedID: ManagedObjectID?
+            do {
+                let items = try context.objects("Item", sortedBy: ["code"])
+                #expect(context.registeredObjects.count == 50)
+                released = items[1]
+                try items[0].setValue("changed", forKey: "title")
+                changedID = items[0].objectID
+            }
+            #expect(released == nil)
+            #expect(context.registeredObjects.count == 1)
+            let id = try #require(changedID)
+            let changed = try #require(context.registeredObject(for: id))
+            #expect(try changed.value(forKey: "title", as: String.self) == "changed")
+            try context.save()
+        }
+        #expect(try store.storedCount("Item", "title == 'changed'") == 1)
     }
 
     /// A fault made by `object(with:)` is the instance later fetches return.
