@@ -7,6 +7,9 @@ extension ManagedObjectContext {
     /// Throws `.unknownEntity`, `.unknownKey` or `.typeMismatch` when the request does not fit
     /// the model — a mistake in a request is an error, never an empty result.
     public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>) throws -> [Result] {
+        if request.fetchBatchSize > 0 && Result.self == ManagedObject.self {
+            return Array(try fetch(request, batchSize: request.fetchBatchSize))
+        }
         let store = try requireStore()
         let plan = try FetchPlan(request, model: store.model)
         if Result.self == ManagedObjectID.self && !hasPendingChanges(of: plan.entity, in: request) {

@@ -26,6 +26,11 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// Whether unsaved changes in the context take part: unsaved inserts that match are
     /// returned, deleted objects are not, changed values are matched as changed. `true` by default.
     public var includesPendingChanges: Bool = true
+    /// Rows to load per store request; `0` (the default) loads all at once. `fetch(_:)` returns an
+    /// array, which holds every object in the end; for memory bounded by one batch while
+    /// iterating a large result, use `fetch(_:batchSize:)`, which returns a collection that loads
+    /// and releases batches as they are read.
+    public var fetchBatchSize: Int = 0
     /// Whether objects of the entity's sub-entities are returned too. `true` by default.
     public var includesSubentities: Bool = true
     /// Whether fetched objects that were not registered yet come back as faults (`isFault` until
