@@ -107,7 +107,7 @@ extension ManagedObjectContext {
             return
         }
         // Read the row first: if it is gone, the object keeps its values and changes untouched.
-        let snapshot = try storedSnapshot(of: object.objectID)
+        let snapshot = try storedSnapshot(of: object.objectID, fresh: true)
         let entity = object.entity
         let localChanges = object.isFault ? [] : object.changedAttributes.slots(below: entity.rowWidth).map { ($0, object.values[$0]) }
         let changedToMany = entity.toManyRelationships.map(\.slot).filter(object.changedAttributes.contains)

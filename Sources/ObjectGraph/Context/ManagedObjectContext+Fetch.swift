@@ -78,9 +78,14 @@ extension ManagedObjectContext {
         object.fill(from: try storedSnapshot(of: object.objectID))
     }
 
-    /// The stored row of `objectID`, or `.objectNotFound`.
-    func storedSnapshot(of objectID: ManagedObjectID) throws -> Snapshot {
+    /// The stored row of `objectID` (from the coordinator's row cache unless `fresh`), or
+    /// `.objectNotFound`.
+    func storedSnapshot(of objectID: ManagedObjectID, fresh: Bool = false) throws -> Snapshot {
         let store = try requireStore()
+        if !fresh, let primaryKey = objectID.primaryKey, objectID.storeIdentifier == store.identifier,
+           let cached = persistentStoreCoordinator?.rowCache.row(entityIndex: objectID.entity.index, primaryKey: primaryKey) {
+            return cached
+        }
         guard let primaryKey = objectID.primaryKey, objectID.storeIdentifier == store.identifier,
               let snapshot = try store.snapshots(of: objectID.entity, primaryKeys: [primaryKey])[primaryKey] else {
             throw notFound(objectID)
@@ -103,16 +108,14 @@ extension ManagedObjectContext {
     }
 
     /// The registered objects for stored rows, created where needed: one object per ID.
-    func registeredObjects(for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool = false) -> [ManagedObject] {
+    /// Each object shares its row's values with `snapshots` (and the coordinator's row cache).
+    func registeredObjects(for snapshots: [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool = false) -> [ManagedObject] {
         registered.reserveCapacity(registered.count + snapshots.count)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(snapshots.count)
-        // Popping hands each row's values to its object without a copy (and without the retain
-        // and release a copy costs); the objects come out last first and are put back in order.
-        while let snapshot = snapshots.popLast() {
+        for snapshot in snapshots {
             objects.append(registeredObject(for: snapshot, in: spaces[snapshot.entityIndex], asFault: asFaults))
         }
-        objects.reverse()
         return objects
     }
 

@@ -21,8 +21,9 @@ extension ManagedObjectContext {
     func fetchObjects<Result>(_ plan: FetchPlan, request: FetchRequest<Result>, store: any PersistentStore) throws -> [ManagedObject] {
         let spaces = store.idSpaces
         guard hasPendingChanges(of: plan.entity, in: request) else {
-            return registeredObjects(
-                for: try store.fetch(plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces)), in: spaces, asFaults: request.returnsObjectsAsFaults)
+            let rows = try store.fetch(plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces))
+            persistentStoreCoordinator?.rowCache.remember(rows)
+            return registeredObjects(for: rows, in: spaces, asFaults: request.returnsObjectsAsFaults)
         }
         let fetched = Self.fetchedEntities(plan.entity, request, store.model)
         let changed = updated.values.filter { fetched.contains($0.entity.index) } + deleted.values.filter { fetched.contains($0.entity.index) }

@@ -12,6 +12,7 @@ extension ManagedObjectContext {
         let store = try requireStore()
         let plan = try makeSavePlan(for: store)
         let assignedKeys = try store.save(plan.request)
+        persistentStoreCoordinator?.rowCache.removeAll()
         didSave(plan, assignedKeys: assignedKeys, store: store)
     }
 

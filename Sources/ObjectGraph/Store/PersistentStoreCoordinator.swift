@@ -10,6 +10,8 @@ public final class PersistentStoreCoordinator: Sendable {
     public let managedObjectModel: ManagedObjectModel
     private let store = Mutex<(any PersistentStore)?>(nil)
     private let validationRules = Mutex(ValidationRules())
+    /// Rows recently fetched by any context of this coordinator.
+    let rowCache = RowCache()
 
     /// A coordinator for `model`, with no store yet.
     public init(managedObjectModel model: ManagedObjectModel) {
@@ -41,6 +43,7 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.
     public func removePersistentStore() {
+        rowCache.removeAll()
         let removed = store.withLock { current in
             defer { current = nil }
             return current
