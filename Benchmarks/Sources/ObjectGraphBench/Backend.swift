@@ -39,7 +39,8 @@ struct StoreLocation: Sendable {
     var url: URL
     /// Whether `age` is indexed (W3i).
     var indexed: Bool
-    /// The folder holding Benchmark.json and BenchmarkIndexed.json (ObjectGraph only).
+    /// The folder holding Benchmark.json, BenchmarkIndexed.json and BenchmarkGraph.json
+    /// (ObjectGraph only).
     var modelsDirectory: URL
 }
 

@@ -47,7 +47,7 @@ struct Checksum: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The splitmix64 finaliser: cheap and well mixed.
-    private static func mix(_ input: UInt64) -> UInt64 {
+    static func mix(_ input: UInt64) -> UInt64 {
         var x = input &+ 0x9E37_79B9_7F4A_7C15
         x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
         x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -56,7 +56,7 @@ struct Checksum: Equatable, Sendable, CustomStringConvertible {
 
     /// Hashes the UTF-8 bytes eight at a time, so that checking costs little next to the work
     /// being measured.
-    private static func stringHash(_ string: String) -> UInt64 {
+    static func stringHash(_ string: String) -> UInt64 {
         var copy = string
         return copy.withUTF8 { bytes in
             var hash = UInt64(bytes.count)
@@ -72,5 +72,49 @@ struct Checksum: Equatable, Sendable, CustomStringConvertible {
             }
             return mix(hash ^ tail)
         }
+    }
+}
+
+// MARK: - The object graph (G1–G4)
+
+extension Checksum {
+    /// G2: one book read with its author, in no particular order.
+    mutating func addBook(title: String, pages: Int64, price: Double, authorName: String, authorBorn: Int64) {
+        rows += 1
+        value &+= Checksum.mix(Checksum.bookHash(title, pages, price) &* 0x9E37_79B9_7F4A_7C15 ^ Checksum.authorHash(authorName, authorBorn))
+    }
+
+    /// G3 and the stored graph: one author with its books (whose order does not matter), in no
+    /// particular order of authors. A book counted under the wrong author changes the value.
+    mutating func addAuthor(name: String, born: Int64, books: BookChecksum) {
+        rows += 1 + books.count
+        value &+= Checksum.mix(Checksum.authorHash(name, born) ^ Checksum.mix(books.value &+ UInt64(books.count)))
+    }
+
+    /// A stored book without a valid author (a broken graph): counted, and never matching.
+    mutating func addOrphanBook(title: String, pages: Int64, price: Double) {
+        rows += 1
+        value &+= Checksum.mix(Checksum.bookHash(title, pages, price) ^ 0x0DD_B00C)
+    }
+
+    static func authorHash(_ name: String, _ born: Int64) -> UInt64 {
+        mix(mix(UInt64(bitPattern: born) ^ 0xA07) ^ stringHash(name))
+    }
+
+    static func bookHash(_ title: String, _ pages: Int64, _ price: Double) -> UInt64 {
+        var hash = mix(stringHash(title) ^ 0xB00C)
+        hash = mix(hash ^ UInt64(bitPattern: pages))
+        return mix(hash ^ price.bitPattern)
+    }
+}
+
+/// The order-independent checksum of one author's books, folded into `Checksum.addAuthor`.
+struct BookChecksum {
+    private(set) var count = 0
+    private(set) var value: UInt64 = 0
+
+    mutating func add(title: String, pages: Int64, price: Double) {
+        count += 1
+        value &+= Checksum.bookHash(title, pages, price)
     }
 }

@@ -53,8 +53,8 @@ struct Dataset: Sendable {
         return Array(ids.prefix(wanted))
     }
 
-    private static let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
-    private static let bioLetters = Array("abcdefghijklmnopqrstuvwxyz     ".utf8)
+    static let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+    static let bioLetters = Array("abcdefghijklmnopqrstuvwxyz     ".utf8)
 
     private static func makeRow(id: Int64, random: inout LCG) -> PersonRow {
         // Names start with a capital so they look like names; 10–33 characters in all.
@@ -72,7 +72,7 @@ struct Dataset: Sendable {
         return PersonRow(id: id, name: name, email: email, age: age, score: score, createdAt: createdAt, bio: bio)
     }
 
-    private static func text(length: Int, alphabet: [UInt8], random: inout LCG) -> String {
+    static func text(length: Int, alphabet: [UInt8], random: inout LCG) -> String {
         var bytes = [UInt8]()
         bytes.reserveCapacity(length)
         for _ in 0..<length { bytes.append(alphabet[random.next(in: 0...(alphabet.count - 1))]) }

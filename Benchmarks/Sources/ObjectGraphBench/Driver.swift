@@ -23,8 +23,8 @@ struct Driver {
         for count in options.counts {
             let parameters = WorkloadParameters(count: count, queries: options.queries, lookups: options.lookups, seed: options.seed)
             for workload in options.workloads {
-                for backend in options.backends {
-                    let template = directory.appendingPathComponent("template-\(backend.rawValue)-\(count)\(workload.indexed ? "-indexed" : "").sqlite")
+                for backend in options.backends where workload.runs(on: backend) {
+                    let template = directory.appendingPathComponent("template-\(backend.rawValue)-\(count)\(workload.storeVariant).sqlite")
                     var request = ChildRequest(
                         task: .prepare, backend: backend, workload: workload, parameters: parameters,
                         repetitions: options.repetitions, template: template,

@@ -13,6 +13,38 @@ struct Expectation {
     var rows: [PersonRow] = []
     /// W5's ids to delete or W6's ids to look up, in order.
     var ids: [Int64] = []
+    /// G1's input graph.
+    var graph: GraphDataset?
+    /// Whether `table` is the `Author` ↔ `Book` graph (`graphTableChecksum`) rather than `Person`.
+    var tableIsGraph = false
+
+    /// The expectation of any workload, generating the data set it needs.
+    init(_ workload: Workload, parameters: WorkloadParameters) {
+        if workload.isGraph {
+            self.init(workload, graph: GraphDataset(bookCount: parameters.count, seed: parameters.seed))
+        } else {
+            self.init(workload, dataset: Dataset(count: parameters.count, seed: parameters.seed), parameters: parameters)
+        }
+    }
+
+    /// G1–G4. Rows per repetition count authors and books alike (1.1 N).
+    init(_ workload: Workload, graph: GraphDataset) {
+        rowsPerRepetition = graph.authors.count + graph.books.count
+        tableIsGraph = true
+        switch workload {
+        case .g1:
+            table = graph.graphChecksum
+            self.graph = graph
+        case .g2:
+            result = graph.booksWithAuthorsChecksum
+        case .g3:
+            result = graph.graphChecksum
+        case .g4:
+            table = Checksum()
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6:
+            preconditionFailure("\(workload.rawValue) is not an object-graph workload")
+        }
+    }
 
     init(_ workload: Workload, dataset: Dataset, parameters: WorkloadParameters) {
         let rows = dataset.rows
@@ -59,6 +91,8 @@ struct Expectation {
             for id in ids { checksum.append(rows[Int(id) - 1]) }
             result = checksum
             rowsPerRepetition = ids.count
+        case .g1, .g2, .g3, .g4:
+            preconditionFailure("\(workload.rawValue) is an object-graph workload")
         }
     }
 

@@ -12,14 +12,7 @@ final class ObjectGraphBackend: Backend {
     private var lookupIDs: [ManagedObjectID] = []
 
     init(location: StoreLocation) throws {
-        let modelFile = location.indexed ? "BenchmarkIndexed.json" : "Benchmark.json"
-        let model = try ManagedObjectModel(contentsOf: location.modelsDirectory.appendingPathComponent(modelFile))
-        container = PersistentContainer(name: "Bench", managedObjectModel: model)
-        // The defaults are the contract's settings (WAL, synchronous=NORMAL); say so anyway.
-        var description = PersistentStoreDescription(url: location.url)
-        description.sqlitePragmas = ["journal_mode": "WAL", "synchronous": "NORMAL"]
-        container.persistentStoreDescriptions = [description]
-        try container.loadPersistentStores()
+        container = try openContainer(model: location.indexed ? "BenchmarkIndexed.json" : "Benchmark.json", at: location)
     }
 
     func close() throws {
@@ -119,6 +112,18 @@ final class ObjectGraphBackend: Backend {
         }
         return checksum
     }
+}
+
+/// A container on `location`'s store file with the model file `model` of the models folder.
+func openContainer(model: String, at location: StoreLocation) throws -> PersistentContainer {
+    let model = try ManagedObjectModel(contentsOf: location.modelsDirectory.appendingPathComponent(model))
+    let container = PersistentContainer(name: "Bench", managedObjectModel: model)
+    // The defaults are the contract's settings (WAL, synchronous=NORMAL); say so anyway.
+    var description = PersistentStoreDescription(url: location.url)
+    description.sqlitePragmas = ["journal_mode": "WAL", "synchronous": "NORMAL"]
+    container.persistentStoreDescriptions = [description]
+    try container.loadPersistentStores()
+    return container
 }
 
 private extension PersonRow {

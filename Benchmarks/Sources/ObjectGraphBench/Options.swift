@@ -21,8 +21,10 @@ struct Options {
         USAGE: objectgraph-bench [options]
 
           --backends LIST     raw,grdb,objectgraph (default: all)
-          --workloads LIST    W1,W2,W3,W3i,W4,W5,W6 (default: all; W3i = W3 with an index on age)
-          --n LIST            row counts (default: 100000,20000)
+          --workloads LIST    W1,W2,W3,W3i,W4,W5,W6,G1,G2,G3,G4, or the groups W, G, all
+                              (default: all; W3i = W3 with an index on age; G = the object
+                              graph of N/10 authors × 10 books, raw and objectgraph only)
+          --n LIST            row counts; books for G1–G4 (default: 100000,20000)
           --repetitions K     counted repetitions after the warm-up (default: 5)
           --queries K         W3 queries per repetition (default: 100)
           --lookups K         W6 lookups per repetition (default: 10000)
@@ -31,7 +33,8 @@ struct Options {
           --keep              keep the stores afterwards
           --print-commands    print each child's command line instead of running it, to run one
                               under a profiler (use with --dir and --keep)
-          --models PATH       folder with Benchmark.json and BenchmarkIndexed.json
+          --models PATH       folder with Benchmark.json, BenchmarkIndexed.json and
+                              BenchmarkGraph.json
                               (default: \(Options.defaultModelsDirectory.path))
 
         Quick check: objectgraph-bench --n 2000 --repetitions 1
@@ -70,7 +73,9 @@ struct Options {
             switch flag {
             case "--backends": backends = try list(flag) { BackendKind(rawValue: $0.lowercased()) }
             case "--workloads":
-                workloads = try list(flag) { name in Workload.allCases.first { $0.rawValue.lowercased() == name.lowercased() } }
+                var chosen: [Workload] = []
+                for workload in try list(flag, Workload.named).joined() where !chosen.contains(workload) { chosen.append(workload) }
+                workloads = chosen
             case "--n": counts = try list(flag) { Int($0.replacingOccurrences(of: "_", with: "")).flatMap { $0 > 1 ? $0 : nil } }
             case "--repetitions": repetitions = max(1, try integer(flag))
             case "--queries": queries = try integer(flag)

@@ -10,12 +10,15 @@ enum Report {
             .first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
         let date = ISO8601DateFormatter().string(from: Date())
+        let graphNote = options.workloads.contains(where: \.isGraph)
+            ? "G1–G4: N books of N/10 authors (rows/s counts both); run by raw and objectgraph only\n"
+            : ""
         return """
             ObjectGraph benchmarks — \(date)
             machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), CPU \(cpu), SQLite \(String(cString: sqlite3_libversion()))
             backends: \(options.backends.map(\.rawValue).joined(separator: ",")); workloads: \(options.workloads.map(\.rawValue).joined(separator: ",")); \
             N: \(options.counts.map(String.init).joined(separator: ",")); 1 warm-up + \(options.repetitions) repetitions, each (backend, workload, N) in its own process
-            stores in \(directory.path)
+            \(graphNote)stores in \(directory.path)
 
             """
     }

@@ -53,21 +53,32 @@ enum Worker {
     static let resultMarker = "RESULT "
 
     static func prepare(_ request: ChildRequest) throws {
-        let dataset = Dataset(count: request.parameters.count, seed: request.parameters.seed)
         removeDatabase(at: request.template)
         let location = StoreLocation(url: request.template, indexed: request.workload.indexed, modelsDirectory: request.modelsDirectory)
-        let backend = try openBackend(request.backend, at: location)
-        try backend.insert(dataset.rows)
-        try backend.close()
-        let expected = Expectation(.w1, dataset: dataset, parameters: request.parameters).table
-        let found = try tableChecksum(at: request.template)
+        let expected: Checksum?
+        let found: Checksum
+        if request.workload.isGraph {
+            let graph = GraphDataset(bookCount: request.parameters.count, seed: request.parameters.seed)
+            let backend = try openGraphBackend(request.backend, at: location)
+            try backend.insertGraph(graph)
+            try backend.close()
+            expected = Expectation(.g1, graph: graph).table
+            found = try graphTableChecksum(at: request.template)
+        } else {
+            let dataset = Dataset(count: request.parameters.count, seed: request.parameters.seed)
+            let backend = try openBackend(request.backend, at: location)
+            try backend.insert(dataset.rows)
+            try backend.close()
+            expected = Expectation(.w1, dataset: dataset, parameters: request.parameters).table
+            found = try tableChecksum(at: request.template)
+        }
         guard found == expected else {
             throw VerificationFailure(description: "prepared \(request.backend.rawValue) store holds \(found), expected \(expected.map(String.init(describing:)) ?? "?")")
         }
     }
 
     static func run(_ request: ChildRequest) throws -> RunResult {
-        let expectation = Expectation(request.workload, dataset: Dataset(count: request.parameters.count, seed: request.parameters.seed), parameters: request.parameters)
+        let expectation = Expectation(request.workload, parameters: request.parameters)
         let location = StoreLocation(url: request.work, indexed: request.workload.indexed, modelsDirectory: request.modelsDirectory)
         let clock = ContinuousClock()
         var seconds: [Double] = []
@@ -81,18 +92,18 @@ enum Worker {
             if request.workload.needsPopulatedStore {
                 try FileManager.default.copyItem(at: request.template, to: request.work)
             }
-            let backend = try openBackend(request.backend, at: location)
-            try prepare(request.workload, backend: backend, expectation: expectation)
+            let store = try OpenStore(request.backend, for: request.workload, at: location)
+            try prepare(request.workload, store: store, expectation: expectation)
             if repetition == 0 {
                 // Measure the warm-up's timed work alone, not the data generation or the setup.
                 baselineKB = ProcessMemory.resetPeak()
             }
 
             let start = clock.now
-            let outcome = try perform(request.workload, backend: backend, expectation: expectation, parameters: request.parameters)
+            let outcome = try perform(request.workload, store: store, expectation: expectation, parameters: request.parameters)
             let elapsed = (clock.now - start).seconds
 
-            try backend.close()
+            try store.close()
             let label = "\(request.backend.rawValue) \(request.workload.rawValue) N=\(request.parameters.count) repetition \(repetition)"
             checksum = try verify(outcome, against: expectation, store: request.work, label: label)
             if repetition == 0 {
@@ -117,22 +128,48 @@ enum Worker {
         case nothing
     }
 
-    private static func prepare(_ workload: Workload, backend: any Backend, expectation: Expectation) throws {
-        switch workload {
-        case .w5: try backend.prepareDelete(ids: expectation.ids)
-        case .w6: try backend.prepareLookups(ids: expectation.ids)
-        case .w1, .w2, .w3, .w3Indexed, .w4: break
+    /// An open store of either data set.
+    private enum OpenStore {
+        case person(any Backend)
+        case graph(any GraphBackend)
+
+        init(_ kind: BackendKind, for workload: Workload, at location: StoreLocation) throws {
+            self = workload.isGraph ? .graph(try openGraphBackend(kind, at: location)) : .person(try openBackend(kind, at: location))
+        }
+
+        func close() throws {
+            switch self {
+            case .person(let backend): try backend.close()
+            case .graph(let backend): try backend.close()
+            }
         }
     }
 
-    private static func perform(_ workload: Workload, backend: any Backend, expectation: Expectation, parameters: WorkloadParameters) throws -> Outcome {
-        switch workload {
-        case .w1: try backend.insert(expectation.rows); return .nothing
-        case .w2: return .checksum(try backend.fetchAll())
-        case .w3, .w3Indexed: return .checksum(try backend.queryAgeRange(parameters))
-        case .w4: return .checksum(try backend.updateAllScores())
-        case .w5: return .count(try backend.deletePrepared())
-        case .w6: return .checksum(try backend.lookUpPrepared())
+    private static func prepare(_ workload: Workload, store: OpenStore, expectation: Expectation) throws {
+        switch (workload, store) {
+        case (.w5, .person(let backend)): try backend.prepareDelete(ids: expectation.ids)
+        case (.w6, .person(let backend)): try backend.prepareLookups(ids: expectation.ids)
+        case (.g4, .graph(let backend)): try backend.prepareCascadeDelete()
+        default: break
+        }
+    }
+
+    private static func perform(_ workload: Workload, store: OpenStore, expectation: Expectation, parameters: WorkloadParameters) throws -> Outcome {
+        switch (workload, store) {
+        case (.w1, .person(let backend)): try backend.insert(expectation.rows); return .nothing
+        case (.w2, .person(let backend)): return .checksum(try backend.fetchAll())
+        case (.w3, .person(let backend)), (.w3Indexed, .person(let backend)): return .checksum(try backend.queryAgeRange(parameters))
+        case (.w4, .person(let backend)): return .checksum(try backend.updateAllScores())
+        case (.w5, .person(let backend)): return .count(try backend.deletePrepared())
+        case (.w6, .person(let backend)): return .checksum(try backend.lookUpPrepared())
+        case (.g1, .graph(let backend)):
+            guard let graph = expectation.graph else { throw VerificationFailure(description: "G1 has no input graph") }
+            try backend.insertGraph(graph)
+            return .nothing
+        case (.g2, .graph(let backend)): return .checksum(try backend.fetchBooksWithAuthors())
+        case (.g3, .graph(let backend)): return .checksum(try backend.walkAuthorsToBooks())
+        case (.g4, .graph(let backend)): try backend.deleteAuthorsCascading(); return .nothing
+        default: throw VerificationFailure(description: "\(workload.rawValue) does not run on this store")
         }
     }
 
@@ -155,7 +192,7 @@ enum Worker {
             break
         }
         if let expected = expectation.table {
-            let found = try tableChecksum(at: store)
+            let found = try expectation.tableIsGraph ? graphTableChecksum(at: store) : tableChecksum(at: store)
             guard found == expected else {
                 throw VerificationFailure(description: "\(label): the store holds \(found), expected \(expected)")
             }

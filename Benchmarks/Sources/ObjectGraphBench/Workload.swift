@@ -1,4 +1,5 @@
-/// The workloads of shared/BENCHMARKS.md. `w3Indexed` is W3 against a store with an index on `age`.
+/// The workloads of shared/BENCHMARKS.md (`Person`, W1–W6; `w3Indexed` is W3 against a store with
+/// an index on `age`) and the object-graph workloads of issue 3 (`Author` ↔ `Book`, G1–G4).
 enum Workload: String, CaseIterable, Codable, Sendable {
     case w1 = "W1"
     case w2 = "W2"
@@ -7,6 +8,10 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     case w4 = "W4"
     case w5 = "W5"
     case w6 = "W6"
+    case g1 = "G1"
+    case g2 = "G2"
+    case g3 = "G3"
+    case g4 = "G4"
 
     /// What the workload does, for the report.
     var summary: String {
@@ -18,14 +23,44 @@ enum Workload: String, CaseIterable, Codable, Sendable {
         case .w4: "fetch all N, change score, save"
         case .w5: "delete every other row (N/2), save"
         case .w6: "key / object-ID lookups, random order, fresh context"
+        case .g1: "create N/10 authors × 10 books, save, fresh store"
+        case .g2: "fetch all N books, author prefetched, read both"
+        case .g3: "all authors → books (prefetched), read every book"
+        case .g4: "cascade-delete all authors (and N books), save"
         }
     }
 
-    /// Whether the workload starts from a populated store (all but W1).
-    var needsPopulatedStore: Bool { self != .w1 }
+    /// Whether the workload starts from a populated store (all but W1 and G1).
+    var needsPopulatedStore: Bool { self != .w1 && self != .g1 }
 
     /// Whether the store it starts from has the index on `age`.
     var indexed: Bool { self == .w3Indexed }
+
+    /// Whether it works on the `Author` ↔ `Book` graph (`Models/BenchmarkGraph.json`) rather than
+    /// on `Person`.
+    var isGraph: Bool {
+        switch self {
+        case .g1, .g2, .g3, .g4: true
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6: false
+        }
+    }
+
+    /// Whether `backend` runs it: GRDB does not run the object-graph workloads.
+    func runs(on backend: BackendKind) -> Bool { !(isGraph && backend == .grdb) }
+
+    /// The populated store it starts from, as a file-name suffix: one per data set and schema.
+    var storeVariant: String { isGraph ? "-graph" : indexed ? "-indexed" : "" }
+
+    /// The workloads a `--workloads` item names: one workload, or `W` (W1–W6 with W3i), `G`
+    /// (G1–G4) or `all`.
+    static func named(_ name: String) -> [Workload]? {
+        switch name.lowercased() {
+        case "all": allCases
+        case "w": allCases.filter { !$0.isGraph }
+        case "g": allCases.filter(\.isGraph)
+        default: allCases.first { $0.rawValue.lowercased() == name.lowercased() }.map { [$0] }
+        }
+    }
 }
 
 /// The three things measured.
