@@ -12,7 +12,8 @@ extension ManagedObjectContext {
     }
 
     /// Loads the to-many relationships chosen by `include` of every object in `objects` that has
-    /// not loaded them yet: one store request per entity and relationship, however many objects.
+    /// not loaded them yet, with the destinations' rows: one store request per entity and
+    /// relationship, however many objects.
     func loadToManyRelationships(of objects: [ManagedObject], where include: (RelationshipDescription) -> Bool) throws {
         var groups: [ObjectIdentifier: [ManagedObject]] = [:]
         for object in objects where !object.isNew && object.objectID.primaryKey != nil {
@@ -26,9 +27,12 @@ extension ManagedObjectContext {
                 let position = relationship.slot - entity.rowWidth
                 let unloaded = group.filter { $0.loadedToMany.isEmpty || $0.loadedToMany[position] == nil }
                 guard !unloaded.isEmpty else { continue }
-                let related = try store.relatedObjectIDs(of: relationship, in: entity, sources: unloaded.map { $0.objectID.primaryKey! })
+                // With their rows: the destinations of a batch are usually read next.
+                let related = try store.relatedSnapshots(of: relationship, in: entity, sources: unloaded.map { $0.objectID.primaryKey! })
                 for object in unloaded {
-                    let destinations = (related[object.objectID.primaryKey!] ?? []).map { self.object(with: $0) }.filter { !$0.isDeleted }
+                    let destinations = (related[object.objectID.primaryKey!] ?? [])
+                        .map { registeredObject(for: $0, in: store.idSpaces[$0.entityIndex], asFault: true) }
+                        .filter { !$0.isDeleted }
                     if object.loadedToMany.isEmpty { object.loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
                     object.loadedToMany[position] = RelatedObjects(destinations, isOrdered: relationship.isOrdered)
                 }

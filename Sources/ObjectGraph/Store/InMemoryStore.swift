@@ -106,6 +106,14 @@ final class InMemoryStore: PersistentStore {
         }
     }
 
+    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+        try state.withLock { state in
+            try Self.checkOpen(state)
+            let related = try related(relationship, of: entity, sources: Set(sources), in: state)
+            return related.mapValues { $0.compactMap { state.tables[$0.entity.index].rows[$0.primaryKey!] } }
+        }
+    }
+
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
         try state.withLock { state in
             try Self.checkOpen(state)

@@ -38,6 +38,10 @@ protocol PersistentStore: AnyObject, Sendable {
     /// destinations are left out.
     func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]]
 
+    /// The destinations of the to-many `relationship` of `entity` for each source key, with their
+    /// rows, in the relationship's order. Sources with no destinations are left out.
+    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]]
+
     /// Reserves `count` unused primary keys for `entity`; they are never handed out again.
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
 

@@ -55,11 +55,43 @@ extension SQLiteStoreState {
         return related
     }
 
-    /// Removes every join-table pair holding the deleted object `objectID`.
-    func deleteJoinRows(of objectID: ManagedObjectID, key: Int64) throws {
-        for (table, column) in relationshipLayout.joinColumns(holding: objectID.entity, in: model) {
-            try run("DELETE FROM \(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column)) = ?", [.integer(key)], for: objectID)
+    /// The destinations with their rows: for a to-many kept through its inverse's foreign key, one
+    /// SELECT of the destination rows by that key (membership and rows at once); otherwise the
+    /// keys first, then the rows.
+    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+        guard !sources.isEmpty else { return [:] }
+        _ = try table(for: entity)
+        guard case .inverseForeignKey(let inverse, let positionColumn) = relationshipLayout[relationship, of: entity] else {
+            let related = try relatedObjectIDs(of: relationship, in: entity, sources: sources)
+            var rows: [Int: [Int64: Snapshot]] = [:]
+            for (entityIndex, objectIDs) in Dictionary(grouping: related.values.joined(), by: { $0.entity.index }) {
+                rows[entityIndex] = try snapshots(of: model.entities[entityIndex], primaryKeys: objectIDs.map { $0.primaryKey! })
+            }
+            return related.mapValues { $0.compactMap { rows[$0.entity.index]?[$0.primaryKey!] } }
         }
+        let destination = tables[relationship.destinationIndex]
+        let own = quoteIdentifier(inverse.name)
+        let filter = sources.count > 1 ? "\(own) IN (SELECT value FROM json_each(?))" : "\(own) = ?"
+        let conditions = (destination.kindsFilter.map { [$0] } ?? []) + [filter]
+        let order = [own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]
+        let statement = try connection.cachedStatement(
+            "\(destination.selectPrefix) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", "))")
+        statement.reset()
+        defer { statement.reset() }
+        if sources.count == 1 {
+            try statement.bind(.integer(sources[0]), at: 1)
+        } else {
+            try statement.bind(.string("[" + sources.map(String.init).joined(separator: ",") + "]"), at: 1)
+        }
+        var related: [Int64: [Snapshot]] = [:]
+        while try statement.step() {
+            let row = try destination.snapshot(from: statement)
+            // The inverse keeps its position in every sub-entity; its slot follows the row's entity.
+            let slot = model.entities[row.entityIndex].relationships[inverse.index].slot
+            guard case .object(let owner) = row.values[slot], let key = owner.primaryKey else { continue }
+            related[key, default: []].append(row)
+        }
+        return related
     }
 
     /// Writes the pairs the owning sides of join tables gained and lost, then the positions of

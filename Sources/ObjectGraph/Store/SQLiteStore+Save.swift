@@ -33,7 +33,7 @@ extension SQLiteStoreState {
                         assigned.append(key)
                     }
                 }
-                for objectID in request.deletes { try delete(objectID) }
+                try deleteRows(request.deletes)
                 for update in request.updates { try apply(update, keys: keys) }
                 for (insert, key) in zip(request.inserts, Self.rowKeys(of: request.inserts, assigned: assigned)) {
                     try self.insert(insert, key: key, keys: keys)
@@ -54,19 +54,41 @@ extension SQLiteStoreState {
         return inserts.map { $0.objectID.primaryKey ?? next.next()! }
     }
 
-    /// Deletes a row and the join-table pairs it is part of. A row that is already gone is not an
-    /// error: the save's intent holds.
-    private func delete(_ objectID: ManagedObjectID) throws {
-        let table = try table(for: objectID.entity)
-        let key = try savedKey(of: objectID, "delete")
-        let statement = try table.delete(on: connection)
-        statement.reset()
-        try statement.bind(.integer(key), at: 1)
-        _ = try statement.step(explainingFailure: {
-            $0.error("Cannot delete \(objectID.shortDescription)", entityName: table.entity.name, objectID: objectID)
-        })
-        try deleteJoinRows(of: objectID, key: key)
+    /// Deletes rows and the join-table pairs they are part of, each entity's keys in chunks of one
+    /// statement (`_pk IN` a JSON array of keys): a large delete is a few statements, not one per
+    /// row. A row that is already gone is not an error: the save's intent holds.
+    private func deleteRows(_ objectIDs: [ManagedObjectID]) throws {
+        var groups: [(entity: EntityDescription, keys: [Int64])] = []
+        for objectID in objectIDs {
+            let key = try savedKey(of: objectID, "delete")
+            if groups.last?.entity === objectID.entity {
+                groups[groups.count - 1].keys.append(key)
+            } else {
+                groups.append((objectID.entity, [key]))
+            }
+        }
+        for (entity, keys) in groups {
+            let table = try table(for: entity)
+            let targets = [(table.quotedName, quoteIdentifier(SQLiteSchema.primaryKeyColumn))]
+                + relationshipLayout.joinColumns(holding: entity, in: model).map { (quoteIdentifier($0.table.name), quoteIdentifier($0.column)) }
+            for (name, column) in targets {
+                let statement = try connection.cachedStatement("DELETE FROM \(name) WHERE \(column) IN (SELECT value FROM json_each(?))")
+                for start in stride(from: 0, to: keys.count, by: Self.deleteChunk) {
+                    let chunk = keys[start..<min(start + Self.deleteChunk, keys.count)]
+                    statement.reset()
+                    try statement.bind(.string("[" + chunk.map(String.init).joined(separator: ",") + "]"), at: 1)
+                    _ = try statement.step(explainingFailure: {
+                        $0.error("Cannot delete \(entity.name) objects", entityName: entity.name)
+                    })
+                }
+                statement.reset()
+            }
+        }
     }
+
+    /// Keys per DELETE statement: large enough that statements are few, small enough that the
+    /// JSON text stays small.
+    private static let deleteChunk = 1_000
 
     /// Writes the changed stored attributes and to-one relationships of a row and bumps its version.
     private func apply(_ update: SaveRequest.Update, keys: SaveKeys) throws {

@@ -73,6 +73,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try withState { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
     }
 
+    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+        try withState { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
+    }
+
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
         try withState { try $0.reservePrimaryKeys(for: entity, count: count) }
     }

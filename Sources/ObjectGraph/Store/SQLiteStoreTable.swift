@@ -55,13 +55,11 @@ final class SQLiteStoreTable {
     /// What an INSERT binds after `_pk`, in parameter order from 2, and what updates assign.
     let writeColumns: [WriteColumn]
     let insertSQL: String
-    let deleteSQL: String
     let selectByKeySQL: String
     /// Many rows by key in one statement whatever their number: the keys come as one JSON array.
     let selectByKeysSQL: String
 
     private var insertStatement: SQLiteStatement?
-    private var deleteStatement: SQLiteStatement?
     private var selectByKeyStatement: SQLiteStatement?
 
     init(entity: EntityDescription, layout: SQLiteTableLayout, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
@@ -112,7 +110,6 @@ final class SQLiteStoreTable {
         let inserted = [primaryKey] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
         let placeholders = ["?"] + (shared ? ["'\(entity.name)'"] : []) + writes.map { _ in "?" }
         self.insertSQL = "INSERT INTO \(table) (\(inserted.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
-        self.deleteSQL = "DELETE FROM \(table) WHERE \(primaryKey) = ?"
         let own = ownFilter.map { " AND \($0)" } ?? ""
         self.selectByKeySQL = "\(selectPrefix) WHERE \(primaryKey) = ?\(own)"
         self.selectByKeysSQL = "\(selectPrefix) WHERE \(primaryKey) IN (SELECT value FROM json_each(?))\(own) ORDER BY \(primaryKey)"
@@ -132,10 +129,6 @@ final class SQLiteStoreTable {
         try Self.prepared(&insertStatement, insertSQL, on: connection)
     }
 
-    func delete(on connection: SQLiteConnection) throws -> SQLiteStatement {
-        try Self.prepared(&deleteStatement, deleteSQL, on: connection)
-    }
-
     func selectByKey(on connection: SQLiteConnection) throws -> SQLiteStatement {
         try Self.prepared(&selectByKeyStatement, selectByKeySQL, on: connection)
     }
@@ -143,13 +136,11 @@ final class SQLiteStoreTable {
     /// Releases the values the write statements still hold from the last save.
     func releaseBindings() {
         insertStatement?.releaseBindings()
-        deleteStatement?.releaseBindings()
     }
 
     /// Drops the statements, so closing the connection finalizes everything at once.
     func releaseStatements() {
         insertStatement = nil
-        deleteStatement = nil
         selectByKeyStatement = nil
     }
 

@@ -59,7 +59,7 @@ import Testing
             let executed = try statements(store) {
                 for author in try context.fetch(request) {
                     for book in try author.relatedObjects(forKey: "books") {
-                        #expect(!book.isFault)
+                        #expect(!book.values.isEmpty, "a fault holding its row")
                         #expect(try book.relatedObjects(forKey: "tags").isEmpty)
                         titles += 1
                     }
@@ -67,8 +67,8 @@ import Testing
             }
             #expect(titles == 1000)
             if kind == .sqlite {
-                // Authors; book memberships; book rows; tag memberships (no tags, so no tag rows).
-                #expect(executed.count == 4, "\(executed)")
+                // Authors; books with their rows (by their foreign key); tag memberships (no tags).
+                #expect(executed.count == 3, "\(executed)")
             }
         }
     }
