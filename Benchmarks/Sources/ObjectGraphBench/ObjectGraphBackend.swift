@@ -10,9 +10,15 @@ final class ObjectGraphBackend: Backend {
     /// The context of the W5 objects, kept alive here because objects refer to it weakly.
     private var deleteContext: ManagedObjectContext?
     private var lookupIDs: [ManagedObjectID] = []
+    private let location: StoreLocation
 
     init(location: StoreLocation) throws {
-        container = try openContainer(model: location.indexed ? "BenchmarkIndexed.json" : "Benchmark.json", at: location)
+        self.location = location
+        container = try openContainer(model: Self.modelName(location), at: location)
+    }
+
+    private static func modelName(_ location: StoreLocation) -> String {
+        location.indexed ? "BenchmarkIndexed.json" : "Benchmark.json"
     }
 
     func close() throws {
@@ -91,15 +97,21 @@ final class ObjectGraphBackend: Backend {
         return objectsToDelete.count
     }
 
-    /// Gathers the object IDs of the wanted ids in a throwaway context.
+    /// Gathers the object IDs of the wanted ids through a container of its own (so the rows it
+    /// reads do not warm the row cache of the coordinator the lookups use, as in a fresh
+    /// process), and carries them over by URI.
     func prepareLookups(ids: [Int64]) throws {
-        let context = container.newBackgroundContext()
-        var objectIDs: [Int64: ManagedObjectID] = [:]
+        let gathering = try openContainer(model: Self.modelName(location), at: location)
+        defer { gathering.persistentStoreCoordinator.removePersistentStore() }
+        let context = gathering.newBackgroundContext()
+        var uris: [Int64: URL] = [:]
         for person in try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")) {
-            objectIDs[try person.value(forKey: "id") as? Int64 ?? 0] = person.objectID
+            uris[try person.value(forKey: "id") as? Int64 ?? 0] = person.objectID.uriRepresentation()
         }
         lookupIDs = try ids.map { id in
-            guard let objectID = objectIDs[id] else { throw VerificationFailure(description: "no Person with id \(id) to look up") }
+            guard let uri = uris[id], let objectID = container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri) else {
+                throw VerificationFailure(description: "no Person with id \(id) to look up")
+            }
             return objectID
         }
     }

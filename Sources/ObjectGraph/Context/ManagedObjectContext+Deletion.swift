@@ -13,6 +13,10 @@ extension ManagedObjectContext {
     /// follow a rule, the next `save()` throws that error and writes nothing.
     public func delete(_ object: ManagedObject) {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
+        guard object.entity.relationships.contains(where: { $0.deleteRule == .cascade || $0.deleteRule == .nullify }) else {
+            markDeleted(object)
+            return
+        }
         var deleting: Set<ObjectIdentifier> = [ObjectIdentifier(object)]
         var level = [object]
         var doomed: [ManagedObject] = []
