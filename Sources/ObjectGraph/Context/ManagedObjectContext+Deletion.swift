@@ -13,27 +13,34 @@ extension ManagedObjectContext {
     /// follow a rule, the next `save()` throws that error and writes nothing.
     public func delete(_ object: ManagedObject) {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
-        guard object.entity.relationships.contains(where: { $0.deleteRule == .cascade || $0.deleteRule == .nullify }) else {
+        guard object.entity.relationships.contains(where: Self.propagates) else {
             markDeleted(object)
             return
         }
         var deleting: Set<ObjectIdentifier> = [ObjectIdentifier(object)]
-        var level = [object]
+        // Each object to delete, with the to-one relationship that leads back to the object whose
+        // cascade reached it: that one need not be followed (its destination is being deleted).
+        var level: [(object: ManagedObject, backIndex: Int?)] = [(object, nil)]
         var doomed: [ManagedObject] = []
         do {
             // Level by level, not recursion: a cascade may run through thousands of objects, and
-            // each level's to-many relationships load in one store request per relationship.
+            // each level's reads are batched: one store request per entity and relationship.
             while !level.isEmpty {
-                try loadToManyRelationships(of: level) { $0.deleteRule == .cascade || $0.deleteRule == .nullify }
-                var nextLevel: [ManagedObject] = []
-                for next in level {
+                try fulfillFaults(level.filter { Self.mustReadToOnes(of: $0.object, except: $0.backIndex) }.map(\.object))
+                let objects = level.map(\.object)
+                // Cascaded destinations are only deleted: their keys suffice. Nullified ones change.
+                try loadToManyRelationships(of: objects, withRows: false) { $0.deleteRule == .cascade }
+                try loadToManyRelationships(of: objects) { $0.deleteRule == .nullify }
+                var nextLevel: [(object: ManagedObject, backIndex: Int?)] = []
+                for (next, backIndex) in level {
                     doomed.append(next)
-                    for relationship in next.entity.relationships where relationship.deleteRule == .cascade || relationship.deleteRule == .nullify {
+                    for relationship in next.entity.relationships where Self.propagates(relationship) && relationship.index != backIndex {
                         for destination in try destinations(of: next, through: relationship)
                         where destination.managedObjectContext === self && !destination.isDeleted && !deleting.contains(ObjectIdentifier(destination)) {
                             if relationship.deleteRule == .cascade {
                                 deleting.insert(ObjectIdentifier(destination))
-                                nextLevel.append(destination)
+                                let back = relationship.inverseIndex.flatMap { destination.entity.relationships[$0].isToOne ? $0 : nil }
+                                nextLevel.append((destination, back))
                             } else if let inverseIndex = relationship.inverseIndex {
                                 try destination.unlink(next, through: destination.entity.relationships[inverseIndex])
                             }
@@ -47,6 +54,17 @@ extension ManagedObjectContext {
                 ?? ObjectGraphError(.invalidOperation, "deleting \(object.objectID.shortDescription) could not follow its delete rules: \(error)")
         }
         for object in doomed { markDeleted(object) }
+    }
+
+    /// Whether deleting an object follows `relationship`: cascade and nullify do, deny and noAction not.
+    private static func propagates(_ relationship: RelationshipDescription) -> Bool {
+        relationship.deleteRule == .cascade || relationship.deleteRule == .nullify
+    }
+
+    /// Whether following the delete rules of `object` reads its row: it has a to-one relationship
+    /// to follow (other than the one at `backIndex`).
+    private static func mustReadToOnes(of object: ManagedObject, except backIndex: Int?) -> Bool {
+        object.values.isEmpty && object.entity.toOneRelationships.contains { propagates($0) && $0.index != backIndex }
     }
 
     /// The current destinations of a relationship (loading a to-many if needed).

@@ -12,9 +12,10 @@ extension ManagedObjectContext {
     }
 
     /// Loads the to-many relationships chosen by `include` of every object in `objects` that has
-    /// not loaded them yet, with the destinations' rows: one store request per entity and
-    /// relationship, however many objects.
-    func loadToManyRelationships(of objects: [ManagedObject], where include: (RelationshipDescription) -> Bool) throws {
+    /// not loaded them yet: one store request per entity and relationship, however many objects.
+    /// With `withRows`, the destinations come with their rows (they are usually read next);
+    /// without, as faults (their keys are all that is read).
+    func loadToManyRelationships(of objects: [ManagedObject], withRows: Bool = true, where include: (RelationshipDescription) -> Bool) throws {
         var groups: [ObjectIdentifier: [ManagedObject]] = [:]
         for object in objects where !object.isNew && object.objectID.primaryKey != nil {
             groups[ObjectIdentifier(object.entity), default: []].append(object)
@@ -27,12 +28,15 @@ extension ManagedObjectContext {
                 let position = relationship.slot - entity.rowWidth
                 let unloaded = group.filter { $0.loadedToMany.isEmpty || $0.loadedToMany[position] == nil }
                 guard !unloaded.isEmpty else { continue }
-                // With their rows: the destinations of a batch are usually read next.
-                let related = try store.relatedSnapshots(of: relationship, in: entity, sources: unloaded.map { $0.objectID.primaryKey! })
+                let sources = unloaded.map { $0.objectID.primaryKey! }
+                let related: [Int64: [ManagedObject]] = if withRows {
+                    try store.relatedSnapshots(of: relationship, in: entity, sources: sources)
+                        .mapValues { $0.map { registeredObject(for: $0, in: store.idSpaces[$0.entityIndex], asFault: true) } }
+                } else {
+                    try store.relatedObjectIDs(of: relationship, in: entity, sources: sources).mapValues { $0.map { self.object(with: $0) } }
+                }
                 for object in unloaded {
-                    let destinations = (related[object.objectID.primaryKey!] ?? [])
-                        .map { registeredObject(for: $0, in: store.idSpaces[$0.entityIndex], asFault: true) }
-                        .filter { !$0.isDeleted }
+                    let destinations = (related[object.objectID.primaryKey!] ?? []).filter { !$0.isDeleted }
                     if object.loadedToMany.isEmpty { object.loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
                     object.loadedToMany[position] = RelatedObjects(destinations, isOrdered: relationship.isOrdered)
                 }

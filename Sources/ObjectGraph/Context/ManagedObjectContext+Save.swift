@@ -35,8 +35,8 @@ extension ManagedObjectContext {
         plan.inserted = pendingInserts
         // Rows are written in table and key order: B-tree pages are then visited once each, in
         // sequence, instead of at random (several times faster for large saves).
-        plan.updated = updated.values.sorted(by: Self.storageOrder)
-        plan.deleted = deleted.values.sorted(by: Self.storageOrder)
+        plan.updated = Self.inStorageOrder(updated.values)
+        plan.deleted = Self.inStorageOrder(deleted.values)
         var failures: [ValidationFailure] = []
         for object in plan.inserted { failures += ObjectValidator.failures(of: object) }
         for object in plan.updated { failures += ObjectValidator.failures(of: object) }
@@ -69,9 +69,11 @@ extension ManagedObjectContext {
         return plan
     }
 
-    private static func storageOrder(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
-        if a.entity.index != b.entity.index { return a.entity.index < b.entity.index }
-        return (a.objectID.primaryKey ?? 0) < (b.objectID.primaryKey ?? 0)
+    /// `objects` by entity, then primary key; the keys are read once per object, not per comparison.
+    private static func inStorageOrder(_ objects: Dictionary<ObjectIdentifier, ManagedObject>.Values) -> [ManagedObject] {
+        objects.map { (entity: $0.entity.index, key: $0.objectID.primaryKey ?? 0, object: $0) }
+            .sorted { ($0.entity, $0.key) < ($1.entity, $1.key) }
+            .map(\.object)
     }
 
     /// Makes the context match the store after a committed save: inserted objects get permanent
