@@ -61,6 +61,14 @@ extension ManagedObject {
         for object in objects { try removeDestination(object, from: relationship) }
     }
 
+    /// Sets the to-one relationship `key` to `object` (keeping inverses); see `setValue(_:forKey:)`.
+    public func setValue(_ object: ManagedObject, forKey key: String) throws {
+        guard let relationship = entity.relationship(named: key), relationship.isToOne else {
+            return try setValue(object as Any?, forKey: key)
+        }
+        try setToOneDestination(object, for: relationship)
+    }
+
     // MARK: - Dynamic access (value(forKey:) and setValue(_:forKey:) for relationships)
 
     /// The value of relationship `relationship` as `value(forKey:)` returns it: the destination

@@ -126,6 +126,8 @@ extension ManagedObject {
         for (position, related) in loadedToMany.enumerated() {
             guard let related, related.isChanged else { continue }
             let relationship = entity.toManyRelationships[position]
+            // An unordered to-many with a to-one inverse is written entirely through the inverse's rows.
+            guard relationship.isOrdered || relationship.inverseIndex == nil || relationship.isInverseToMany else { continue }
             let (added, removed, orderChanged) = related.changes()
             guard !added.isEmpty || !removed.isEmpty || orderChanged else { continue }
             changes.append(RelationshipChange(

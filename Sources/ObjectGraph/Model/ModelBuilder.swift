@@ -33,11 +33,13 @@ enum ModelBuilder {
                     }
                     // Validation guarantees the destination and the inverse exist.
                     let destination = lookup[relationship.destination.name]!
+                    let destinationRelationships = lookup.allRelationships(of: destination)
                     let inverseIndex = relationship.inverse.flatMap { inverse in
-                        lookup.allRelationships(of: destination).firstIndex { $0.name == inverse.name }
+                        destinationRelationships.firstIndex { $0.name == inverse.name }
                     }
                     return relationship.makeDescription(
-                        index: position, slot: slot, destinationIndex: entityIndexes[destination.name]!, inverseIndex: inverseIndex)
+                        index: position, slot: slot, destinationIndex: entityIndexes[destination.name]!, inverseIndex: inverseIndex,
+                        isInverseToMany: inverseIndex.map { destinationRelationships[$0].isToMany } ?? false)
                 },
                 uniquenessConstraints: lineage.flatMap(\.uniquenessConstraints).map { $0.names.map(\.name) },
                 indexes: lineage.flatMap(\.indexes).map { $0.names.map(\.name) },

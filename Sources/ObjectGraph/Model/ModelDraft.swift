@@ -80,11 +80,11 @@ struct RelationshipDraft {
     var maxCount: Int?
 
     /// The description of this relationship at `index` in its entity's relationships.
-    func makeDescription(index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?) -> RelationshipDescription {
+    func makeDescription(index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?, isInverseToMany: Bool) -> RelationshipDescription {
         RelationshipDescription(
             name: name, destinationEntityName: destination.name, isToMany: isToMany, isOrdered: isOrdered,
             inverseName: inverse?.name, deleteRule: deleteRule, isOptional: isOptional,
             minCount: minCount, maxCount: maxCount,
-            index: index, slot: slot, destinationIndex: destinationIndex, inverseIndex: inverseIndex)
+            index: index, slot: slot, destinationIndex: destinationIndex, inverseIndex: inverseIndex, isInverseToMany: isInverseToMany)
     }
 }

@@ -41,13 +41,16 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
     /// The inverse's position in the destination's `relationships` (the same in every
     /// sub-entity of the destination, which lists inherited relationships first).
     let inverseIndex: Int?
+    /// Whether the inverse is a to-many (many-to-many, when this one is too).
+    let isInverseToMany: Bool
 
     init(
         name: String, destinationEntityName: String, isToMany: Bool = false, isOrdered: Bool = false,
         inverseName: String? = nil, deleteRule: DeleteRule = .nullify, isOptional: Bool = true,
         minCount: Int? = nil, maxCount: Int? = nil,
-        index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?
+        index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?, isInverseToMany: Bool = false
     ) {
+        self.isInverseToMany = isInverseToMany
         self.name = name
         self.destinationEntityName = destinationEntityName
         self.isToMany = isToMany
