@@ -29,6 +29,11 @@ protocol Backend: AnyObject {
     /// W6: looks each prepared key up on a fresh context and reads every attribute, in order.
     func lookUpPrepared() throws -> Checksum
 
+    /// M1: iterates every row once, reading only `name`, with memory bounded by `batchSize`
+    /// rather than by N (ObjectGraph: `fetch(_:batchSize:)`; raw SQLite and GRDB stream one
+    /// statement). Returns the order-independent checksum of the names.
+    func iterateNames(batchSize: Int) throws -> Checksum
+
     /// Closes the store, flushing nothing that a commit has not already made durable.
     func close() throws
 }

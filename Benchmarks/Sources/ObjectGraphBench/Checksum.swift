@@ -27,6 +27,12 @@ struct Checksum: Equatable, Sendable, CustomStringConvertible {
         append(row.id, row.name, row.email, row.age, row.score, row.createdAt, row.bio)
     }
 
+    /// Adds one row's `name` alone, ignoring order (M1 reads only that attribute).
+    mutating func addName(_ name: String) {
+        rows += 1
+        value &+= Checksum.mix(Checksum.stringHash(name) ^ 0x4E41_4D45)
+    }
+
     /// Folds a whole other checksum in (for repeated queries).
     mutating func combine(_ other: Checksum) {
         rows += other.rows

@@ -20,9 +20,9 @@ struct Driver {
         var failures: [String] = []
         var prepared: [URL: Bool] = [:]
 
-        for count in options.counts {
+        for count in options.allCounts {
             let parameters = WorkloadParameters(count: count, queries: options.queries, lookups: options.lookups, seed: options.seed)
-            for workload in options.workloads {
+            for workload in options.workloads where options.counts(for: workload).contains(count) {
                 for backend in options.backends where workload.runs(on: backend) {
                     let template = directory.appendingPathComponent("template-\(backend.rawValue)-\(count)\(workload.storeVariant).sqlite")
                     var request = ChildRequest(

@@ -131,6 +131,20 @@ final class GRDBBackend: Backend {
         }
     }
 
+    /// GRDB's streaming API: a `Row` cursor over one statement (fetching records or rows into an
+    /// array would hold all N).
+    func iterateNames(batchSize: Int) throws -> Checksum {
+        try queue.read { db in
+            var checksum = Checksum()
+            let rows = try Row.fetchCursor(db, sql: "SELECT name FROM Person")
+            while let row = try rows.next() {
+                let name: String = try row.decode(atIndex: 0)
+                checksum.addName(name)
+            }
+            return checksum
+        }
+    }
+
     func prepareLookups(ids: [Int64]) throws { lookupIDs = ids }
 
     func lookUpPrepared() throws -> Checksum {

@@ -79,6 +79,23 @@ final class ObjectGraphBackend: Backend {
         return checksum
     }
 
+    /// The batched fetch: one query for every key, then one per batch of `batchSize` objects;
+    /// the collection keeps only the batch it is in, and the context holds unchanged objects
+    /// weakly, so earlier batches are released as the loop goes.
+    func iterateNames(batchSize: Int) throws -> Checksum {
+        let context = container.newBackgroundContext()
+        let request = FetchRequest<ManagedObject>(entityName: "Person")
+        let people = try context.fetch(request, batchSize: batchSize)
+        var checksum = Checksum()
+        for person in people {
+            guard let name = try person.value(forKey: "name", as: String.self) else {
+                throw VerificationFailure(description: "Person.name of \(person.objectID) is missing")
+            }
+            checksum.addName(name)
+        }
+        return checksum
+    }
+
     /// Fetches every object into the context that will delete them, as GRDB's setup fetches its
     /// records; the deleting and saving is what is timed.
     func prepareDelete(ids: [Int64]) throws {

@@ -4,7 +4,9 @@ import Foundation
 struct Options {
     var backends = BackendKind.allCases
     var workloads = Workload.allCases
-    var counts = [100_000, 20_000]
+    /// `--n`: the row counts of every workload; `nil` runs each at its own `defaultCounts`
+    /// (100,000 and 20,000 for W and G, 1,000,000 for M1).
+    var explicitCounts: [Int]?
     var repetitions = 5
     var queries = 100
     var lookups = 10_000
@@ -21,10 +23,12 @@ struct Options {
         USAGE: objectgraph-bench [options]
 
           --backends LIST     raw,grdb,objectgraph (default: all)
-          --workloads LIST    W1,W2,W3,W3i,W4,W5,W6,G1,G2,G3,G4, or the groups W, G, all
+          --workloads LIST    W1,W2,W3,W3i,W4,W5,W6,G1,G2,G3,G4,M1, or the groups W, G, M, all
                               (default: all; W3i = W3 with an index on age; G = the object
-                              graph of N/10 authors × 10 books, raw and objectgraph only)
-          --n LIST            row counts; books for G1–G4 (default: 100000,20000)
+                              graph of N/10 authors × 10 books, raw and objectgraph only;
+                              M1 = iterate N rows in fetch batches of 500, peak memory)
+          --n LIST            row counts of every chosen workload; books for G1–G4
+                              (default: 100000,20000 for W and G, 1000000 for M1)
           --repetitions K     counted repetitions after the warm-up (default: 5)
           --queries K         W3 queries per repetition (default: 100)
           --lookups K         W6 lookups per repetition (default: 10000)
@@ -48,6 +52,20 @@ struct Options {
             .deletingLastPathComponent() // Benchmarks
             .deletingLastPathComponent() // the main package
             .appendingPathComponent("Models")
+    }
+
+    /// The row counts `workload` runs at.
+    func counts(for workload: Workload) -> [Int] {
+        explicitCounts ?? workload.defaultCounts
+    }
+
+    /// Every row count some chosen workload runs at, in the order they first appear.
+    var allCounts: [Int] {
+        var all: [Int] = []
+        for workload in workloads {
+            for count in counts(for: workload) where !all.contains(count) { all.append(count) }
+        }
+        return all
     }
 
     init(arguments: [String]) throws {
@@ -76,7 +94,7 @@ struct Options {
                 var chosen: [Workload] = []
                 for workload in try list(flag, Workload.named).joined() where !chosen.contains(workload) { chosen.append(workload) }
                 workloads = chosen
-            case "--n": counts = try list(flag) { Int($0.replacingOccurrences(of: "_", with: "")).flatMap { $0 > 1 ? $0 : nil } }
+            case "--n": explicitCounts = try list(flag) { Int($0.replacingOccurrences(of: "_", with: "")).flatMap { $0 > 1 ? $0 : nil } }
             case "--repetitions": repetitions = max(1, try integer(flag))
             case "--queries": queries = try integer(flag)
             case "--lookups": lookups = try integer(flag)

@@ -127,6 +127,15 @@ final class RawSQLiteBackend: Backend {
         return checksum
     }
 
+    /// One statement stepped through every row; each name is decoded into a `String`, as the
+    /// other backends return it, and dropped.
+    func iterateNames(batchSize: Int) throws -> Checksum {
+        let statement = try connection.prepare("SELECT name FROM Person")
+        var checksum = Checksum()
+        while try statement.step() { checksum.addName(statement.text(0)) }
+        return checksum
+    }
+
     private func readAll() throws -> [PersonRow] {
         let statement = try connection.prepare("SELECT \(personColumns) FROM Person")
         var rows: [PersonRow] = []

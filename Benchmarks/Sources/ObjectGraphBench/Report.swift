@@ -13,12 +13,28 @@ enum Report {
         let graphNote = options.workloads.contains(where: \.isGraph)
             ? "G1–G4: N books of N/10 authors (rows/s counts both); run by raw and objectgraph only\n"
             : ""
+        let memoryNote = options.workloads.contains(where: \.isMemory)
+            ? "M1: iterate N rows, fetch batches of \(WorkloadParameters(count: 0).fetchBatchSize), read name; judged by peak RSS (VmHWM)\n"
+            : ""
+        // One N list per group of workloads, when they differ (M1 has its own default).
+        var countGroups: [(counts: [Int], workloads: [String])] = []
+        for workload in options.workloads {
+            let counts = options.counts(for: workload)
+            if let index = countGroups.firstIndex(where: { $0.counts == counts }) {
+                countGroups[index].workloads.append(workload.rawValue)
+            } else {
+                countGroups.append((counts, [workload.rawValue]))
+            }
+        }
+        let countsText = countGroups.count == 1
+            ? (countGroups.first?.counts ?? []).map(String.init).joined(separator: ",")
+            : countGroups.map { "\($0.counts.map(String.init).joined(separator: ",")) (\($0.workloads.joined(separator: ",")))" }.joined(separator: "; ")
         return """
             ObjectGraph benchmarks — \(date)
             machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), CPU \(cpu), SQLite \(String(cString: sqlite3_libversion()))
             backends: \(options.backends.map(\.rawValue).joined(separator: ",")); workloads: \(options.workloads.map(\.rawValue).joined(separator: ",")); \
-            N: \(options.counts.map(String.init).joined(separator: ",")); 1 warm-up + \(options.repetitions) repetitions, each (backend, workload, N) in its own process
-            \(graphNote)stores in \(directory.path)
+            N: \(countsText); 1 warm-up + \(options.repetitions) repetitions, each (backend, workload, N) in its own process
+            \(graphNote)\(memoryNote)stores in \(directory.path)
 
             """
     }
@@ -33,13 +49,14 @@ enum Report {
 
     static func tables(_ results: [RunResult], options: Options) -> String {
         var text = ""
-        for count in options.counts {
+        for count in options.allCounts {
             let forCount = results.filter { $0.count == count }
             guard !forCount.isEmpty else { continue }
+            let workloads = options.workloads.filter { workload in forCount.contains { $0.workload == workload } }
             text += "\n### N = \(count)\n\n"
             text += "| workload | backend | median s | min s | max s | rows/s | × raw | peak MB (Δ warm-up) |\n"
             text += "|---|---|---:|---:|---:|---:|---:|---:|\n"
-            for workload in options.workloads {
+            for workload in workloads {
                 let raw = forCount.first { $0.workload == workload && $0.backend == .raw }
                 for backend in options.backends {
                     guard let result = forCount.first(where: { $0.workload == workload && $0.backend == backend }) else { continue }
@@ -50,7 +67,7 @@ enum Report {
             }
             text += "\nRatios of medians (time; lower is better for the first backend named):\n\n"
             text += "| workload | ObjectGraph / raw | GRDB / raw | ObjectGraph / GRDB |\n|---|---:|---:|---:|\n"
-            for workload in options.workloads {
+            for workload in workloads {
                 func median(_ backend: BackendKind) -> Double? {
                     forCount.first { $0.workload == workload && $0.backend == backend }?.median
                 }
@@ -60,6 +77,29 @@ enum Report {
                 }
                 text += "| \(workload.rawValue) \(workload.summary) | \(ratio(.objectGraph, .raw)) | \(ratio(.grdb, .raw)) | \(ratio(.objectGraph, .grdb)) |\n"
             }
+            text += memoryVerdict(forCount, options: options)
+        }
+        return text
+    }
+
+    /// The issue's memory target for M1: iterating 1,000,000 rows in batches of 500 keeps
+    /// ObjectGraph's peak RSS (the whole process's VmHWM) under this many MB.
+    static let m1PeakLimitMB = 150.0
+
+    /// M1's peak memory per backend, and whether ObjectGraph's is under the limit.
+    private static func memoryVerdict(_ results: [RunResult], options: Options) -> String {
+        let memory = results.filter(\.workload.isMemory)
+        guard let count = memory.first?.count else { return "" }
+        var text = "\nPeak memory, M1 at N = \(count) (VmHWM of the whole process during the warm-up run; Δ over the RSS just before its timed part):\n\n"
+        for result in memory {
+            text += "- \(result.backend.displayName): peak RSS \(megabytes(result)) MB\n"
+        }
+        if let objectGraph = memory.first(where: { $0.backend == .objectGraph }) {
+            let peak = Double(objectGraph.peakKB) / 1024
+            let under = peak < m1PeakLimitMB
+            let target = count == 1_000_000 ? "" : " (the issue's target is stated at N = 1,000,000)"
+            text += "\nM1 ObjectGraph peak RSS \(fixed(peak, 1)) MB at N = \(count): "
+                + (under ? "UNDER" : "NOT under") + " the \(fixed(m1PeakLimitMB, 0)) MB target\(target)\n"
         }
         return text
     }

@@ -162,6 +162,7 @@ enum Worker {
         case (.w4, .person(let backend)): return .checksum(try backend.updateAllScores())
         case (.w5, .person(let backend)): return .count(try backend.deletePrepared())
         case (.w6, .person(let backend)): return .checksum(try backend.lookUpPrepared())
+        case (.m1, .person(let backend)): return .checksum(try backend.iterateNames(batchSize: parameters.fetchBatchSize))
         case (.g1, .graph(let backend)):
             guard let graph = expectation.graph else { throw VerificationFailure(description: "G1 has no input graph") }
             try backend.insertGraph(graph)

@@ -1,5 +1,6 @@
 /// The workloads of shared/BENCHMARKS.md (`Person`, W1–W6; `w3Indexed` is W3 against a store with
-/// an index on `age`) and the object-graph workloads of issue 3 (`Author` ↔ `Book`, G1–G4).
+/// an index on `age`), the object-graph workloads of issue 3 (`Author` ↔ `Book`, G1–G4) and the
+/// memory workload M1 (iterating `Person` through a batched fetch, at its own default N).
 enum Workload: String, CaseIterable, Codable, Sendable {
     case w1 = "W1"
     case w2 = "W2"
@@ -12,6 +13,7 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     case g2 = "G2"
     case g3 = "G3"
     case g4 = "G4"
+    case m1 = "M1"
 
     /// What the workload does, for the report.
     var summary: String {
@@ -27,6 +29,7 @@ enum Workload: String, CaseIterable, Codable, Sendable {
         case .g2: "fetch all N books, author prefetched, read both"
         case .g3: "all authors → books (prefetched), read every book"
         case .g4: "cascade-delete all authors (and N books), save"
+        case .m1: "iterate all N in fetch batches of 500, read name"
         }
     }
 
@@ -41,9 +44,16 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     var isGraph: Bool {
         switch self {
         case .g1, .g2, .g3, .g4: true
-        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6: false
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1: false
         }
     }
+
+    /// Whether it is a memory workload (M1): judged by its peak RSS, and run by default at
+    /// `defaultCounts` rather than at the W and G row counts.
+    var isMemory: Bool { self == .m1 }
+
+    /// The row counts it runs at when `--n` is not given.
+    var defaultCounts: [Int] { isMemory ? [1_000_000] : [100_000, 20_000] }
 
     /// Whether `backend` runs it: GRDB does not run the object-graph workloads.
     func runs(on backend: BackendKind) -> Bool { !(isGraph && backend == .grdb) }
@@ -52,12 +62,13 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     var storeVariant: String { isGraph ? "-graph" : indexed ? "-indexed" : "" }
 
     /// The workloads a `--workloads` item names: one workload, or `W` (W1–W6 with W3i), `G`
-    /// (G1–G4) or `all`.
+    /// (G1–G4), `M` (M1) or `all`.
     static func named(_ name: String) -> [Workload]? {
         switch name.lowercased() {
         case "all": allCases
-        case "w": allCases.filter { !$0.isGraph }
+        case "w": allCases.filter { !$0.isGraph && !$0.isMemory }
         case "g": allCases.filter(\.isGraph)
+        case "m": allCases.filter(\.isMemory)
         default: allCases.first { $0.rawValue.lowercased() == name.lowercased() }.map { [$0] }
         }
     }
@@ -91,6 +102,8 @@ struct WorkloadParameters: Codable, Sendable {
     var ageRange: ClosedRange<Int64> = 30...40
     /// W6: how many lookups per repetition.
     var lookups = 10000
+    /// M1: the fetch batch size (ObjectGraph's `fetch(_:batchSize:)`).
+    var fetchBatchSize = 500
     /// The data seed.
     var seed = Dataset.defaultSeed
 
