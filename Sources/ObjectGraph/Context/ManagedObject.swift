@@ -79,7 +79,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         // Registration is weak: a released object leaves its context's registry. Objects are
         // confined to their context's queue, so this runs there.
         if !objectID.isTemporaryID, let context = managedObjectContext {
-            context.objectWillBeReleased(objectID, ObjectIdentifier(self))
+            context.objectWillBeReleased(objectID, Unmanaged.passUnretained(self).toOpaque())
         }
     }
 

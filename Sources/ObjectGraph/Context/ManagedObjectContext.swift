@@ -134,8 +134,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Called by a registered object's `deinit`: forgets it, if it is still the one registered.
-    func objectWillBeReleased(_ objectID: ManagedObjectID, _ identity: ObjectIdentifier) {
-        guard let entry = registered[objectID], ObjectIdentifier(entry.takeUnretainedValue()) == identity else { return }
-        registered[objectID] = nil
+    /// Compares addresses only: the object is being deinitialised and must not be retained.
+    func objectWillBeReleased(_ objectID: ManagedObjectID, _ address: UnsafeMutableRawPointer) {
+        // One hash lookup in the common case; another object under the same ID is put back.
+        guard let entry = registered.removeValue(forKey: objectID) else { return }
+        if entry.toOpaque() != address { registered[objectID] = entry }
     }
 }
