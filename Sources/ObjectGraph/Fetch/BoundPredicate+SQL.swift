@@ -30,6 +30,11 @@ extension BoundPredicate {
             let value = sql(for: operand, bindings: &bindings)
             bindings.append(contentsOf: values)
             return "\(value) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
+        case .text(let operand, let op, let options, let pattern, _):
+            // The SQL function runs TextMatcher itself, so both stores agree on every string.
+            let value = sql(for: operand, bindings: &bindings)
+            bindings += [.string(op.rawValue), .integer(Int64(options.rawValue)), .string(pattern)]
+            return "\(SQLiteTextFunction.name)(\(value), ?, ?, ?)"
         case .and(let nodes):
             return "(" + nodes.map { sql(for: $0, bindings: &bindings) }.joined(separator: " AND ") + ")"
         case .or(let nodes):

@@ -19,6 +19,9 @@ struct BoundPredicate: Sendable {
         case between(Operand, lower: Operand, upper: Operand)
         /// `operand IN (values…)`; an empty list is false.
         case membership(Operand, [AttributeValue])
+        /// A string operator (see `TextMatcher`); unknown when the operand is NULL. `regex` is the
+        /// compiled pattern of MATCHES.
+        case text(Operand, TextOperator, TextOptions, String, SendableRegex?)
         case and([Node])
         case or([Node])
         case not(Node)
@@ -67,6 +70,9 @@ struct BoundPredicate: Sendable {
                 }
             }
             return sawNull ? nil : false
+        case .text(let operand, let op, let options, let pattern, let regex):
+            guard case .string(let string) = value(of: operand, in: row) else { return nil }
+            return TextMatcher.matches(string, op, options, pattern: pattern, regex: regex?.expression)
         case .and(let nodes):
             var unknown = false
             for node in nodes {

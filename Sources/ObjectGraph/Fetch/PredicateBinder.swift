@@ -70,7 +70,38 @@ private struct PredicateBinder {
         case .membership(let keyPath, let values):
             let attribute = try attribute(keyPath)
             return .membership(.attribute(attribute), try values.map { try equalityValue($0, for: attribute) })
+        case .text(let keyPath, let op, let options, let value):
+            return try text(try attribute(keyPath), op, options, value)
         }
+    }
+
+    // MARK: - String operators
+
+    private func text(_ attribute: AttributeDescription, _ op: TextOperator, _ options: TextOptions, _ value: PredicateValue) throws -> BoundPredicate.Node {
+        let operation = "\(op.rawValue)\(options.spelling)"
+        guard attribute.type == .string else {
+            throw ObjectGraphError(
+                .typeMismatch,
+                "\(entity.name).\(attribute.name) is \(attribute.type.rawValue), but \(operation) compares strings",
+                entityName: entity.name, key: attribute.name)
+        }
+        guard case .string(let pattern) = value else {
+            throw ObjectGraphError(
+                .typeMismatch,
+                "\(operation) needs a string to compare \(entity.name).\(attribute.name) with, but the predicate gives \(value.phrase)",
+                entityName: entity.name, key: attribute.name)
+        }
+        var regex: SendableRegex?
+        if op == .matches {
+            do {
+                regex = SendableRegex(expression: try TextMatcher.regularExpression(pattern, options: options))
+            } catch {
+                throw ObjectGraphError(
+                    .predicateSyntax, "MATCHES needs a regular expression, but \(value.phrase) is not a valid one",
+                    entityName: entity.name, key: attribute.name)
+            }
+        }
+        return .text(.attribute(attribute), op, options, pattern, regex)
     }
 
     private func attribute(_ keyPath: [String]) throws -> AttributeDescription {

@@ -59,7 +59,9 @@ struct PredicateLexer {
             return token(.unsupported(text(from: start)), from: start)
         case "-" where position < scalars.count && isDigit(scalars[position]):
             return try number(from: start)
-        case "-", "+", "/", "[", "]", ":", "*":
+        case "[":
+            return try options(from: start)
+        case "-", "+", "/", "]", ":", "*":
             if scalar == "*" { _ = consume("*") }
             return token(.unsupported(text(from: start)), from: start)
         case _ where isDigit(scalar):
@@ -77,6 +79,24 @@ struct PredicateLexer {
     }
 
     // MARK: - Pieces
+
+    /// `[c]`, `[d]`, `[cd]` (or `[dc]`): the options of a string comparison.
+    private mutating func options(from start: Int) throws -> PredicateToken {
+        var options: TextOptions = []
+        while position < scalars.count, scalars[position] != "]" {
+            switch scalars[position] {
+            case "c", "C": options.insert(.caseInsensitive)
+            case "d", "D": options.insert(.diacriticInsensitive)
+            default:
+                throw error("unknown comparison option '\(scalars[position].escaped(asASCII: false))' in '[…]', expected [c], [d] or [cd]", at: position)
+            }
+            position += 1
+        }
+        guard consume("]"), !options.isEmpty else {
+            throw error("expected comparison options [c], [d] or [cd]", at: start)
+        }
+        return token(.options(options), from: start)
+    }
 
     /// A key path whose first component has been read: `.component` repeats while they follow.
     private mutating func keyPath(first: String, from start: Int) throws -> PredicateToken {

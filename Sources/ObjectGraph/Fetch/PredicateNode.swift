@@ -14,6 +14,8 @@ indirect enum PredicateNode: Sendable, Equatable {
     case between([String], lower: PredicateValue, upper: PredicateValue)
     /// `keyPath IN {values…}`.
     case membership([String], [PredicateValue])
+    /// `keyPath BEGINSWITH[cd] value` and the other string operators, and `==`/`!=` with options.
+    case text([String], TextOperator, TextOptions, PredicateValue)
     case and([PredicateNode])
     case or([PredicateNode])
     case not(PredicateNode)

@@ -120,11 +120,26 @@ struct PredicateParser {
         switch operatorToken.kind {
         case .comparison(let comparison):
             try advance()
+            if case .options(let options) = current.kind {
+                guard comparison == .equal || comparison == .notEqual else {
+                    throw error("options like \(current.text) apply to ==, != and the string operators, not to '\(operatorToken.text)'", at: current)
+                }
+                try advance()
+                return try parseText(left, leftToken, comparison == .equal ? .equal : .notEqual, options, operatorToken)
+            }
             guard let right = try parseOperand() else { throw expected("a value or key after '\(operatorToken.text)'") }
             if case .value = left, case .value = right {
                 throw error("a comparison needs a key on at least one side, but both sides of '\(operatorToken.text)' are values", at: leftToken)
             }
             return .comparison(left, comparison, right)
+        case .textOperator(let op):
+            try advance()
+            var options: TextOptions = []
+            if case .options(let given) = current.kind {
+                options = given
+                try advance()
+            }
+            return try parseText(left, leftToken, op, options, operatorToken)
         case .in, .between:
             guard case .keyPath(let keyPath) = left else {
                 throw error("the left side of \(operatorToken.text.uppercased()) must be a key, not a value", at: leftToken)
@@ -137,10 +152,25 @@ struct PredicateParser {
             }
             return .between(keyPath, lower: list.values[0], upper: list.values[1])
         default:
-            var expectation = "a comparison operator (==, !=, <, <=, >, >=, IN or BETWEEN) after \(leftToken.quoted)"
+            var expectation = "a comparison operator (==, !=, <, <=, >, >=, IN, BETWEEN, BEGINSWITH, ENDSWITH, CONTAINS, LIKE or MATCHES) after \(leftToken.quoted)"
             if case .keyPath = left { expectation += " (a Boolean key is tested with '\(leftToken.text) == YES')" }
             throw expected(expectation)
         }
+    }
+
+    /// The right side of a string comparison: `key OP[options] value`, key on the left.
+    private mutating func parseText(
+        _ left: PredicateOperand, _ leftToken: PredicateToken, _ op: TextOperator, _ options: TextOptions, _ operatorToken: PredicateToken
+    ) throws -> PredicateNode {
+        guard case .keyPath(let keyPath) = left else {
+            throw error("the left side of \(operatorToken.text.uppercased()) must be a key, not a value", at: leftToken)
+        }
+        let valueToken = current
+        guard let right = try parseOperand() else { throw expected("a value after '\(operatorToken.text)\(options.spelling)'") }
+        guard case .value(let value) = right else {
+            throw error("the right side of \(operatorToken.text.uppercased())\(options.spelling) must be a value, not a key", at: valueToken)
+        }
+        return .text(keyPath, op, options, value)
     }
 
     /// A key path or a value, or `nil` (nothing consumed) if the current token is neither.

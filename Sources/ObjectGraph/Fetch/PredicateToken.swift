@@ -10,6 +10,10 @@ struct PredicateToken: Sendable {
         /// the argument it consumes.
         case argument(index: Int, FormatSpecifier)
         case comparison(ComparisonOperator)
+        /// BEGINSWITH, ENDSWITH, CONTAINS, LIKE or MATCHES.
+        case textOperator(TextOperator)
+        /// `[c]`, `[d]` or `[cd]` after a comparison or string operator.
+        case options(TextOptions)
         case and
         case or
         case not
@@ -24,8 +28,8 @@ struct PredicateToken: Sendable {
         case leftBrace
         case rightBrace
         case comma
-        /// NSPredicate syntax that a later version will support (string operators, aggregates,
-        /// collection operators, variables, arithmetic): reported, never misread as a key.
+        /// NSPredicate syntax that a later version will support (aggregates, collection
+        /// operators, variables, arithmetic): reported, never misread as a key.
         case unsupported(String)
         case end
     }
@@ -73,12 +77,14 @@ enum PredicateKeywords {
         "NIL": .null, "NULL": .null,
         "YES": .boolean(true), "TRUE": .boolean(true), "NO": .boolean(false), "FALSE": .boolean(false),
         "TRUEPREDICATE": .truePredicate, "FALSEPREDICATE": .falsePredicate,
+        "BEGINSWITH": .textOperator(.beginsWith), "ENDSWITH": .textOperator(.endsWith),
+        "CONTAINS": .textOperator(.contains), "LIKE": .textOperator(.like), "MATCHES": .textOperator(.matches),
     ]
 
     /// NSPredicate's other reserved words: recognised so they are reported as not supported yet
     /// instead of being taken for keys.
     static let unsupported: Set<String> = [
-        "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "ANY", "ALL", "NONE", "SOME",
+        "ANY", "ALL", "NONE", "SOME",
         "SUBQUERY", "FUNCTION", "SELF", "FIRST", "LAST", "SIZE", "ANYKEY", "CAST", "FETCH",
         "MEMBER", "CASEINSENSITIVE", "CI", "DISTINCT", "UNION", "INTERSECT", "MINUS",
     ]

@@ -39,6 +39,13 @@ final class SQLiteConnection {
             sqlite3_close_v2(connection)
             throw failure.error("Cannot open the store at \(path)")
         }
+        // The string operators of predicates run as an SQL function of our own.
+        let registered = SQLiteTextFunction.register(on: connection)
+        guard registered == SQLITE_OK else {
+            let failure = SQLiteFailure(code: registered, connection: connection, sql: nil)
+            sqlite3_close_v2(connection)
+            throw failure.error("Cannot prepare the store at \(path)")
+        }
         self.handle = connection
         self.path = path
         self.sqlLogger = Self.makeSQLLogger()

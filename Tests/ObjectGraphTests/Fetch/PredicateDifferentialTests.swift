@@ -145,6 +145,15 @@ struct PredicateDifferentialTests {
         let key = attribute.name
         switch depth >= 3 ? Int.random(in: 0..<4, using: &generator) : Int.random(in: 0..<8, using: &generator) {
         case 0, 1:
+            if attribute.type == .string, Bool.random(using: &generator) {
+                // String operators, with every option, against the string pool (and wildcards).
+                let op = ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "==", "!="][Int.random(in: 0..<7, using: &generator)]
+                let options = ["[c]", "[d]", "[cd]", ""][Int.random(in: 0..<4, using: &generator)]
+                let pattern = op == "MATCHES"
+                    ? ["a.*", ".", "[a-z]+", "(?i)ab", ".*\\u00e9.*", "z+"][Int.random(in: 0..<6, using: &generator)]
+                    : (strings + ["*", "a*", "?", "*b", "a?"]).randomElement(using: &generator)!
+                return ("%K \(op)\(options == "" && (op == "==" || op == "!=") ? "[c]" : options) %@", [key, pattern])
+            }
             let comparison = ["==", "!=", "<", "<=", ">", ">="][Int.random(in: 0..<6, using: &generator)]
             return ("%K \(comparison) %@", [key, randomArgument(for: attribute.type, using: &generator)])
         case 2:

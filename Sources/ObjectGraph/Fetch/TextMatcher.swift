@@ -1,0 +1,103 @@
+import Foundation
+
+/// A string operator of the predicate language: `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`
+/// (`*` and `?` wildcards, whole string), `MATCHES` (a regular expression, whole string), and
+/// `==`/`!=` when written with options (`==[c]`).
+enum TextOperator: String, Sendable, Equatable, CaseIterable {
+    case equal = "=="
+    case notEqual = "!="
+    case beginsWith = "BEGINSWITH"
+    case endsWith = "ENDSWITH"
+    case contains = "CONTAINS"
+    case like = "LIKE"
+    case matches = "MATCHES"
+}
+
+/// The `[c]`, `[d]` and `[cd]` options of a string comparison.
+struct TextOptions: OptionSet, Sendable, Hashable {
+    let rawValue: Int
+    /// `[c]`: letters compare without regard to case.
+    static let caseInsensitive = TextOptions(rawValue: 1)
+    /// `[d]`: letters compare without regard to diacritics (é is e).
+    static let diacriticInsensitive = TextOptions(rawValue: 2)
+
+    /// `[c]`, `[d]`, `[cd]` or the empty string.
+    var spelling: String {
+        let letters = (contains(.caseInsensitive) ? "c" : "") + (contains(.diacriticInsensitive) ? "d" : "")
+        return letters.isEmpty ? "" : "[\(letters)]"
+    }
+}
+
+/// The one implementation of the string operators, used by the in-memory evaluator and, as an
+/// SQL function, by the SQLite store, so both give the same answer on every string. Strings
+/// compare as Swift strings (by characters, canonically equivalent forms equal); options fold
+/// case and diacritics first, locale-independently.
+enum TextMatcher {
+    /// Whether `value` matches `pattern` under `op` and `options`. `regex` is the compiled pattern
+    /// for `.matches` (see `regularExpression(_:options:)`).
+    static func matches(_ value: String, _ op: TextOperator, _ options: TextOptions, pattern: String, regex: NSRegularExpression?) -> Bool {
+        if op == .matches {
+            guard let regex else { return false }
+            let subject = options.contains(.diacriticInsensitive) ? fold(value, .diacriticInsensitive) : value
+            let range = NSRange(subject.startIndex..., in: subject)
+            return regex.firstMatch(in: subject, options: [.anchored], range: range).map { $0.range == range } ?? false
+        }
+        let subject = fold(value, options)
+        let target = fold(pattern, options)
+        switch op {
+        case .equal: return subject == target
+        case .notEqual: return subject != target
+        case .beginsWith: return subject.hasPrefix(target)
+        case .endsWith: return subject.hasSuffix(target)
+        case .contains: return target.isEmpty || subject.contains(target)
+        case .like: return wildcardMatch(Array(subject), Array(target))
+        case .matches: return false
+        }
+    }
+
+    /// `pattern` compiled for MATCHES: the whole string must match; `[c]` makes it
+    /// case-insensitive, `[d]` folds diacritics of the pattern (and of each value) first.
+    static func regularExpression(_ pattern: String, options: TextOptions) throws -> NSRegularExpression {
+        let source = options.contains(.diacriticInsensitive) ? fold(pattern, .diacriticInsensitive) : pattern
+        return try NSRegularExpression(pattern: source, options: options.contains(.caseInsensitive) ? [.caseInsensitive] : [])
+    }
+
+    private static func fold(_ string: String, _ options: TextOptions) -> String {
+        var folding: String.CompareOptions = []
+        if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
+        if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
+        return folding.isEmpty ? string : string.folding(options: folding, locale: nil)
+    }
+
+    /// LIKE: `*` matches any run of characters, `?` any one character, everything else itself;
+    /// the whole string must match. Iterative, with one backtrack point per `*` (linear in
+    /// practice, never exponential).
+    private static func wildcardMatch(_ text: [Character], _ pattern: [Character]) -> Bool {
+        var t = 0, p = 0
+        var starP: Int?, starT = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "?" || (pattern[p] != "*" && pattern[p] == text[t]) {
+                t += 1
+                p += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                starP = p
+                starT = t
+                p += 1
+            } else if let star = starP {
+                p = star + 1
+                starT += 1
+                t = starT
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+}
+
+/// A compiled regular expression in a bound predicate. Sendable because `NSRegularExpression`
+/// is immutable once made and documented as safe to use from several threads at once.
+struct SendableRegex: @unchecked Sendable {
+    let expression: NSRegularExpression
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// The string operators answer the same on every store: SQL runs the evaluator's own matcher.
+@Suite struct StringOperatorConformanceTests {
+    static let names = ["Zoë Quinn", "zoe quinn", "Renée Müller", "RENEE MULLER", "André", "andre", "Ann-Marie", "Bob"]
+
+    private func makePeople(_ kind: StoreKind) throws -> TestStore {
+        let store = try TestStore(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            for (number, name) in Self.names.enumerated() { try context.insertPerson(name, age: number, city: number == 7 ? nil : "x") }
+            try context.insertPerson("Cécile", age: 99, city: nil)
+            try context.save()
+        }
+        return store
+    }
+
+    static let cases: [(format: String, expected: [String])] = [
+        ("name BEGINSWITH 'Zo'", ["Zoë Quinn"]),
+        ("name BEGINSWITH[c] 'zo'", ["Zoë Quinn", "zoe quinn"]),
+        ("name BEGINSWITH[cd] 'ZOE'", ["Zoë Quinn", "zoe quinn"]),
+        ("name ENDSWITH 'Müller'", ["Renée Müller"]),
+        ("name ENDSWITH[cd] 'muller'", ["RENEE MULLER", "Renée Müller"]),
+        ("name CONTAINS 'ne'", []),  // "Renée": n is followed by é, another character
+        ("name CONTAINS 'Mü'", ["Renée Müller"]),
+        ("name CONTAINS[c] 'NE'", ["RENEE MULLER"]),
+        ("name CONTAINS[d] 'ee'", ["Renée Müller"]),
+        ("name CONTAINS[cd] 'E M'", ["RENEE MULLER", "Renée Müller"]),
+        ("name CONTAINS ''", names + ["Cécile"]),
+        ("name LIKE 'A*'", ["André", "Ann-Marie"]),
+        ("name LIKE[c] 'a?dr*'", ["André", "andre"]),
+        ("name LIKE[cd] 'andre'", ["André", "andre"]),
+        ("name LIKE '*-*'", ["Ann-Marie"]),
+        ("name LIKE '???'", ["Bob"]),
+        ("name MATCHES '[A-Z][a-z]+'", ["Bob"]),
+        ("name MATCHES[c] 'b.B'", ["Bob"]),
+        ("name MATCHES[cd] 'andre'", ["André", "andre"]),
+        ("name MATCHES 'An'", []),
+        ("name ==[c] 'BOB'", ["Bob"]),
+        ("name ==[cd] 'cecile'", ["Cécile"]),
+        ("name !=[cd] 'andre' AND age < 6", ["RENEE MULLER", "Renée Müller", "Zoë Quinn", "zoe quinn"]),
+        ("NOT name CONTAINS[c] 'e'", ["André", "Bob", "Zoë Quinn"]),
+        ("city BEGINSWITH 'x' AND name CONTAINS 'o'", ["Zoë Quinn", "zoe quinn"]),
+        ("NOT city BEGINSWITH 'x'", []),
+    ]
+
+    @Test(arguments: StoreKind.allCases)
+    func everyStoreAgrees(kind: StoreKind) throws {
+        let store = try makePeople(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            for (format, expected) in Self.cases {
+                let found = try context.objects("Person", where: format).map { try $0.value(forKey: "name", as: String.self) ?? "" }
+                #expect(found.sorted() == expected.sorted(), "\(format)")
+                // Unsaved changes are matched by the same rules.
+                #expect(try context.count(for: request("Person", where: format)) == expected.count, "\(format)")
+            }
+            let pending = try context.insertPerson("Zoé", age: 1)
+            #expect(try context.objects("Person", where: "name BEGINSWITH[cd] 'zoe'").contains(pending))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func badUseIsAnErrorNotAnEmptyResult(kind: StoreKind) throws {
+        let store = try makePeople(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let number = #expect(throws: ObjectGraphError.self) { try context.objects("Person", where: "age CONTAINS '1'") }
+            #expect(number?.kind == .typeMismatch)
+            #expect(number?.message == "Person.age is integer32, but CONTAINS compares strings")
+            let notString = #expect(throws: ObjectGraphError.self) { try context.objects("Person", where: "name BEGINSWITH[c] 3") }
+            #expect(notString?.message == "BEGINSWITH[c] needs a string to compare Person.name with, but the predicate gives the integer 3")
+            let regex = #expect(throws: ObjectGraphError.self) { try context.objects("Person", where: "name MATCHES '(unclosed'") }
+            #expect(regex?.kind == .predicateSyntax)
+            #expect(regex?.message == "MATCHES needs a regular expression, but the string \"(unclosed\" is not a valid one")
+        }
+    }
+
+    @Test func descriptionsParseBack() throws {
+        for (format, _) in Self.cases {
+            let predicate = try FetchPredicate(format: format)
+            #expect(try FetchPredicate(format: predicate.description).description == predicate.description, "\(format)")
+        }
+        #expect(try FetchPredicate(format: "name contains[dc] %@", "x").description == "name CONTAINS[cd] \"x\"")
+    }
+}
