@@ -80,7 +80,7 @@ extension ManagedObjectContext {
         }
         let store = try requireStore()
         let plan = try FetchPlan(request, model: store.model)
-        if hasPendingChanges(of: plan.entity, in: request) {
+        if hasPendingChanges(for: plan, in: request) {
             let objects = try fetchObjects(plan, request: request, store: store)
             return FetchResultsCollection(batches: .init(context: self, objectIDs: objects.map(\.objectID), preloaded: objects, batchSize: batchSize))
         }

@@ -12,7 +12,7 @@ extension ManagedObjectContext {
         }
         let store = try requireStore()
         let plan = try FetchPlan(request, model: store.model)
-        if Result.self == ManagedObjectID.self && !hasPendingChanges(of: plan.entity, in: request) {
+        if Result.self == ManagedObjectID.self && !hasPendingChanges(for: plan, in: request) {
             let snapshots = try store.fetch(plan.storeRequest)
             return snapshots.map { ManagedObjectID(space: store.idSpaces[$0.entityIndex], primaryKey: $0.primaryKey) as! Result }
         }
@@ -34,7 +34,7 @@ extension ManagedObjectContext {
     public func count<Result: FetchRequestResult>(for request: FetchRequest<Result>) throws -> Int {
         let store = try requireStore()
         let plan = try FetchPlan(request, model: store.model)
-        if !hasPendingChanges(of: plan.entity, in: request) { return try store.count(plan.storeRequest) }
+        if !hasPendingChanges(for: plan, in: request) { return try store.count(plan.storeRequest) }
         return try fetchObjects(plan, request: request, store: store).count
     }
 

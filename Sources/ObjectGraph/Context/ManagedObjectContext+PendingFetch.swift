@@ -1,11 +1,28 @@
 extension ManagedObjectContext {
-    /// Whether unsaved changes of `entity` have to be merged into the results of `request`.
-    func hasPendingChanges<Result>(of entity: EntityDescription, in request: FetchRequest<Result>) -> Bool {
+    /// Whether unsaved changes have to be merged into the results of `request`: changes of the
+    /// fetched entities, or of entities the predicate reaches through relationships.
+    func hasPendingChanges<Result>(for plan: FetchPlan, in request: FetchRequest<Result>) -> Bool {
         guard request.includesPendingChanges, hasChanges, let model else { return false }
-        let fetched = Self.fetchedEntities(entity, request, model)
-        return pendingInserts.contains { fetched.contains($0.entity.index) }
-            || updated.values.contains { fetched.contains($0.entity.index) }
-            || deleted.values.contains { fetched.contains($0.entity.index) }
+        let fetched = Self.fetchedEntities(plan.entity, request, model)
+        return hasChanges(amongEntities: fetched) || hasChanges(amongEntities: plan.reachedEntities)
+    }
+
+    /// Whether an inserted, updated or deleted object is of one of `entities` (by index).
+    private func hasChanges(amongEntities entities: Set<Int>) -> Bool {
+        guard !entities.isEmpty else { return false }
+        return pendingInserts.contains { entities.contains($0.entity.index) }
+            || updated.values.contains { entities.contains($0.entity.index) }
+            || deleted.values.contains { entities.contains($0.entity.index) }
+    }
+
+    /// The current row of the object with `objectID` as this context sees it (its unsaved changes
+    /// included), for predicates through relationships; `nil` if it cannot be read.
+    func resolveRow(_ objectID: ManagedObjectID) -> [AttributeValue]? {
+        if let object = registeredObject(for: objectID) {
+            if object.values.isEmpty { try? object.fulfillFault() }
+            return object.values.isEmpty ? nil : object.values
+        }
+        return try? storedSnapshot(of: objectID).values
     }
 
     /// The positions of the entities whose objects `request` returns: the entity, and its
@@ -20,7 +37,7 @@ extension ManagedObjectContext {
     /// for enough rows to survive the objects the merge may remove.
     func fetchObjects<Result>(_ plan: FetchPlan, request: FetchRequest<Result>, store: any PersistentStore) throws -> [ManagedObject] {
         let spaces = store.idSpaces
-        guard hasPendingChanges(of: plan.entity, in: request) else {
+        guard hasPendingChanges(for: plan, in: request) else {
             let rows = try store.fetch(plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces))
             persistentStoreCoordinator?.rowCache.remember(rows)
             return registeredObjects(for: rows, in: spaces, asFaults: request.returnsObjectsAsFaults)
@@ -30,19 +47,26 @@ extension ManagedObjectContext {
         var storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces)
         storeRequest.offset = 0
         storeRequest.limit = plan.storeRequest.limit.map { $0 + request.fetchOffset + changed.count }
+        // When objects the predicate reaches through relationships changed, the store's answer
+        // may be stale for any row: every row is matched here, against the current graph.
+        let matchEveryRow = hasChanges(amongEntities: plan.reachedEntities)
+        if matchEveryRow {
+            storeRequest.predicate = nil
+            storeRequest.limit = nil
+        }
 
         var results: [ManagedObject] = []
         var included = Set<ObjectIdentifier>()
         for snapshot in try store.fetch(storeRequest) {
             let object = registeredObject(for: snapshot, in: spaces[snapshot.entityIndex], asFault: request.returnsObjectsAsFaults)
-            guard !object.isDeleted, !object.isUpdated || plan.matches(object) else { continue }
+            guard !object.isDeleted, !(object.isUpdated || matchEveryRow) || plan.matches(object, resolve: resolveRow) else { continue }
             results.append(object)
             included.insert(ObjectIdentifier(object))
         }
-        for object in changed where object.isUpdated && !included.contains(ObjectIdentifier(object)) && plan.matches(object) {
+        for object in changed where object.isUpdated && !included.contains(ObjectIdentifier(object)) && plan.matches(object, resolve: resolveRow) {
             results.append(object)
         }
-        for object in pendingInserts where fetched.contains(object.entity.index) && plan.matches(object) {
+        for object in pendingInserts where fetched.contains(object.entity.index) && plan.matches(object, resolve: resolveRow) {
             results.append(object)
         }
         results.sort(by: plan.precedes)

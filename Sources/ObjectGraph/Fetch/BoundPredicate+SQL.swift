@@ -28,7 +28,7 @@ extension BoundPredicate {
             // `x IN ()` is valid only in SQLite; a constant false says the same everywhere.
             guard !values.isEmpty else { return "0" }
             let value = sql(for: operand, bindings: &bindings)
-            bindings.append(contentsOf: values)
+            bindings.append(contentsOf: values.map(storable))
             return "\(value) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
         case .text(let operand, let op, let options, let pattern, _):
             // The SQL function runs TextMatcher itself, so both stores agree on every string.
@@ -51,8 +51,43 @@ extension BoundPredicate {
         case .attributeAsReal(let attribute):
             return "CAST(\(quoteIdentifier(attribute.name)) AS REAL)"
         case .value(let value):
-            bindings.append(value)
+            bindings.append(storable(value))
             return "?"
+        case .reference(let relationship):
+            return quoteIdentifier(relationship.name)
+        case .path(let path, let asNumber):
+            let reference = pathSQL(path)
+            return asNumber ? "CAST(\(reference) AS REAL)" : reference
         }
+    }
+
+    /// A key path as nested scalar subqueries, each reading the next foreign key (and at the end
+    /// the target) from the row the previous one names: NULL as soon as a hop is NULL, as a LEFT
+    /// JOIN would give.
+    private static func pathSQL(_ path: KeyPath) -> String {
+        let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        var reference = "\(quoteIdentifier(path.sourceTable)).\(quoteIdentifier(path.hops[0].relationship.name))"
+        for (number, hop) in path.hops.enumerated() {
+            let column: String
+            if number + 1 < path.hops.count {
+                column = path.hops[number + 1].relationship.name
+            } else {
+                switch path.target {
+                case .attribute(let attribute): column = attribute.name
+                case .reference(let relationship): column = relationship.name
+                case .none: return "NULL"
+                }
+            }
+            let alias = quoteIdentifier("_hop\(number)")
+            reference = "(SELECT \(alias).\(quoteIdentifier(column)) FROM \(quoteIdentifier(hop.destinationTable)) AS \(alias) WHERE \(alias).\(key) = \(reference))"
+        }
+        return reference
+    }
+
+    /// A constant as the store holds it: an object not saved yet has no key, so it becomes 0,
+    /// which no stored key is (keys start at 1).
+    private static func storable(_ value: AttributeValue) -> AttributeValue {
+        if case .object(let objectID) = value, objectID.isTemporaryID { return .integer(0) }
+        return value
     }
 }

@@ -32,17 +32,92 @@ struct BoundPredicate: Sendable {
         case attribute(AttributeDescription)
         /// A decimal attribute's column as a number: `CAST("x" AS REAL)` (see `castToReal`).
         case attributeAsReal(AttributeDescription)
+        /// A to-one relationship's foreign key.
+        case reference(RelationshipDescription)
+        /// The value at the end of a key path through to-one relationships (nil when a hop is
+        /// nil); decimals cast to REAL when `asNumber`.
+        case path(KeyPath, asNumber: Bool)
         /// A constant, bound as a parameter.
         case value(AttributeValue)
     }
 
-    /// Whether the row (one value per attribute of the bound entity, by attribute index) matches.
-    func evaluate(_ values: [AttributeValue]) -> Bool {
-        Self.truth(of: root, in: values) == true
+    /// A key path through to-one relationships: the hops, from the fetched entity's table; what
+    /// is read at the end is the operand's attribute or relationship (the last hop's target).
+    struct KeyPath: Sendable {
+        struct Hop: Sendable {
+            /// A to-one relationship of the previous hop's destination (or the fetched entity).
+            let relationship: RelationshipDescription
+            /// The table holding the destination's rows (its hierarchy root's).
+            let destinationTable: String
+        }
+        /// The table of the fetched entity (its hierarchy root's).
+        let sourceTable: String
+        let hops: [Hop]
+        /// What the path reads at its end (set by the binder).
+        var target: Target = .none
+
+        enum Target: Sendable {
+            case none
+            case attribute(AttributeDescription)
+            case reference(RelationshipDescription)
+        }
+    }
+
+    /// The destination entities (by index) of every relationship a key path of the predicate goes
+    /// through or compares.
+    var reachedEntityIndexes: Set<Int> {
+        var indexes: Set<Int> = []
+        func visit(_ operand: Operand) {
+            switch operand {
+            case .path(let path, _):
+                for hop in path.hops { indexes.insert(hop.relationship.destinationIndex) }
+            default: break
+            }
+        }
+        func visit(_ node: Node) {
+            switch node {
+            case .constant: break
+            case .identity(let lhs, let rhs, _), .ordering(let lhs, _, let rhs):
+                visit(lhs)
+                visit(rhs)
+            case .between(let operand, let lower, let upper):
+                visit(operand)
+                visit(lower)
+                visit(upper)
+            case .membership(let operand, _), .text(let operand, _, _, _, _): visit(operand)
+            case .and(let nodes), .or(let nodes): nodes.forEach(visit)
+            case .not(let node): visit(node)
+            }
+        }
+        visit(root)
+        return indexes
+    }
+
+    /// The rows of other objects, by ID, for key paths through relationships; `nil` when the
+    /// row is not available (evaluated as nil).
+    typealias RowResolver = (ManagedObjectID) -> [AttributeValue]?
+
+    /// Whether the row of an object of `entity` (the bound entity or one of its sub-entities)
+    /// matches. Key paths through relationships read other rows through `resolve`.
+    func evaluate(_ values: [AttributeValue], entity: EntityDescription? = nil, resolve: RowResolver? = nil) -> Bool {
+        Self.truth(of: root, in: Row(values: values, entity: entity, resolve: resolve)) == true
+    }
+
+    /// A row being evaluated, with what reading relationships needs.
+    private struct Row {
+        let values: [AttributeValue]
+        let entity: EntityDescription?
+        let resolve: RowResolver?
+
+        /// The slot of `relationship` in this row: a sub-entity's row keeps its to-ones after its
+        /// own (possibly more) attributes.
+        func slot(of relationship: RelationshipDescription) -> Int {
+            entity.map { $0.relationships[relationship.index].slot } ?? relationship.slot
+        }
     }
 
     /// The node's truth on the row: `nil` is SQL's UNKNOWN.
-    private static func truth(of node: Node, in row: [AttributeValue]) -> Bool? {
+    private static func truth(of node: Node, in row: Row) -> Bool? {
         switch node {
         case .constant(let value):
             return value
@@ -98,11 +173,26 @@ struct BoundPredicate: Sendable {
         }
     }
 
-    private static func value(of operand: Operand, in row: [AttributeValue]) -> AttributeValue {
+    private static func value(of operand: Operand, in row: Row) -> AttributeValue {
         switch operand {
-        case .attribute(let attribute): row[attribute.index]
-        case .attributeAsReal(let attribute): castToReal(row[attribute.index])
-        case .value(let value): value
+        case .attribute(let attribute): return row.values[attribute.index]
+        case .attributeAsReal(let attribute): return castToReal(row.values[attribute.index])
+        case .reference(let relationship): return row.values[row.slot(of: relationship)]
+        case .value(let value): return value
+        case .path(let path, let asNumber):
+            var values = row.values
+            var entity = row.entity
+            for hop in path.hops {
+                let slot = entity.map { $0.relationships[hop.relationship.index].slot } ?? hop.relationship.slot
+                guard case .object(let objectID) = values[slot], let next = row.resolve?(objectID) else { return .null }
+                values = next
+                entity = objectID.entity
+            }
+            switch path.target {
+            case .none: return .null
+            case .attribute(let attribute): return asNumber ? castToReal(values[attribute.index]) : values[attribute.index]
+            case .reference(let relationship): return values[entity.map { $0.relationships[relationship.index].slot } ?? relationship.slot]
+            }
         }
     }
 

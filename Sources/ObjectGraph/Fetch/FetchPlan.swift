@@ -6,11 +6,14 @@ struct FetchPlan {
     let predicate: BoundPredicate?
     let sort: [BoundSort]
     let storeRequest: StoreFetchRequest
+    /// The entities (by index) whose objects the predicate reads through relationships.
+    let reachedEntities: Set<Int>
 
     init<Result>(_ request: FetchRequest<Result>, model: ManagedObjectModel) throws {
         let entity = try model.requireEntity(request.entityName)
         self.entity = entity
-        predicate = try request.predicate?.bind(to: entity)
+        predicate = try request.predicate?.bind(to: entity, in: model)
+        reachedEntities = Set(predicate?.reachedEntityIndexes.flatMap { model.kindIndexes[$0] } ?? [])
         sort = try request.sortDescriptors.map { try $0.bind(to: entity) }
         guard request.fetchLimit >= 0, request.fetchOffset >= 0 else {
             throw ObjectGraphError(.invalidOperation, "fetchLimit and fetchOffset must not be negative (got \(request.fetchLimit) and \(request.fetchOffset))", entityName: entity.name)
@@ -33,9 +36,10 @@ struct FetchPlan {
         return request
     }
 
-    /// Whether the object's current values match the predicate.
-    func matches(_ object: ManagedObject) -> Bool {
-        predicate?.evaluate(object.values) ?? true
+    /// Whether the object's current values match the predicate; key paths through relationships
+    /// read the destinations' rows through `resolve`.
+    func matches(_ object: ManagedObject, resolve: @escaping BoundPredicate.RowResolver) -> Bool {
+        predicate?.evaluate(object.values, entity: object.entity, resolve: resolve) ?? true
     }
 
     /// Result order: the sort keys, then saved objects by primary key, then unsaved ones in

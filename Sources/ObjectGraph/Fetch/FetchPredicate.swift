@@ -66,12 +66,14 @@ public struct FetchPredicate: Sendable, CustomStringConvertible, Equatable {
     ///
     /// Throws `ObjectGraphError` (`.predicateSyntax` or `.typeMismatch`) when the format is
     /// malformed, an argument is missing or left over, or an argument's type cannot be used.
-    public init(format: String, _ arguments: any Sendable...) throws {
-        try self.init(format: format, argumentArray: arguments)
+    /// Arguments are converted while parsing (a managed object to its object ID), so the
+    /// predicate holds only values and stays `Sendable`.
+    public init(format: String, _ arguments: Any?...) throws {
+        try self.init(format: format, argumentArray: arguments.map { $0 as Any })
     }
 
     /// Parses `format`, substituting the elements of `argumentArray` for its `%` specifiers.
-    public init(format: String, argumentArray: [any Sendable]) throws {
+    public init(format: String, argumentArray: [Any]) throws {
         self.node = try PredicateParser.parse(format: format, arguments: argumentArray)
     }
 

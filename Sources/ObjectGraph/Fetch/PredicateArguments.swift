@@ -1,6 +1,6 @@
 import Foundation
 
-/// Lets an `Optional` hidden inside `any Sendable` be recognised and unwrapped.
+/// Lets an `Optional` hidden inside `Any` be recognised and unwrapped.
 private protocol OptionalArgument {
     var wrappedArgument: Any? { get }
 }
@@ -13,7 +13,7 @@ extension Optional: OptionalArgument {
 enum PredicateArguments {
     /// The types an argument may have, for error messages.
     static let supportedTypes =
-        "Int, Int8…Int64, UInt…UInt64, Double, Float, Decimal, String, Substring, Bool, Date, Data, UUID, URL, nil, or an array of these after IN or BETWEEN"
+        "Int, Int8…Int64, UInt…UInt64, Double, Float, Decimal, String, Substring, Bool, Date, Data, UUID, URL, ManagedObject, ManagedObjectID, nil, or an array of these after IN or BETWEEN"
 
     /// A scalar argument (anything but an array) as a predicate value, checked against what its
     /// specifier promises. `position` is the 1-based argument number, for messages.
@@ -92,6 +92,8 @@ enum PredicateArguments {
         case let value as Data: return .data(value)
         case let value as UUID: return .uuid(value)
         case let value as URL: return .url(value)
+        case let value as ManagedObject: return .object(value.objectID)
+        case let value as ManagedObjectID: return .object(value)
         case is [Any]:
             throw ObjectGraphError(.typeMismatch, "argument \(position) is an array; arrays may only follow IN or BETWEEN")
         default:

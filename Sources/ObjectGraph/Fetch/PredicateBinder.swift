@@ -1,15 +1,16 @@
 import Foundation
 
 extension FetchPredicate {
-    /// The predicate checked against `entity`: every key must be a stored attribute, and every
-    /// constant must suit its attribute's type. Throws `.unknownKey` or `.typeMismatch`.
-    func bind(to entity: EntityDescription) throws -> BoundPredicate {
-        BoundPredicate(root: try PredicateBinder(entity: entity).bind(node))
+    /// The predicate checked against `entity` of `model`: every key must be a stored attribute,
+    /// a to-one relationship, or a key path through to-one relationships to one of those, and
+    /// every constant must suit what it is compared with. Throws `.unknownKey` or `.typeMismatch`.
+    func bind(to entity: EntityDescription, in model: ManagedObjectModel) throws -> BoundPredicate {
+        BoundPredicate(root: try PredicateBinder(entity: entity, model: model).bind(node))
     }
 }
 
-/// The attribute a fetch predicate or sort descriptor names: a stored attribute of `entity`.
-/// Key paths through relationships and transient attributes are refused with `.unknownKey`.
+/// The attribute a sort descriptor names: a stored attribute of `entity`. Key paths through
+/// relationships and transient attributes are refused with `.unknownKey`.
 func fetchableAttribute(_ keyPath: [String], of entity: EntityDescription, usage: String) throws -> AttributeDescription {
     let key = keyPath.joined(separator: ".")
     guard keyPath.count == 1 else {
@@ -24,6 +25,11 @@ func fetchableAttribute(_ keyPath: [String], of entity: EntityDescription, usage
             "\(entity.name).\(key) is a relationship, but \(usage) can only use attributes so far",
             entityName: entity.name, key: key)
     }
+    return try storedAttribute(key, of: entity, usage: usage)
+}
+
+/// The stored attribute `key` of `entity`, or `.unknownKey` (with a suggestion, or saying it is transient).
+private func storedAttribute(_ key: String, of entity: EntityDescription, usage: String) throws -> AttributeDescription {
     let attribute = try entity.requireAttribute(key)
     guard !attribute.isTransient else {
         throw ObjectGraphError(
@@ -34,10 +40,44 @@ func fetchableAttribute(_ keyPath: [String], of entity: EntityDescription, usage
     return attribute
 }
 
+/// What a key of a predicate names: an attribute (of the fetched entity, or at the end of a key
+/// path through to-one relationships), or a to-one relationship.
+private struct Subject {
+    enum Target {
+        case attribute(AttributeDescription)
+        case reference(RelationshipDescription)
+    }
+    let target: Target
+    /// The to-one hops before the target; empty for a key of the fetched entity itself.
+    let path: BoundPredicate.KeyPath?
+    /// `Entity.key.path`, for messages.
+    let name: String
+
+    var attribute: AttributeDescription? {
+        if case .attribute(let attribute) = target { return attribute }
+        return nil
+    }
+
+    /// The operand reading the subject; a decimal read `asNumber` is cast to REAL.
+    func operand(asNumber: Bool = false) -> BoundPredicate.Operand {
+        switch (target, path) {
+        case (.attribute(let attribute), nil): return asNumber ? .attributeAsReal(attribute) : .attribute(attribute)
+        case (.reference(let relationship), nil): return .reference(relationship)
+        case (.attribute(let attribute), var path?):
+            path.target = .attribute(attribute)
+            return .path(path, asNumber: asNumber)
+        case (.reference(let relationship), var path?):
+            path.target = .reference(relationship)
+            return .path(path, asNumber: false)
+        }
+    }
+}
+
 /// Resolves keys and converts constants to the values their columns are stored as, choosing for
 /// each comparison the form that SQL and the in-memory evaluator both implement the same way.
 private struct PredicateBinder {
     let entity: EntityDescription
+    let model: ManagedObjectModel
 
     func bind(_ node: PredicateNode) throws -> BoundPredicate.Node {
         switch node {
@@ -50,45 +90,140 @@ private struct PredicateBinder {
         case .not(let node):
             return .not(try bind(node))
         case .comparison(.keyPath(let lhs), let comparison, .keyPath(let rhs)):
-            return try compare(try attribute(lhs), comparison, try attribute(rhs))
+            let left = try subject(lhs), right = try subject(rhs)
+            guard let leftAttribute = left.attribute, let rightAttribute = right.attribute else {
+                return try compareReferences(left, comparison, right)
+            }
+            return try compare(left, leftAttribute, comparison, right, rightAttribute)
         case .comparison(.keyPath(let keyPath), let comparison, .value(let value)):
-            return try compare(try attribute(keyPath), comparison, value)
+            return try compare(try subject(keyPath), comparison, value)
         case .comparison(.value(let value), let comparison, .keyPath(let keyPath)):
-            return try compare(try attribute(keyPath), comparison.mirrored, value)
+            return try compare(try subject(keyPath), comparison.mirrored, value)
         case .comparison(.value(let lhs), let comparison, .value(let rhs)):
             throw ObjectGraphError(
                 .typeMismatch,
                 "the predicate compares two values (\(PredicateFormatter.render(lhs)) \(comparison.symbol) \(PredicateFormatter.render(rhs))); one side must be a key",
                 entityName: entity.name)
         case .between(let keyPath, let lower, let upper):
-            let attribute = try attribute(keyPath)
-            try requireOrder(attribute, "BETWEEN")
+            let subject = try subject(keyPath)
+            let attribute = try requireAttribute(subject, "BETWEEN")
+            try requireOrder(subject, attribute, "BETWEEN")
             return .between(
-                column(attribute, asNumber: attribute.type == .decimal),
-                lower: .value(try orderingValue(lower, for: attribute, "BETWEEN")),
-                upper: .value(try orderingValue(upper, for: attribute, "BETWEEN")))
+                subject.operand(asNumber: attribute.type == .decimal),
+                lower: .value(try orderingValue(lower, for: subject, attribute, "BETWEEN")),
+                upper: .value(try orderingValue(upper, for: subject, attribute, "BETWEEN")))
         case .membership(let keyPath, let values):
-            let attribute = try attribute(keyPath)
-            return .membership(.attribute(attribute), try values.map { try equalityValue($0, for: attribute) })
+            let subject = try subject(keyPath)
+            return .membership(subject.operand(), try values.map { try equalityValue($0, for: subject) })
         case .text(let keyPath, let op, let options, let value):
-            return try text(try attribute(keyPath), op, options, value)
+            return try text(try subject(keyPath), op, options, value)
+        }
+    }
+
+    // MARK: - Keys
+
+    /// The subject `keyPath` names: a stored attribute or to-one relationship of the entity, or
+    /// one reached through to-one relationships (`author.publisher.name`).
+    private func subject(_ keyPath: [String]) throws -> Subject {
+        var current = entity
+        var hops: [BoundPredicate.KeyPath.Hop] = []
+        for (position, key) in keyPath.enumerated() {
+            let isLast = position == keyPath.count - 1
+            guard let relationship = current.relationship(named: key) else {
+                guard isLast else {
+                    throw ObjectGraphError(
+                        .unknownKey,
+                        "\(entity.name): the key path '\(keyPath.joined(separator: "."))' goes through \(current.name).\(key), which is not a relationship",
+                        entityName: entity.name, key: keyPath.joined(separator: "."))
+                }
+                let attribute = try storedAttribute(key, of: current, usage: "a fetch predicate")
+                return Subject(target: .attribute(attribute), path: path(hops), name: "\(current.name).\(key)")
+            }
+            guard relationship.isToOne else {
+                throw ObjectGraphError(
+                    .unknownKey,
+                    "\(current.name).\(key) is a to-many relationship; predicates over to-many relationships (ANY, ALL, NONE, @count, SUBQUERY) are not supported yet",
+                    entityName: entity.name, key: keyPath.joined(separator: "."))
+            }
+            if isLast { return Subject(target: .reference(relationship), path: path(hops), name: "\(current.name).\(key)") }
+            let destination = model.entities[relationship.destinationIndex]
+            hops.append(BoundPredicate.KeyPath.Hop(relationship: relationship, destinationTable: model.root(of: destination).name))
+            current = destination
+        }
+        throw ObjectGraphError(.unknownKey, "\(entity.name): a fetch predicate uses an empty key path", entityName: entity.name)
+    }
+
+    private func path(_ hops: [BoundPredicate.KeyPath.Hop]) -> BoundPredicate.KeyPath? {
+        hops.isEmpty ? nil : BoundPredicate.KeyPath(sourceTable: model.root(of: entity).name, hops: hops)
+    }
+
+    /// The subject's attribute, or a `.typeMismatch` for a relationship used where `operation` needs one.
+    private func requireAttribute(_ subject: Subject, _ operation: String) throws -> AttributeDescription {
+        if let attribute = subject.attribute { return attribute }
+        throw referenceMisuse(subject, operation)
+    }
+
+    private func referenceMisuse(_ subject: Subject, _ operation: String) -> ObjectGraphError {
+        ObjectGraphError(
+            .typeMismatch,
+            "\(subject.name) is a to-one relationship; it can only be compared with == or != (or IN) to an object, an object ID or nil, not with \(operation)",
+            entityName: entity.name, key: subject.name)
+    }
+
+    // MARK: - Relationships
+
+    private func compare(_ subject: Subject, _ comparison: ComparisonOperator, _ value: PredicateValue) throws -> BoundPredicate.Node {
+        guard let attribute = subject.attribute else {
+            if comparison.isOrdering { throw referenceMisuse(subject, comparison.symbol) }
+            return .identity(subject.operand(), .value(try equalityValue(value, for: subject)), negated: comparison == .notEqual)
+        }
+        return try compare(subject, attribute, comparison, value)
+    }
+
+    private func compareReferences(_ lhs: Subject, _ comparison: ComparisonOperator, _ rhs: Subject) throws -> BoundPredicate.Node {
+        guard case .reference(let left) = lhs.target, case .reference(let right) = rhs.target, !comparison.isOrdering,
+              model.root(of: model.entities[left.destinationIndex]) === model.root(of: model.entities[right.destinationIndex])
+        else {
+            throw ObjectGraphError(
+                .typeMismatch, "\(lhs.name) cannot be compared with \(rhs.name) using '\(comparison.symbol)'",
+                entityName: entity.name, key: lhs.name)
+        }
+        return .identity(lhs.operand(), rhs.operand(), negated: comparison == .notEqual)
+    }
+
+    /// The value a to-one relationship is compared with: nil, or an object of its destination.
+    private func referenceValue(_ value: PredicateValue, for relationship: RelationshipDescription, _ subject: Subject) throws -> AttributeValue {
+        let destination = model.entities[relationship.destinationIndex]
+        switch value {
+        case .null: return .null
+        case .object(let objectID) where model.entity(objectID.entity, isKindOf: destination):
+            return .object(objectID)
+        case .object(let objectID):
+            throw ObjectGraphError(
+                .typeMismatch, "\(subject.name) holds \(destination.name) objects, but the predicate compares it with \(objectID.shortDescription), a \(objectID.entity.name)",
+                entityName: entity.name, key: subject.name)
+        default:
+            throw ObjectGraphError(
+                .typeMismatch, "\(subject.name) is a to-one relationship to \(destination.name); compare it with an object, an object ID or nil, not \(value.phrase)",
+                entityName: entity.name, key: subject.name)
         }
     }
 
     // MARK: - String operators
 
-    private func text(_ attribute: AttributeDescription, _ op: TextOperator, _ options: TextOptions, _ value: PredicateValue) throws -> BoundPredicate.Node {
+    private func text(_ subject: Subject, _ op: TextOperator, _ options: TextOptions, _ value: PredicateValue) throws -> BoundPredicate.Node {
         let operation = "\(op.rawValue)\(options.spelling)"
+        let attribute = try requireAttribute(subject, operation)
         guard attribute.type == .string else {
             throw ObjectGraphError(
                 .typeMismatch,
-                "\(entity.name).\(attribute.name) is \(attribute.type.rawValue), but \(operation) compares strings",
+                "\(subject.name) is \(attribute.type.rawValue), but \(operation) compares strings",
                 entityName: entity.name, key: attribute.name)
         }
         guard case .string(let pattern) = value else {
             throw ObjectGraphError(
                 .typeMismatch,
-                "\(operation) needs a string to compare \(entity.name).\(attribute.name) with, but the predicate gives \(value.phrase)",
+                "\(operation) needs a string to compare \(subject.name) with, but the predicate gives \(value.phrase)",
                 entityName: entity.name, key: attribute.name)
         }
         var regex: SendableRegex?
@@ -101,27 +236,30 @@ private struct PredicateBinder {
                     entityName: entity.name, key: attribute.name)
             }
         }
-        return .text(.attribute(attribute), op, options, pattern, regex)
-    }
-
-    private func attribute(_ keyPath: [String]) throws -> AttributeDescription {
-        try fetchableAttribute(keyPath, of: entity, usage: "a fetch predicate")
+        return .text(subject.operand(), op, options, pattern, regex)
     }
 
     // MARK: - Attribute against constant
 
-    private func compare(_ attribute: AttributeDescription, _ comparison: ComparisonOperator, _ value: PredicateValue) throws -> BoundPredicate.Node {
+    private func compare(_ subject: Subject, _ attribute: AttributeDescription, _ comparison: ComparisonOperator, _ value: PredicateValue) throws -> BoundPredicate.Node {
         guard comparison.isOrdering else {
-            let constant = try equalityValue(value, for: attribute)
-            return .identity(.attribute(attribute), .value(constant), negated: comparison == .notEqual)
+            let constant = try equalityValue(value, for: subject)
+            return .identity(subject.operand(), .value(constant), negated: comparison == .notEqual)
         }
-        try requireOrder(attribute, comparison.symbol)
-        let constant = try orderingValue(value, for: attribute, comparison.symbol)
-        return .ordering(column(attribute, asNumber: attribute.type == .decimal), comparison, .value(constant))
+        try requireOrder(subject, attribute, comparison.symbol)
+        let constant = try orderingValue(value, for: subject, attribute, comparison.symbol)
+        return .ordering(subject.operand(asNumber: attribute.type == .decimal), comparison, .value(constant))
     }
 
-    /// The value `==`, `!=` and IN compare the column with, in the case the column is stored as.
-    private func equalityValue(_ value: PredicateValue, for attribute: AttributeDescription) throws -> AttributeValue {
+    /// The value `==`, `!=` and IN compare the subject with, in the case it is stored as.
+    private func equalityValue(_ value: PredicateValue, for subject: Subject) throws -> AttributeValue {
+        switch subject.target {
+        case .reference(let relationship): return try referenceValue(value, for: relationship, subject)
+        case .attribute(let attribute): return try equalityValue(value, for: subject, attribute)
+        }
+    }
+
+    private func equalityValue(_ value: PredicateValue, for subject: Subject, _ attribute: AttributeDescription) throws -> AttributeValue {
         switch (attribute.type, value) {
         case (_, .null): return .null
         case (.integer16, .integer(let integer)), (.integer32, .integer(let integer)), (.integer64, .integer(let integer)),
@@ -140,7 +278,7 @@ private struct PredicateBinder {
             guard double.isFinite, let decimal = Decimal(string: "\(double)", locale: nil),
                   Double(decimal.description) == double
             else {
-                throw mismatch(attribute, value, note: ", which a decimal cannot represent")
+                throw mismatch(subject, attribute, value, note: ", which a decimal cannot represent")
             }
             return .decimal(decimal)
         case (.string, .string(let string)): return .string(string)
@@ -149,57 +287,59 @@ private struct PredicateBinder {
         case (.binary, .data(let data)): return .binary(data)
         case (.uuid, .uuid(let uuid)): return .uuid(uuid)
         case (.uuid, .string(let string)):
-            guard let uuid = UUID(uuidString: string) else { throw mismatch(attribute, value, note: ", which is not a UUID") }
+            guard let uuid = UUID(uuidString: string) else { throw mismatch(subject, attribute, value, note: ", which is not a UUID") }
             return .uuid(uuid)
         case (.uri, .url(let url)): return .uri(url)
         // Both are text in the store; comparing the bytes as written avoids URL re-encoding.
         case (.uri, .string(let string)): return .string(string)
         case (.json, _):
-            throw mismatch(attribute, value, note: "; json attributes can only be compared with nil")
+            throw mismatch(subject, attribute, value, note: "; json attributes can only be compared with nil")
         default:
-            throw mismatch(attribute, value)
+            throw mismatch(subject, attribute, value)
         }
     }
 
     /// The value `<`, `<=`, `>`, `>=` and BETWEEN compare the column with. Decimal columns are
     /// compared as REAL (`castToReal`), so decimal constants are converted the same way.
-    private func orderingValue(_ value: PredicateValue, for attribute: AttributeDescription, _ operation: String) throws -> AttributeValue {
+    private func orderingValue(_ value: PredicateValue, for subject: Subject, _ attribute: AttributeDescription, _ operation: String) throws -> AttributeValue {
         switch (attribute.type, value) {
         case (_, .null):
             throw ObjectGraphError(
                 .typeMismatch,
-                "\(entity.name).\(attribute.name) \(operation) nil is never true (an ordering comparison with nil is unknown); use == nil or != nil",
+                "\(subject.name) \(operation) nil is never true (an ordering comparison with nil is unknown); use == nil or != nil",
                 entityName: entity.name, key: attribute.name)
         case (let type, .integer(let integer)) where type.isNumeric: return .integer(integer)
         case (let type, .double(let double)) where type.isNumeric: return .double(double)
         case (.decimal, .decimal(let decimal)): return castToReal(.decimal(decimal))
         case (.string, .string(let string)): return .string(string)
         case (.date, .date(let date)): return .date(date)
-        default: throw mismatch(attribute, value)
+        default: throw mismatch(subject, attribute, value)
         }
     }
 
     // MARK: - Attribute against attribute
 
-    private func compare(_ lhs: AttributeDescription, _ comparison: ComparisonOperator, _ rhs: AttributeDescription) throws -> BoundPredicate.Node {
+    private func compare(
+        _ left: Subject, _ lhs: AttributeDescription, _ comparison: ComparisonOperator, _ right: Subject, _ rhs: AttributeDescription
+    ) throws -> BoundPredicate.Node {
         guard let lhsFamily = Family(lhs.type), let rhsFamily = Family(rhs.type), lhsFamily == rhsFamily else {
             throw ObjectGraphError(
                 .typeMismatch,
-                "\(entity.name).\(lhs.name) (\(lhs.type.rawValue)) cannot be compared with \(entity.name).\(rhs.name) (\(rhs.type.rawValue))",
+                "\(left.name) (\(lhs.type.rawValue)) cannot be compared with \(right.name) (\(rhs.type.rawValue))",
                 entityName: entity.name, key: lhs.name)
         }
         if comparison.isOrdering {
-            try requireOrder(lhs, comparison.symbol)
-            try requireOrder(rhs, comparison.symbol)
+            try requireOrder(left, lhs, comparison.symbol)
+            try requireOrder(right, rhs, comparison.symbol)
         }
         // Two decimal columns are equal exactly when their canonical texts are; any other
         // comparison involving a decimal column is numeric, through CAST(… AS REAL).
         let numeric = (lhs.type == .decimal || rhs.type == .decimal) && (comparison.isOrdering || lhs.type != rhs.type)
-        let left = column(lhs, asNumber: numeric && lhs.type == .decimal)
-        let right = column(rhs, asNumber: numeric && rhs.type == .decimal)
+        let leftOperand = left.operand(asNumber: numeric && lhs.type == .decimal)
+        let rightOperand = right.operand(asNumber: numeric && rhs.type == .decimal)
         return comparison.isOrdering
-            ? .ordering(left, comparison, right)
-            : .identity(left, right, negated: comparison == .notEqual)
+            ? .ordering(leftOperand, comparison, rightOperand)
+            : .identity(leftOperand, rightOperand, negated: comparison == .notEqual)
     }
 
     /// Attribute types whose values can be compared with each other (json with nothing).
@@ -221,24 +361,20 @@ private struct PredicateBinder {
 
     // MARK: - Helpers
 
-    private func column(_ attribute: AttributeDescription, asNumber: Bool) -> BoundPredicate.Operand {
-        asNumber ? .attributeAsReal(attribute) : .attribute(attribute)
-    }
-
     /// Ordering applies to numbers, dates and strings only.
-    private func requireOrder(_ attribute: AttributeDescription, _ operation: String) throws {
+    private func requireOrder(_ subject: Subject, _ attribute: AttributeDescription, _ operation: String) throws {
         guard attribute.type.isNumeric || attribute.type == .date || attribute.type == .string else {
             throw ObjectGraphError(
                 .typeMismatch,
-                "\(entity.name).\(attribute.name) is \(attribute.type.rawValue), which has no order: '\(operation)' applies only to numbers, dates and strings",
+                "\(subject.name) is \(attribute.type.rawValue), which has no order: '\(operation)' applies only to numbers, dates and strings",
                 entityName: entity.name, key: attribute.name)
         }
     }
 
-    private func mismatch(_ attribute: AttributeDescription, _ value: PredicateValue, note: String = "") -> ObjectGraphError {
+    private func mismatch(_ subject: Subject, _ attribute: AttributeDescription, _ value: PredicateValue, note: String = "") -> ObjectGraphError {
         ObjectGraphError(
             .typeMismatch,
-            "\(entity.name).\(attribute.name) is \(attribute.type.rawValue) but the predicate compares it with \(value.phrase)\(note)",
+            "\(subject.name) is \(attribute.type.rawValue) but the predicate compares it with \(value.phrase)\(note)",
             entityName: entity.name, key: attribute.name)
     }
 }

@@ -55,6 +55,7 @@ enum PredicateFormatter {
         case .data(let data): "<\(data.map { String(format: "%02x", $0) }.joined())>"
         case .uuid(let uuid): quote(uuid.uuidString)
         case .url(let url): quote(url.absoluteString)
+        case .object(let objectID): "<\(objectID.uriRepresentation().absoluteString)>"
         }
     }
 

@@ -43,6 +43,8 @@ enum PredicateValue: Sendable, Equatable {
     case data(Data)
     case uuid(UUID)
     case url(URL)
+    /// A managed object (by its ID) or an object ID, for comparisons with to-one relationships.
+    case object(ManagedObjectID)
 
     /// How error messages name the value: its kind and a short rendering.
     var phrase: String {
@@ -58,6 +60,7 @@ enum PredicateValue: Sendable, Equatable {
         case .data(let value): "the data <\(value.count) bytes>"
         case .uuid(let value): "the UUID \(value.uuidString)"
         case .url(let value): "the URL \(value.absoluteString)"
+        case .object(let value): "the object \(value.shortDescription)"
         }
     }
 }

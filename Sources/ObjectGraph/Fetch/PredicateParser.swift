@@ -18,16 +18,16 @@ struct PredicateParser {
 
     private var lexer: PredicateLexer
     private var current: PredicateToken
-    private let arguments: [any Sendable]
+    private let arguments: [Any]
     private var depth = 0
 
     /// Parses `format`, substituting `arguments` for its `%` specifiers in order.
-    static func parse(format: String, arguments: [any Sendable]) throws -> PredicateNode {
+    static func parse(format: String, arguments: [Any]) throws -> PredicateNode {
         var parser = try PredicateParser(format: format, arguments: arguments)
         return try parser.parsePredicate()
     }
 
-    private init(format: String, arguments: [any Sendable]) throws {
+    private init(format: String, arguments: [Any]) throws {
         self.lexer = PredicateLexer(format: format)
         self.arguments = arguments
         self.current = try lexer.next()
@@ -265,7 +265,7 @@ struct PredicateParser {
     }
 
     /// The argument a specifier consumes, or a located error when there are too few.
-    private func argument(_ index: Int, for token: PredicateToken) throws -> any Sendable {
+    private func argument(_ index: Int, for token: PredicateToken) throws -> Any {
         guard index < arguments.count else {
             throw error(
                 "\(token.quoted) has no argument: the predicate uses at least \(index + 1) but \(arguments.count) were given",

@@ -11,6 +11,15 @@ import Foundation
 ///   UTF-8 bytes, which is SQLite's BINARY collation, not Swift's Unicode-aware `<`;
 /// - blobs (data, UUIDs as their 16 bytes) by bytes.
 func compareStored(_ a: AttributeValue, _ b: AttributeValue) -> Int {
+    // Two references (to-one foreign keys) are equal when they name the same object; an unsaved
+    // object has no key in the store and equals only itself.
+    if case .object(let x) = a, case .object(let y) = b {
+        if x == y { return 0 }
+        let keyX = (x.isTemporaryID ? 1 : 0, x.primaryKey ?? 0, x.entity.index)
+        let keyY = (y.isTemporaryID ? 1 : 0, y.primaryKey ?? 0, y.entity.index)
+        if keyX != keyY { return keyX < keyY ? -1 : 1 }
+        return ObjectIdentifier(x.space) == ObjectIdentifier(y.space) ? 0 : (ObjectIdentifier(x.space) < ObjectIdentifier(y.space) ? -1 : 1)
+    }
     let classA = storageClass(a)
     let classB = storageClass(b)
     if classA != classB { return classA < classB ? -1 : 1 }

@@ -71,7 +71,11 @@ final class InMemoryStore: PersistentStore {
         try state.withLock { state in
             try Self.checkOpen(state)
             let entities = request.includesSubentities ? model.kinds(of: request.entity) : [request.entity]
-            var rows = entities.flatMap { state.tables[$0.index].rows.values.filter { request.predicate?.evaluate($0.values) ?? true } }
+            let tables = state.tables
+            let resolve: BoundPredicate.RowResolver = { objectID in objectID.primaryKey.flatMap { tables[objectID.entity.index].rows[$0]?.values } }
+            var rows = entities.flatMap { entity in
+                tables[entity.index].rows.values.filter { request.predicate?.evaluate($0.values, entity: entity, resolve: resolve) ?? true }
+            }
             rows.sort { a, b in
                 switch compareRows(a.values, b.values, by: request.sort) {
                 case .orderedAscending: true

@@ -5,7 +5,7 @@ import Testing
 @Suite("Predicate binding")
 struct PredicateBindingTests {
     private func bindError(_ format: String, _ arguments: any Sendable...) -> ObjectGraphError? {
-        PredicateFixtures.error { _ = try FetchPredicate(format: format, argumentArray: arguments).bind(to: PredicateFixtures.person) }
+        PredicateFixtures.error { _ = try FetchPredicate(format: format, argumentArray: arguments).bind(to: PredicateFixtures.person, in: PredicateFixtures.model) }
     }
 
     @Test func unknownKeySuggestsTheClosestAttribute() {
@@ -19,13 +19,21 @@ struct PredicateBindingTests {
         #expect(bindError("name == 'a' OR nope IN {1}")?.kind == .unknownKey)
     }
 
-    @Test func keyPathsThroughRelationshipsAreNotSupportedYet() {
-        let error = bindError("author.name == 'x'")
-        #expect(error?.kind == .unknownKey)
-        #expect(error?.key == "author.name")
-        #expect(error?.message == "Person: a fetch predicate uses the key path 'author.name', but key paths through relationships are not supported yet")
-        #expect(bindError("%K BETWEEN {1, 2}", "a.b")?.message.contains("key paths through relationships are not supported yet") == true)
-        #expect(bindError("author == nil")?.message == "Person.author is a relationship, but a fetch predicate can only use attributes so far")
+    @Test func keyPathsFollowToOneRelationshipsAndAreChecked() throws {
+        // Person.author is a to-one relationship to Person.
+        for format in ["author.name == 'x'", "author.author.age > 3", "author == nil", "author.name CONTAINS[c] 'a'"] {
+            _ = try FetchPredicate(format: format).bind(to: PredicateFixtures.person, in: PredicateFixtures.model)
+        }
+        let through = bindError("name.x == 1")
+        #expect(through?.kind == .unknownKey)
+        #expect(through?.message == "Person: the key path 'name.x' goes through Person.name, which is not a relationship")
+        #expect(bindError("author.nam == 'x'")?.message == "Person has no attribute named 'nam'; did you mean 'name'?")
+        #expect(bindError("author.age == 'old'")?.message == "Person.age is integer16 but the predicate compares it with the string \"old\"")
+        #expect(bindError("author > nil")?.message == "Person.author is a to-one relationship; it can only be compared with == or != (or IN) to an object, an object ID or nil, not with >")
+        #expect(bindError("author == 3")?.message == "Person.author is a to-one relationship to Person; compare it with an object, an object ID or nil, not the integer 3")
+        #expect(bindError("author CONTAINS 'a'")?.kind == .typeMismatch)
+        let sql = try FetchPredicate(format: "author.name == %@", "x").bind(to: PredicateFixtures.person, in: PredicateFixtures.model).sqlFragment().sql
+        #expect(sql == #"(SELECT "_hop0"."name" FROM "Person" AS "_hop0" WHERE "_hop0"."_pk" = "Person"."author") IS ?"#)
     }
 
     @Test func transientAttributesAreRefused() {
@@ -70,7 +78,7 @@ struct PredicateBindingTests {
         ]
         for (format, arguments) in accepted {
             #expect(throws: Never.self, "\(format)") {
-                _ = try FetchPredicate(format: format, argumentArray: arguments).bind(to: PredicateFixtures.person)
+                _ = try FetchPredicate(format: format, argumentArray: arguments).bind(to: PredicateFixtures.person, in: PredicateFixtures.model)
             }
         }
     }
@@ -101,7 +109,7 @@ struct PredicateBindingTests {
     @Test func twoValuesCannotBeCompared() {
         // The parser refuses this; a tree built another way is refused at binding too.
         let predicate = FetchPredicate(node: .comparison(.value(.integer(1)), .equal, .value(.integer(1))))
-        let error = PredicateFixtures.error { _ = try predicate.bind(to: PredicateFixtures.person) }
+        let error = PredicateFixtures.error { _ = try predicate.bind(to: PredicateFixtures.person, in: PredicateFixtures.model) }
         #expect(error?.message == "the predicate compares two values (1 == 1); one side must be a key")
     }
 

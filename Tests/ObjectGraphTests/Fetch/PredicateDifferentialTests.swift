@@ -32,7 +32,7 @@ struct PredicateDifferentialTests {
         var compared = 0
         for _ in 0..<1_500 {
             let (format, arguments) = Self.randomPredicate(depth: 0, using: &generator)
-            guard let predicate = try? FetchPredicate(format: format, argumentArray: arguments).bind(to: Self.entity) else { continue }
+            guard let predicate = try? FetchPredicate(format: format, argumentArray: arguments).bind(to: Self.entity, in: PredicateFixtures.model) else { continue }
             compared += 1
             let fragment = predicate.sqlFragment()
             let inSQL = try Self.primaryKeys(database, where: fragment, orderBy: [])

@@ -23,6 +23,9 @@ enum PredicateFixtures {
             index: 0)
     }()
 
+    /// A model of the one entity, for binding predicates (which may follow relationships).
+    static let model = ManagedObjectModel(name: "Fixtures", version: 1, entities: [person], versionHash: "", canonicalJSON: Data(), sourceURL: nil)
+
     static func slot(_ name: String) -> Int {
         person.attribute(named: name)?.index ?? -1
     }
@@ -35,11 +38,11 @@ enum PredicateFixtures {
     }
 
     static func bind(_ format: String, _ arguments: any Sendable...) throws -> BoundPredicate {
-        try FetchPredicate(format: format, argumentArray: arguments).bind(to: person)
+        try FetchPredicate(format: format, argumentArray: arguments).bind(to: person, in: model)
     }
 
     static func matches(_ format: String, _ values: [String: AttributeValue], _ arguments: any Sendable...) throws -> Bool {
-        try FetchPredicate(format: format, argumentArray: arguments).bind(to: person).evaluate(row(values))
+        try FetchPredicate(format: format, argumentArray: arguments).bind(to: person, in: model).evaluate(row(values))
     }
 
     /// The error `body` throws; records an issue when it throws none or something else.

@@ -64,7 +64,7 @@ struct PredicateFuzzTests {
                 let predicate = try FetchPredicate(format: format, argumentArray: arguments)
                 parsed += 1
                 _ = try? FetchPredicate(format: predicate.description)
-                if let bound = try? predicate.bind(to: PredicateFixtures.person) {
+                if let bound = try? predicate.bind(to: PredicateFixtures.person, in: PredicateFixtures.model) {
                     _ = bound.sqlFragment()
                     _ = bound.evaluate(PredicateFixtures.row([:]))
                 }

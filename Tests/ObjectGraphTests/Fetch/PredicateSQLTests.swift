@@ -5,7 +5,7 @@ import Testing
 @Suite("Predicate SQL")
 struct PredicateSQLTests {
     private func fragment(_ format: String, _ arguments: any Sendable...) throws -> SQLFragment {
-        try FetchPredicate(format: format, argumentArray: arguments).bind(to: PredicateFixtures.person).sqlFragment()
+        try FetchPredicate(format: format, argumentArray: arguments).bind(to: PredicateFixtures.person, in: PredicateFixtures.model).sqlFragment()
     }
 
     @Test func representativePredicates() throws {

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Predicates over to-one relationships and key paths through them, on every store alike, with
+/// unsaved changes matched by the same rules.
+@Suite struct RelationshipPredicateConformanceTests {
+    /// Ann wrote Dune and Emma (two chapters each); Bob wrote Ulysses; "Anonymous" has no author.
+    private func makeLibrary(_ kind: StoreKind) throws -> TestStore {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.insert("Author", ["name": "Ann"])
+            let bob = try context.insert("Author", ["name": "Bob"])
+            for (title, author) in [("Dune", ann), ("Emma", ann), ("Ulysses", bob)] {
+                let book = try context.insert("Book", ["title": title, "author": author])
+                for number in 1...2 { try context.insert("Chapter", ["title": "\(title) \(number)", "book": book]) }
+            }
+            try context.insert("Book", ["title": "Anonymous"])
+            try context.save()
+        }
+        return store
+    }
+
+    private func titles(_ context: ManagedObjectContext, in entity: String = "Book", _ format: String, _ arguments: Any?...) throws -> [String] {
+        let request = FetchRequest<ManagedObject>(entityName: entity, predicate: try FetchPredicate(format: format, argumentArray: arguments.map { $0 as Any }))
+        return try context.fetch(request).map { try $0.value(forKey: "title", as: String.self) ?? "" }.sorted()
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func toOneComparisonsAndKeyPaths(kind: StoreKind) throws {
+        let store = try makeLibrary(kind)
+        try store.reopen()
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.one("Author", "name", "Ann")
+            let bob = try context.one("Author", "name", "Bob")
+            #expect(try titles(context, "author == %@", ann) == ["Dune", "Emma"])
+            #expect(try titles(context, "author == %@", bob.objectID) == ["Ulysses"])
+            #expect(try titles(context, "author != %@", ann) == ["Anonymous", "Ulysses"])
+            #expect(try titles(context, "author == nil") == ["Anonymous"])
+            #expect(try titles(context, "author IN %@", [ann, bob]) == ["Dune", "Emma", "Ulysses"])
+            #expect(try titles(context, "author.name == 'Ann'") == ["Dune", "Emma"])
+            #expect(try titles(context, "author.name BEGINSWITH[c] 'b'") == ["Ulysses"])
+            #expect(try titles(context, "author.name == nil") == ["Anonymous"])
+            #expect(try titles(context, "NOT author.name == 'Ann'") == ["Anonymous", "Ulysses"])
+            #expect(try titles(context, "author.name > 'A' AND title < 'E'") == ["Dune"])
+            #expect(try titles(context, in: "Chapter", "book.author.name == 'Bob'") == ["Ulysses 1", "Ulysses 2"])
+            #expect(try titles(context, in: "Chapter", "book.author == %@ AND title ENDSWITH '2'", ann) == ["Dune 2", "Emma 2"])
+            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Chapter", predicate: FetchPredicate(format: "book.author.name != 'Ann'"))) == 2)
+
+            let wrongEntity = #expect(throws: ObjectGraphError.self) { try titles(context, "author == %@", try context.one("Chapter", "title", "Dune 1")) }
+            #expect(wrongEntity?.kind == .typeMismatch)
+            #expect(wrongEntity?.message.contains("Book.author holds Author objects, but the predicate compares it with Chapter/p") == true)
+            let toMany = #expect(throws: ObjectGraphError.self) { try titles(context, "tags.name == 'x'") }
+            #expect(toMany?.message.contains("Book.tags is a to-many relationship; predicates over to-many relationships") == true)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unsavedChangesMatchByTheirCurrentRelationships(kind: StoreKind) throws {
+        let store = try makeLibrary(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.one("Author", "name", "Ann")
+            let bob = try context.one("Author", "name", "Bob")
+            let newcomer = try context.insert("Author", ["name": "Cy"])
+            try context.insert("Book", ["title": "Draft", "author": ann])
+            try context.insert("Book", ["title": "Debut", "author": newcomer])
+            try context.one("Book", "title", "Emma").setValue(bob, forKey: "author")
+            #expect(try titles(context, "author.name == 'Ann'") == ["Draft", "Dune"])
+            #expect(try titles(context, "author == %@", bob) == ["Emma", "Ulysses"])
+            #expect(try titles(context, "author == %@", newcomer) == ["Debut"])
+            #expect(try titles(context, "author.name BEGINSWITH 'C'") == ["Debut"])
+            try ann.setValue("Anne", forKey: "name")
+            #expect(try titles(context, "author.name == 'Anne'") == ["Draft", "Dune"])
+            try context.save()
+            #expect(try titles(context, "author == %@", newcomer) == ["Debut"])
+        }
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            #expect(try titles(context, "author.name == 'Anne'") == ["Draft", "Dune"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func keyPathsReachSubEntities(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: InheritanceModel.load)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let shelf = try context.insert("Shelf", ["label": "A"])
+            let wired = try context.insert("Magazine", ["title": "Wired", "sku": "M1", "issue": 7, "shelf": shelf])
+            let dune = try context.insert("Textbook", ["title": "Dune", "sku": "T1", "pages": 1, "subject": "x", "shelf": shelf])
+            try context.insert("Reader", ["name": "Ann", "favorite": wired])
+            try context.insert("Reader", ["name": "Bob", "favorite": dune])
+            try context.save()
+            let names = { (format: String) in
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Reader", predicate: FetchPredicate(format: format)))
+                    .map { try $0.value(forKey: "name", as: String.self) ?? "" }.sorted()
+            }
+            #expect(try names("favorite.title == 'Wired'") == ["Ann"])
+            #expect(try names("favorite.shelf.label == 'A'") == ["Ann", "Bob"])
+            #expect(try context.fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: FetchPredicate(format: "shelf == %@", shelf))).count == 2)
+        }
+    }
+}
