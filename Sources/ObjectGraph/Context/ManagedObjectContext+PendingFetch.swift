@@ -15,14 +15,21 @@ extension ManagedObjectContext {
             || deleted.values.contains { entities.contains($0.entity.index) }
     }
 
-    /// The current row of the object with `objectID` as this context sees it (its unsaved changes
-    /// included), for predicates through relationships; `nil` if it cannot be read.
-    func resolveRow(_ objectID: ManagedObjectID) -> [AttributeValue]? {
-        if let object = registeredObject(for: objectID) {
-            if object.values.isEmpty { try? object.fulfillFault() }
-            return object.values.isEmpty ? nil : object.values
-        }
-        return try? storedSnapshot(of: objectID).values
+    /// Rows and to-many members as this context sees them (its unsaved changes included), for
+    /// predicates through relationships; what cannot be read counts as nil or empty.
+    var rowResolver: BoundPredicate.RowResolver {
+        BoundPredicate.RowResolver(
+            row: { [self] objectID in
+                if let object = registeredObject(for: objectID) {
+                    if object.values.isEmpty { try? object.fulfillFault() }
+                    return object.values.isEmpty ? nil : object.values
+                }
+                return try? storedSnapshot(of: objectID).values
+            },
+            members: { [self] objectID, relationship in
+                let owner = registeredObject(for: objectID) ?? object(with: objectID)
+                return (try? owner.loadedToMany[owner.loadRelationship(relationship)]?.objects.map(\.objectID)) ?? []
+            })
     }
 
     /// The positions of the entities whose objects `request` returns: the entity, and its
@@ -59,14 +66,14 @@ extension ManagedObjectContext {
         var included = Set<ObjectIdentifier>()
         for snapshot in try store.fetch(storeRequest) {
             let object = registeredObject(for: snapshot, in: spaces[snapshot.entityIndex], asFault: request.returnsObjectsAsFaults)
-            guard !object.isDeleted, !(object.isUpdated || matchEveryRow) || plan.matches(object, resolve: resolveRow) else { continue }
+            guard !object.isDeleted, !(object.isUpdated || matchEveryRow) || plan.matches(object, resolve: rowResolver) else { continue }
             results.append(object)
             included.insert(ObjectIdentifier(object))
         }
-        for object in changed where object.isUpdated && !included.contains(ObjectIdentifier(object)) && plan.matches(object, resolve: resolveRow) {
+        for object in changed where object.isUpdated && !included.contains(ObjectIdentifier(object)) && plan.matches(object, resolve: rowResolver) {
             results.append(object)
         }
-        for object in pendingInserts where fetched.contains(object.entity.index) && plan.matches(object, resolve: resolveRow) {
+        for object in pendingInserts where fetched.contains(object.entity.index) && plan.matches(object, resolve: rowResolver) {
             results.append(object)
         }
         results.sort(by: plan.precedes)

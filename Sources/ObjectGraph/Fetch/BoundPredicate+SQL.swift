@@ -3,91 +3,152 @@ extension BoundPredicate {
     ///
     /// Columns are the quoted attribute names; every constant is a `?` parameter. `==` and `!=`
     /// become `IS` and `IS NOT` (null-safe, and able to use an index). AND and OR groups are
-    /// parenthesised, so the fragment can be combined with other conditions as it is.
+    /// parenthesised, so the fragment can be combined with other conditions as it is. Key paths
+    /// through relationships become scalar subqueries; collections (`@count`, ANY/ALL/NONE),
+    /// subqueries on the destination's rows, correlated to the row by its `_pk`.
     func sqlFragment() -> SQLFragment {
+        var writer = Writer()
+        let sql = writer.sql(for: root, scope: nil)
+        return SQLFragment(sql: sql, bindings: writer.bindings)
+    }
+
+    /// Builds the SQL text and its bindings in order. `scope` is the alias of the row a nested
+    /// subquery is about (`nil` at the top, where columns are unqualified).
+    private struct Writer {
         var bindings: [AttributeValue] = []
-        let sql = Self.sql(for: root, bindings: &bindings)
-        return SQLFragment(sql: sql, bindings: bindings)
-    }
+        /// How many subqueries are open: each gets its own aliases.
+        private var depth = 0
 
-    private static func sql(for node: Node, bindings: inout [AttributeValue]) -> String {
-        switch node {
-        case .constant(let value):
-            return value ? "1" : "0"
-        case .identity(let lhs, let rhs, let negated):
-            let left = sql(for: lhs, bindings: &bindings)
-            return "\(left) \(negated ? "IS NOT" : "IS") \(sql(for: rhs, bindings: &bindings))"
-        case .ordering(let lhs, let comparison, let rhs):
-            let left = sql(for: lhs, bindings: &bindings)
-            return "\(left) \(comparison.symbol) \(sql(for: rhs, bindings: &bindings))"
-        case .between(let operand, let lower, let upper):
-            let value = sql(for: operand, bindings: &bindings)
-            let low = sql(for: lower, bindings: &bindings)
-            return "\(value) BETWEEN \(low) AND \(sql(for: upper, bindings: &bindings))"
-        case .membership(let operand, let values):
-            // `x IN ()` is valid only in SQLite; a constant false says the same everywhere.
-            guard !values.isEmpty else { return "0" }
-            let value = sql(for: operand, bindings: &bindings)
-            bindings.append(contentsOf: values.map(storable))
-            return "\(value) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
-        case .text(let operand, let op, let options, let pattern, _):
-            // The SQL function runs TextMatcher itself, so both stores agree on every string.
-            let value = sql(for: operand, bindings: &bindings)
-            bindings += [.string(op.rawValue), .integer(Int64(options.rawValue)), .string(pattern)]
-            return "\(SQLiteTextFunction.name)(\(value), ?, ?, ?)"
-        case .and(let nodes):
-            return "(" + nodes.map { sql(for: $0, bindings: &bindings) }.joined(separator: " AND ") + ")"
-        case .or(let nodes):
-            return "(" + nodes.map { sql(for: $0, bindings: &bindings) }.joined(separator: " OR ") + ")"
-        case .not(let node):
-            return "NOT (\(sql(for: node, bindings: &bindings)))"
+        mutating func sql(for node: Node, scope: String?) -> String {
+            switch node {
+            case .constant(let value):
+                return value ? "1" : "0"
+            case .identity(let lhs, let rhs, let negated):
+                let left = sql(for: lhs, scope: scope)
+                return "\(left) \(negated ? "IS NOT" : "IS") \(sql(for: rhs, scope: scope))"
+            case .ordering(let lhs, let comparison, let rhs):
+                let left = sql(for: lhs, scope: scope)
+                return "\(left) \(comparison.symbol) \(sql(for: rhs, scope: scope))"
+            case .between(let operand, let lower, let upper):
+                let value = sql(for: operand, scope: scope)
+                let low = sql(for: lower, scope: scope)
+                return "\(value) BETWEEN \(low) AND \(sql(for: upper, scope: scope))"
+            case .membership(let operand, let values):
+                // `x IN ()` is valid only in SQLite; a constant false says the same everywhere.
+                guard !values.isEmpty else { return "0" }
+                let value = sql(for: operand, scope: scope)
+                bindings.append(contentsOf: values.map(Self.storable))
+                return "\(value) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
+            case .text(let operand, let op, let options, let pattern, _):
+                // The SQL function runs TextMatcher itself, so both stores agree on every string.
+                let value = sql(for: operand, scope: scope)
+                bindings += [.string(op.rawValue), .integer(Int64(options.rawValue)), .string(pattern)]
+                return "\(SQLiteTextFunction.name)(\(value), ?, ?, ?)"
+            case .quantified(let quantifier, let collection, let inner):
+                // EXISTS is never unknown, as the evaluator's quantifiers are two-valued.
+                let (from, member) = members(of: collection, scope: scope)
+                let condition = sql(for: inner, scope: member)
+                depth -= 1
+                switch quantifier {
+                case .any: return "EXISTS (SELECT 1 \(from) AND (\(condition)))"
+                case .all: return "NOT EXISTS (SELECT 1 \(from) AND NOT (\(condition)))"
+                case .none: return "NOT EXISTS (SELECT 1 \(from) AND (\(condition)))"
+                }
+            case .and(let nodes):
+                return "(" + nodes.map { sql(for: $0, scope: scope) }.joined(separator: " AND ") + ")"
+            case .or(let nodes):
+                return "(" + nodes.map { sql(for: $0, scope: scope) }.joined(separator: " OR ") + ")"
+            case .not(let node):
+                return "NOT (\(sql(for: node, scope: scope)))"
+            }
         }
-    }
 
-    private static func sql(for operand: Operand, bindings: inout [AttributeValue]) -> String {
-        switch operand {
-        case .attribute(let attribute):
-            return quoteIdentifier(attribute.name)
-        case .attributeAsReal(let attribute):
-            return "CAST(\(quoteIdentifier(attribute.name)) AS REAL)"
-        case .value(let value):
-            bindings.append(storable(value))
-            return "?"
-        case .reference(let relationship):
-            return quoteIdentifier(relationship.name)
-        case .path(let path, let asNumber):
-            let reference = pathSQL(path)
-            return asNumber ? "CAST(\(reference) AS REAL)" : reference
-        }
-    }
-
-    /// A key path as nested scalar subqueries, each reading the next foreign key (and at the end
-    /// the target) from the row the previous one names: NULL as soon as a hop is NULL, as a LEFT
-    /// JOIN would give.
-    private static func pathSQL(_ path: KeyPath) -> String {
-        let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-        var reference = "\(quoteIdentifier(path.sourceTable)).\(quoteIdentifier(path.hops[0].relationship.name))"
-        for (number, hop) in path.hops.enumerated() {
-            let column: String
-            if number + 1 < path.hops.count {
-                column = path.hops[number + 1].relationship.name
-            } else {
-                switch path.target {
-                case .attribute(let attribute): column = attribute.name
-                case .reference(let relationship): column = relationship.name
-                case .none: return "NULL"
+        private mutating func sql(for operand: Operand, scope: String?) -> String {
+            switch operand {
+            case .attribute(let attribute):
+                return column(attribute.name, scope)
+            case .attributeAsReal(let attribute):
+                return "CAST(\(column(attribute.name, scope)) AS REAL)"
+            case .reference(let relationship):
+                return column(relationship.name, scope)
+            case .value(let value):
+                bindings.append(Self.storable(value))
+                return "?"
+            case .path(let path, let asNumber):
+                let reference = pathSQL(path, scope: scope)
+                return asNumber ? "CAST(\(reference) AS REAL)" : reference
+            case .count(let collection):
+                let (from, _) = members(of: collection, scope: scope)
+                depth -= 1
+                return "(SELECT count(*) \(from))"
+            case .aggregate(let function, let collection, let attribute):
+                let (from, member) = members(of: collection, scope: scope)
+                depth -= 1
+                let value = column(attribute.name, member)
+                switch function {
+                case .count: return "(SELECT count(\(value)) \(from))"
+                case .sum: return "(SELECT coalesce(sum(\(value)), 0) \(from))"
+                case .avg: return "(SELECT avg(\(value)) \(from))"
+                case .min: return "(SELECT min(\(value)) \(from))"
+                case .max: return "(SELECT max(\(value)) \(from))"
                 }
             }
-            let alias = quoteIdentifier("_hop\(number)")
-            reference = "(SELECT \(alias).\(quoteIdentifier(column)) FROM \(quoteIdentifier(hop.destinationTable)) AS \(alias) WHERE \(alias).\(key) = \(reference))"
         }
-        return reference
-    }
 
-    /// A constant as the store holds it: an object not saved yet has no key, so it becomes 0,
-    /// which no stored key is (keys start at 1).
-    private static func storable(_ value: AttributeValue) -> AttributeValue {
-        if case .object(let objectID) = value, objectID.isTemporaryID { return .integer(0) }
-        return value
+        /// `name`, qualified by `scope` inside a subquery.
+        private func column(_ name: String, _ scope: String?) -> String {
+            scope.map { "\($0).\(quoteIdentifier(name))" } ?? quoteIdentifier(name)
+        }
+
+        /// The row's own key, as a subquery about it refers to it.
+        private func ownKey(_ scope: String?, table: String) -> String {
+            "\(scope ?? quoteIdentifier(table)).\(quoteIdentifier(SQLiteSchema.primaryKeyColumn))"
+        }
+
+        /// `FROM … WHERE <member of the row's collection>` and the alias of the member rows.
+        /// Opens a subquery level; the caller closes it (`depth -= 1`) when done with the alias.
+        private mutating func members(of collection: Collection, scope: String?) -> (from: String, member: String) {
+            depth += 1
+            let member = quoteIdentifier("_m\(depth)")
+            let owner = ownKey(scope, table: collection.sourceTable)
+            switch collection.storage {
+            case .inverseForeignKey(let column):
+                return ("FROM \(quoteIdentifier(collection.destinationTable)) AS \(member) WHERE \(member).\(quoteIdentifier(column)) = \(owner)", member)
+            case .joinTable(let name, let own, let other):
+                let pair = quoteIdentifier("_j\(depth)")
+                let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+                return ("FROM \(quoteIdentifier(name)) AS \(pair) JOIN \(quoteIdentifier(collection.destinationTable)) AS \(member) ON \(member).\(key) = \(pair).\(quoteIdentifier(other)) WHERE \(pair).\(quoteIdentifier(own)) = \(owner)", member)
+            }
+        }
+
+        /// A key path as nested scalar subqueries, each reading the next foreign key (and at the
+        /// end the target) from the row the previous one names: NULL as soon as a hop is NULL, as
+        /// a LEFT JOIN would give.
+        private mutating func pathSQL(_ path: KeyPath, scope: String?) -> String {
+            let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+            var reference = "\(scope ?? quoteIdentifier(path.sourceTable)).\(quoteIdentifier(path.hops[0].relationship.name))"
+            for (number, hop) in path.hops.enumerated() {
+                let column: String
+                if number + 1 < path.hops.count {
+                    column = path.hops[number + 1].relationship.name
+                } else {
+                    switch path.target {
+                    case .attribute(let attribute): column = attribute.name
+                    case .reference(let relationship): column = relationship.name
+                    case .none: return "NULL"
+                    }
+                }
+                let alias = quoteIdentifier("_hop\(depth)_\(number)")
+                reference = "(SELECT \(alias).\(quoteIdentifier(column)) FROM \(quoteIdentifier(hop.destinationTable)) AS \(alias) WHERE \(alias).\(key) = \(reference))"
+            }
+            return reference
+        }
+
+        /// A constant as the store holds it: an object not saved yet has no key, so it becomes 0,
+        /// which no stored key is (keys start at 1).
+        private static func storable(_ value: AttributeValue) -> AttributeValue {
+            if case .object(let objectID) = value, objectID.isTemporaryID { return .integer(0) }
+            return value
+        }
     }
 }

@@ -22,6 +22,8 @@ struct BoundPredicate: Sendable {
         /// A string operator (see `TextMatcher`); unknown when the operand is NULL. `regex` is the
         /// compiled pattern of MATCHES.
         case text(Operand, TextOperator, TextOptions, String, SendableRegex?)
+        /// ANY, ALL or NONE of the collection's objects match `Node` (bound to its destination).
+        case quantified(Quantifier, Collection, Node)
         case and([Node])
         case or([Node])
         case not(Node)
@@ -39,6 +41,26 @@ struct BoundPredicate: Sendable {
         case path(KeyPath, asNumber: Bool)
         /// A constant, bound as a parameter.
         case value(AttributeValue)
+        /// `books.@count`: how many objects a to-many relationship holds.
+        case count(Collection)
+        /// `books.@sum.pages` (and @avg, @min, @max) over a to-many relationship's objects.
+        case aggregate(CollectionOperator, Collection, AttributeDescription)
+    }
+
+    /// A to-many relationship of the bound entity, with where its members are stored.
+    struct Collection: Sendable {
+        enum Storage: Sendable {
+            /// The destinations' rows carry the foreign key `column` (the inverse to-one).
+            case inverseForeignKey(column: String)
+            /// Pairs in a join table: this side's keys in `own`, the destinations' in `other`.
+            case joinTable(name: String, own: String, other: String)
+        }
+        let relationship: RelationshipDescription
+        let storage: Storage
+        /// The table of the destination's hierarchy.
+        let destinationTable: String
+        /// The table of the bound entity's hierarchy.
+        let sourceTable: String
     }
 
     /// A key path through to-one relationships: the hops, from the fetched entity's table; what
@@ -71,6 +93,8 @@ struct BoundPredicate: Sendable {
             switch operand {
             case .path(let path, _):
                 for hop in path.hops { indexes.insert(hop.relationship.destinationIndex) }
+            case .count(let collection), .aggregate(_, let collection, _):
+                indexes.insert(collection.relationship.destinationIndex)
             default: break
             }
         }
@@ -85,6 +109,9 @@ struct BoundPredicate: Sendable {
                 visit(lower)
                 visit(upper)
             case .membership(let operand, _), .text(let operand, _, _, _, _): visit(operand)
+            case .quantified(_, let collection, let inner):
+                indexes.insert(collection.relationship.destinationIndex)
+                visit(inner)
             case .and(let nodes), .or(let nodes): nodes.forEach(visit)
             case .not(let node): visit(node)
             }
@@ -93,21 +120,34 @@ struct BoundPredicate: Sendable {
         return indexes
     }
 
-    /// The rows of other objects, by ID, for key paths through relationships; `nil` when the
-    /// row is not available (evaluated as nil).
-    typealias RowResolver = (ManagedObjectID) -> [AttributeValue]?
+    /// What evaluating relationships needs from outside the row: other objects' rows by ID
+    /// (`nil` when unavailable, read as nil), and the members of an object's to-many relationship.
+    struct RowResolver {
+        let row: (ManagedObjectID) -> [AttributeValue]?
+        let members: (ManagedObjectID, RelationshipDescription) -> [ManagedObjectID]
+    }
 
     /// Whether the row of an object of `entity` (the bound entity or one of its sub-entities)
-    /// matches. Key paths through relationships read other rows through `resolve`.
-    func evaluate(_ values: [AttributeValue], entity: EntityDescription? = nil, resolve: RowResolver? = nil) -> Bool {
-        Self.truth(of: root, in: Row(values: values, entity: entity, resolve: resolve)) == true
+    /// matches. Relationships are read through `resolve`, with `objectID` naming the row's object.
+    func evaluate(_ values: [AttributeValue], entity: EntityDescription? = nil, objectID: ManagedObjectID? = nil, resolve: RowResolver? = nil) -> Bool {
+        Self.truth(of: root, in: Row(values: values, entity: entity, objectID: objectID, resolve: resolve)) == true
     }
 
     /// A row being evaluated, with what reading relationships needs.
     private struct Row {
         let values: [AttributeValue]
         let entity: EntityDescription?
+        let objectID: ManagedObjectID?
         let resolve: RowResolver?
+
+        /// The rows of the objects in `collection`, with their IDs (empty when unknown).
+        func members(of collection: Collection) -> [Row] {
+            guard let objectID, let resolve else { return [] }
+            let relationship = (entity ?? objectID.entity).relationships[collection.relationship.index]
+            return resolve.members(objectID, relationship).compactMap { member in
+                resolve.row(member).map { Row(values: $0, entity: member.entity, objectID: member, resolve: resolve) }
+            }
+        }
 
         /// The slot of `relationship` in this row: a sub-entity's row keeps its to-ones after its
         /// own (possibly more) attributes.
@@ -148,6 +188,14 @@ struct BoundPredicate: Sendable {
         case .text(let operand, let op, let options, let pattern, let regex):
             guard case .string(let string) = value(of: operand, in: row) else { return nil }
             return TextMatcher.matches(string, op, options, pattern: pattern, regex: regex?.expression)
+        case .quantified(let quantifier, let collection, let inner):
+            // Two-valued, as SQL's EXISTS: a member whose comparison is unknown counts as neither.
+            let members = row.members(of: collection)
+            switch quantifier {
+            case .any: return members.contains { truth(of: inner, in: $0) == true }
+            case .all: return !members.contains { truth(of: inner, in: $0) == false }
+            case .none: return !members.contains { truth(of: inner, in: $0) == true }
+            }
         case .and(let nodes):
             var unknown = false
             for node in nodes {
@@ -184,7 +232,7 @@ struct BoundPredicate: Sendable {
             var entity = row.entity
             for hop in path.hops {
                 let slot = entity.map { $0.relationships[hop.relationship.index].slot } ?? hop.relationship.slot
-                guard case .object(let objectID) = values[slot], let next = row.resolve?(objectID) else { return .null }
+                guard case .object(let objectID) = values[slot], let next = row.resolve?.row(objectID) else { return .null }
                 values = next
                 entity = objectID.entity
             }
@@ -193,6 +241,38 @@ struct BoundPredicate: Sendable {
             case .attribute(let attribute): return asNumber ? castToReal(values[attribute.index]) : values[attribute.index]
             case .reference(let relationship): return values[entity.map { $0.relationships[relationship.index].slot } ?? relationship.slot]
             }
+        case .count(let collection):
+            return .integer(Int64(row.members(of: collection).count))
+        case .aggregate(let function, let collection, let attribute):
+            return aggregate(function, row.members(of: collection).map { $0.values[attribute.index] })
+        }
+    }
+
+    /// SQLite's aggregates over `values`: NULLs ignored; @sum is 0 for none (an integer while
+    /// every value is one, else a double), @avg a double, @min/@max by stored order; nil for none.
+    private static func aggregate(_ function: CollectionOperator, _ values: [AttributeValue]) -> AttributeValue {
+        let present = values.filter { !$0.isNull }
+        switch function {
+        case .count:
+            return .integer(Int64(present.count))
+        case .sum, .avg:
+            var integerSum: Int64 = 0, doubleSum = 0.0, allIntegers = true
+            for value in present {
+                switch value {
+                case .integer(let integer):
+                    integerSum &+= integer
+                    doubleSum += Double(integer)
+                default:
+                    allIntegers = false
+                    doubleSum += value.numericValue ?? 0
+                }
+            }
+            if function == .avg { return present.isEmpty ? .null : .double(doubleSum / Double(present.count)) }
+            return allIntegers ? .integer(integerSum) : .double(doubleSum)
+        case .min:
+            return present.min { compareStored($0, $1) < 0 } ?? .null
+        case .max:
+            return present.max { compareStored($0, $1) < 0 } ?? .null
         }
     }
 

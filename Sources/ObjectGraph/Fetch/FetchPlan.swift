@@ -38,8 +38,8 @@ struct FetchPlan {
 
     /// Whether the object's current values match the predicate; key paths through relationships
     /// read the destinations' rows through `resolve`.
-    func matches(_ object: ManagedObject, resolve: @escaping BoundPredicate.RowResolver) -> Bool {
-        predicate?.evaluate(object.values, entity: object.entity, resolve: resolve) ?? true
+    func matches(_ object: ManagedObject, resolve: BoundPredicate.RowResolver) -> Bool {
+        predicate?.evaluate(object.values, entity: object.entity, objectID: object.objectID, resolve: resolve) ?? true
     }
 
     /// Result order: the sort keys, then saved objects by primary key, then unsaved ones in

@@ -46,6 +46,8 @@ private struct Subject {
     enum Target {
         case attribute(AttributeDescription)
         case reference(RelationshipDescription)
+        /// A collection operator's result (`books.@count`), compared like an attribute of `type`.
+        case collection(BoundPredicate.Operand, type: AttributeType)
     }
     let target: Target
     /// The to-one hops before the target; empty for a key of the fetched entity itself.
@@ -54,8 +56,12 @@ private struct Subject {
     let name: String
 
     var attribute: AttributeDescription? {
-        if case .attribute(let attribute) = target { return attribute }
-        return nil
+        switch target {
+        case .attribute(let attribute): return attribute
+        // Checked and converted like an attribute of the result's type.
+        case .collection(_, let type): return AttributeDescription(name: name, type: type, isOptional: true, index: -1)
+        case .reference: return nil
+        }
     }
 
     /// The operand reading the subject; a decimal read `asNumber` is cast to REAL.
@@ -69,6 +75,8 @@ private struct Subject {
         case (.reference(let relationship), var path?):
             path.target = .reference(relationship)
             return .path(path, asNumber: false)
+        case (.collection(let operand, _), _):
+            return operand
         }
     }
 }
@@ -117,6 +125,65 @@ private struct PredicateBinder {
             return .membership(subject.operand(), try values.map { try equalityValue($0, for: subject) })
         case .text(let keyPath, let op, let options, let value):
             return try text(try subject(keyPath), op, options, value)
+        case .quantified(let quantifier, let comparison):
+            return try quantified(quantifier, comparison)
+        }
+    }
+
+    // MARK: - To-many relationships
+
+    /// `ANY books.year > 2000`: the comparison's key path starts with a to-many relationship of
+    /// the entity; the rest of it is bound to the destination entity, for each member.
+    private func quantified(_ quantifier: Quantifier, _ comparison: PredicateNode) throws -> BoundPredicate.Node {
+        guard let keyPath = Self.keyPath(of: comparison), keyPath.count > 1,
+              let relationship = entity.relationship(named: keyPath[0]), relationship.isToMany else {
+            throw ObjectGraphError(
+                .typeMismatch,
+                "\(entity.name): \(quantifier.rawValue) needs a comparison whose key path starts with a to-many relationship (ANY books.title == 'x'), but got \(PredicateFormatter.render(comparison))",
+                entityName: entity.name)
+        }
+        let destination = model.entities[relationship.destinationIndex]
+        let inner = try PredicateBinder(entity: destination, model: model).bind(Self.dropFirstKey(of: comparison))
+        return .quantified(quantifier, collection(relationship), inner)
+    }
+
+    /// Where the members of the entity's to-many `relationship` are stored, for SQL.
+    private func collection(_ relationship: RelationshipDescription) -> BoundPredicate.Collection {
+        let storage: BoundPredicate.Collection.Storage
+        switch RelationshipStorage(relationship, of: entity, in: model) {
+        case .inverseForeignKey(let inverse, _):
+            storage = .inverseForeignKey(column: inverse.name)
+        case .joinTable(let table, let side):
+            let columns = table.columns(for: side)
+            storage = .joinTable(name: table.name, own: columns.own, other: columns.other)
+        case .foreignKey:
+            storage = .inverseForeignKey(column: relationship.name) // unreachable: to-manys are never foreign keys
+        }
+        return BoundPredicate.Collection(
+            relationship: relationship, storage: storage,
+            destinationTable: model.root(of: model.entities[relationship.destinationIndex]).name,
+            sourceTable: model.root(of: entity).name)
+    }
+
+    /// The key path on the left of a comparison, if it has one.
+    private static func keyPath(of node: PredicateNode) -> [String]? {
+        switch node {
+        case .comparison(.keyPath(let keyPath), _, _), .comparison(_, _, .keyPath(let keyPath)): keyPath
+        case .between(let keyPath, _, _), .membership(let keyPath, _), .text(let keyPath, _, _, _): keyPath
+        default: nil
+        }
+    }
+
+    /// The comparison with the first component of its key path removed (`books.year` → `year`).
+    private static func dropFirstKey(of node: PredicateNode) -> PredicateNode {
+        func drop(_ keyPath: [String]) -> [String] { Array(keyPath.dropFirst()) }
+        switch node {
+        case .comparison(.keyPath(let keyPath), let comparison, let rhs): return .comparison(.keyPath(drop(keyPath)), comparison, rhs)
+        case .comparison(let lhs, let comparison, .keyPath(let keyPath)): return .comparison(lhs, comparison, .keyPath(drop(keyPath)))
+        case .between(let keyPath, let lower, let upper): return .between(drop(keyPath), lower: lower, upper: upper)
+        case .membership(let keyPath, let values): return .membership(drop(keyPath), values)
+        case .text(let keyPath, let op, let options, let value): return .text(drop(keyPath), op, options, value)
+        default: return node
         }
     }
 
@@ -140,10 +207,7 @@ private struct PredicateBinder {
                 return Subject(target: .attribute(attribute), path: path(hops), name: "\(current.name).\(key)")
             }
             guard relationship.isToOne else {
-                throw ObjectGraphError(
-                    .unknownKey,
-                    "\(current.name).\(key) is a to-many relationship; predicates over to-many relationships (ANY, ALL, NONE, @count, SUBQUERY) are not supported yet",
-                    entityName: entity.name, key: keyPath.joined(separator: "."))
+                return try collectionSubject(relationship, of: current, hops: hops, rest: Array(keyPath[(position + 1)...]), keyPath: keyPath)
             }
             if isLast { return Subject(target: .reference(relationship), path: path(hops), name: "\(current.name).\(key)") }
             let destination = model.entities[relationship.destinationIndex]
@@ -151,6 +215,43 @@ private struct PredicateBinder {
             current = destination
         }
         throw ObjectGraphError(.unknownKey, "\(entity.name): a fetch predicate uses an empty key path", entityName: entity.name)
+    }
+
+    /// `books.@count` or `books.@sum.pages` on a to-many of the entity itself (a to-many reached
+    /// through to-ones, or one without a collection operator, is refused).
+    private func collectionSubject(
+        _ relationship: RelationshipDescription, of owner: EntityDescription, hops: [BoundPredicate.KeyPath.Hop], rest: [String], keyPath: [String]
+    ) throws -> Subject {
+        let name = keyPath.joined(separator: ".")
+        guard hops.isEmpty, let first = rest.first, let function = CollectionOperator(rawValue: first) else {
+            throw ObjectGraphError(
+                .unknownKey,
+                "\(owner.name).\(relationship.name) is a to-many relationship: compare its objects with ANY, ALL or NONE (ANY \(name) …), or use \(relationship.name).@count, @sum, @avg, @min or @max",
+                entityName: entity.name, key: name)
+        }
+        let destination = model.entities[relationship.destinationIndex]
+        if function == .count {
+            guard rest.count == 1 else {
+                throw ObjectGraphError(.unknownKey, "\(entity.name): '\(name)': nothing may follow @count", entityName: entity.name, key: name)
+            }
+            return Subject(target: .collection(.count(collection(relationship)), type: .integer64), path: nil, name: "\(entity.name).\(name)")
+        }
+        guard rest.count == 2 else {
+            throw ObjectGraphError(.unknownKey, "\(entity.name): '\(name)': \(function.rawValue) needs one attribute of \(destination.name) after it", entityName: entity.name, key: name)
+        }
+        let attribute = try storedAttribute(rest[1], of: destination, usage: "a fetch predicate")
+        let numeric = attribute.type.isNumeric && attribute.type != .decimal
+        guard numeric || ((function == .min || function == .max) && (attribute.type == .date || attribute.type == .string)) else {
+            throw ObjectGraphError(
+                .typeMismatch, "\(entity.name): \(function.rawValue) cannot aggregate \(destination.name).\(attribute.name), a \(attribute.type.rawValue) attribute",
+                entityName: entity.name, key: name)
+        }
+        let type: AttributeType = switch function {
+        case .avg: .double
+        case .sum: attribute.type == .double || attribute.type == .float ? .double : .integer64
+        default: attribute.type
+        }
+        return Subject(target: .collection(.aggregate(function, collection(relationship), attribute), type: type), path: nil, name: "\(entity.name).\(name)")
     }
 
     private func path(_ hops: [BoundPredicate.KeyPath.Hop]) -> BoundPredicate.KeyPath? {
@@ -256,6 +357,8 @@ private struct PredicateBinder {
         switch subject.target {
         case .reference(let relationship): return try referenceValue(value, for: relationship, subject)
         case .attribute(let attribute): return try equalityValue(value, for: subject, attribute)
+        case .collection(_, let type):
+            return try equalityValue(value, for: subject, AttributeDescription(name: subject.name, type: type, isOptional: true, index: -1))
         }
     }
 

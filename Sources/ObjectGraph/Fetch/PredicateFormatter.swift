@@ -12,6 +12,8 @@ enum PredicateFormatter {
             return "\(render(.keyPath(keyPath))) BETWEEN {\(render(lower)), \(render(upper))}"
         case .membership(let keyPath, let values):
             return "\(render(.keyPath(keyPath))) IN {\(values.map(render).joined(separator: ", "))}"
+        case .quantified(let quantifier, let comparison):
+            return "\(quantifier.rawValue) \(render(comparison))"
         case .text(let keyPath, let op, let options, let value):
             return "\(render(.keyPath(keyPath))) \(op.rawValue)\(options.spelling) \(render(value))"
         case .and(let operands):

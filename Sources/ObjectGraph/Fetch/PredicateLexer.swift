@@ -109,8 +109,11 @@ struct PredicateLexer {
             } else if position < scalars.count, scalars[position] == "@" {
                 let operatorStart = position
                 position += 1
-                _ = identifier()
-                return token(.unsupported(text(from: operatorStart)), from: operatorStart)
+                let name = identifier() ?? ""
+                guard CollectionOperator(rawValue: "@" + name) != nil else {
+                    return token(.unsupported(text(from: operatorStart)), from: operatorStart)
+                }
+                components.append("@" + name)
             } else if let name = identifier() {
                 components.append(name)
             } else {

@@ -16,6 +16,9 @@ indirect enum PredicateNode: Sendable, Equatable {
     case membership([String], [PredicateValue])
     /// `keyPath BEGINSWITH[cd] value` and the other string operators, and `==`/`!=` with options.
     case text([String], TextOperator, TextOptions, PredicateValue)
+    /// `ANY books.year > 2000`: the comparison, whose key path starts with a to-many
+    /// relationship, holds for some (ANY), every (ALL) or no (NONE) object in it.
+    case quantified(Quantifier, PredicateNode)
     case and([PredicateNode])
     case or([PredicateNode])
     case not(PredicateNode)
@@ -104,4 +107,20 @@ enum ComparisonOperator: Sendable, Equatable {
         case .less, .lessOrEqual, .greater, .greaterOrEqual: true
         }
     }
+}
+
+/// How many objects of a to-many relationship a quantified comparison must hold for.
+enum Quantifier: String, Sendable, Equatable {
+    case any = "ANY"
+    case all = "ALL"
+    case none = "NONE"
+}
+
+/// A collection operator in a key path: `books.@count`, `books.@sum.pages`.
+enum CollectionOperator: String, Sendable, Equatable {
+    case count = "@count"
+    case sum = "@sum"
+    case avg = "@avg"
+    case min = "@min"
+    case max = "@max"
 }

@@ -100,6 +100,9 @@ struct PredicateParser {
             }
             depth -= 1
             return node
+        case .quantifier(let quantifier):
+            try advance()
+            return .quantified(quantifier, try parseComparison())
         case .truePredicate:
             try advance()
             return .constant(true)

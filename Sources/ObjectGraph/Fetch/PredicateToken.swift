@@ -14,6 +14,8 @@ struct PredicateToken: Sendable {
         case textOperator(TextOperator)
         /// `[c]`, `[d]` or `[cd]` after a comparison or string operator.
         case options(TextOptions)
+        /// ANY (SOME), ALL or NONE before a comparison through a to-many relationship.
+        case quantifier(Quantifier)
         case and
         case or
         case not
@@ -79,12 +81,12 @@ enum PredicateKeywords {
         "TRUEPREDICATE": .truePredicate, "FALSEPREDICATE": .falsePredicate,
         "BEGINSWITH": .textOperator(.beginsWith), "ENDSWITH": .textOperator(.endsWith),
         "CONTAINS": .textOperator(.contains), "LIKE": .textOperator(.like), "MATCHES": .textOperator(.matches),
+        "ANY": .quantifier(.any), "SOME": .quantifier(.any), "ALL": .quantifier(.all), "NONE": .quantifier(.none),
     ]
 
     /// NSPredicate's other reserved words: recognised so they are reported as not supported yet
     /// instead of being taken for keys.
     static let unsupported: Set<String> = [
-        "ANY", "ALL", "NONE", "SOME",
         "SUBQUERY", "FUNCTION", "SELF", "FIRST", "LAST", "SIZE", "ANYKEY", "CAST", "FETCH",
         "MEMBER", "CASEINSENSITIVE", "CI", "DISTINCT", "UNION", "INTERSECT", "MINUS",
     ]

@@ -71,10 +71,17 @@ final class InMemoryStore: PersistentStore {
         try state.withLock { state in
             try Self.checkOpen(state)
             let entities = request.includesSubentities ? model.kinds(of: request.entity) : [request.entity]
-            let tables = state.tables
-            let resolve: BoundPredicate.RowResolver = { objectID in objectID.primaryKey.flatMap { tables[objectID.entity.index].rows[$0]?.values } }
+            let current = state
+            let resolve = BoundPredicate.RowResolver(
+                row: { objectID in objectID.primaryKey.flatMap { current.tables[objectID.entity.index].rows[$0]?.values } },
+                members: { [self] objectID, relationship in
+                    guard let key = objectID.primaryKey else { return [] }
+                    return (try? related(relationship, of: objectID.entity, sources: [key], in: current))?[key] ?? []
+                })
             var rows = entities.flatMap { entity in
-                tables[entity.index].rows.values.filter { request.predicate?.evaluate($0.values, entity: entity, resolve: resolve) ?? true }
+                current.tables[entity.index].rows.values.filter {
+                    request.predicate?.evaluate($0.values, entity: entity, objectID: ManagedObjectID(space: idSpaces[entity.index], primaryKey: $0.primaryKey), resolve: resolve) ?? true
+                }
             }
             rows.sort { a, b in
                 switch compareRows(a.values, b.values, by: request.sort) {

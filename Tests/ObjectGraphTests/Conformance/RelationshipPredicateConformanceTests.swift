@@ -51,7 +51,7 @@ import Testing
             #expect(wrongEntity?.kind == .typeMismatch)
             #expect(wrongEntity?.message.contains("Book.author holds Author objects, but the predicate compares it with Chapter/p") == true)
             let toMany = #expect(throws: ObjectGraphError.self) { try titles(context, "tags.name == 'x'") }
-            #expect(toMany?.message.contains("Book.tags is a to-many relationship; predicates over to-many relationships") == true)
+            #expect(toMany?.message.contains("Book.tags is a to-many relationship: compare its objects with ANY, ALL or NONE") == true)
         }
     }
 
@@ -96,6 +96,79 @@ import Testing
             #expect(try names("favorite.title == 'Wired'") == ["Ann"])
             #expect(try names("favorite.shelf.label == 'A'") == ["Ann", "Bob"])
             #expect(try context.fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: FetchPredicate(format: "shelf == %@", shelf))).count == 2)
+        }
+    }
+}
+
+/// Predicates over to-many relationships: ANY/ALL/NONE and collection operators, on every store.
+@Suite struct ToManyPredicateConformanceTests {
+    /// Dune: tags scifi, classic; 3 chapters. Emma: tag classic; 1 chapter. Ulysses: no tags; 2 chapters.
+    private func makeLibrary(_ kind: StoreKind) throws -> TestStore {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let scifi = try context.insert("Tag", ["name": "scifi"])
+            let classic = try context.insert("Tag", ["name": "classic"])
+            for (title, tags, chapters) in [("Dune", [scifi, classic], 3), ("Emma", [classic], 1), ("Ulysses", [], 2)] {
+                let book = try context.insert("Book", ["title": title])
+                try book.addRelatedObjects(tags, forKey: "tags")
+                for number in 1...chapters { try context.insert("Chapter", ["title": "\(title) \(number)", "book": book]) }
+            }
+            try context.save()
+        }
+        return store
+    }
+
+    private func titles(_ context: ManagedObjectContext, _ format: String, _ arguments: Any?...) throws -> [String] {
+        let request = FetchRequest<ManagedObject>(entityName: "Book", predicate: try FetchPredicate(format: format, argumentArray: arguments.map { $0 as Any }))
+        return try context.fetch(request).map { try $0.value(forKey: "title", as: String.self) ?? "" }.sorted()
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func quantifiersAndCollectionOperators(kind: StoreKind) throws {
+        let store = try makeLibrary(kind)
+        try store.reopen()
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            #expect(try titles(context, "ANY tags.name == 'classic'") == ["Dune", "Emma"])
+            #expect(try titles(context, "SOME tags.name BEGINSWITH[c] 'SCI'") == ["Dune"])
+            #expect(try titles(context, "ALL tags.name == 'classic'") == ["Emma", "Ulysses"])
+            #expect(try titles(context, "NONE tags.name == 'scifi'") == ["Emma", "Ulysses"])
+            #expect(try titles(context, "ANY chapters.title ENDSWITH '3'") == ["Dune"])
+            #expect(try titles(context, "tags.@count == 0") == ["Ulysses"])
+            #expect(try titles(context, "chapters.@count >= 2") == ["Dune", "Ulysses"])
+            #expect(try titles(context, "chapters.@count BETWEEN {1, 2}") == ["Emma", "Ulysses"])
+            #expect(try titles(context, "NOT (ANY tags.name == 'classic') AND chapters.@count > 1") == ["Ulysses"])
+            let tags = try context.fetch(FetchRequest<ManagedObject>(entityName: "Tag", predicate: FetchPredicate(format: "ANY books.chapters.@count > 2")))
+            _ = tags
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unsavedChangesCountToo(kind: StoreKind) throws {
+        let store = try makeLibrary(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let emma = try context.one("Book", "title", "Emma")
+            let scifi = try context.one("Tag", "name", "scifi")
+            try emma.addRelatedObject(scifi, forKey: "tags")
+            try context.insert("Chapter", ["title": "Ulysses 3", "book": try context.one("Book", "title", "Ulysses")])
+            #expect(try titles(context, "ANY tags.name == 'scifi'") == ["Dune", "Emma"])
+            #expect(try titles(context, "chapters.@count == 3") == ["Dune", "Ulysses"])
+            try scifi.setValue("space", forKey: "name")
+            #expect(try titles(context, "ANY tags.name == 'space'") == ["Dune", "Emma"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func misuseIsAnError(kind: StoreKind) throws {
+        let store = try makeLibrary(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let bare = #expect(throws: ObjectGraphError.self) { try titles(context, "tags.name == 'x'") }
+            #expect(bare?.message == "Book.tags is a to-many relationship: compare its objects with ANY, ALL or NONE (ANY tags.name …), or use tags.@count, @sum, @avg, @min or @max")
+            let notMany = #expect(throws: ObjectGraphError.self) { try titles(context, "ANY title == 'x'") }
+            #expect(notMany?.message.contains("ANY needs a comparison whose key path starts with a to-many relationship") == true)
+            let sumOfText = #expect(throws: ObjectGraphError.self) { try titles(context, "chapters.@sum.title > 1") }
+            #expect(sumOfText?.message == "Book: @sum cannot aggregate Chapter.title, a string attribute")
+            let countType = #expect(throws: ObjectGraphError.self) { try titles(context, "tags.@count == 'two'") }
+            #expect(countType?.kind == .typeMismatch)
         }
     }
 }

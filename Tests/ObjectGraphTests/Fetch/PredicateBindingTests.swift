@@ -33,7 +33,7 @@ struct PredicateBindingTests {
         #expect(bindError("author == 3")?.message == "Person.author is a to-one relationship to Person; compare it with an object, an object ID or nil, not the integer 3")
         #expect(bindError("author CONTAINS 'a'")?.kind == .typeMismatch)
         let sql = try FetchPredicate(format: "author.name == %@", "x").bind(to: PredicateFixtures.person, in: PredicateFixtures.model).sqlFragment().sql
-        #expect(sql == #"(SELECT "_hop0"."name" FROM "Person" AS "_hop0" WHERE "_hop0"."_pk" = "Person"."author") IS ?"#)
+        #expect(sql == #"(SELECT "_hop0_0"."name" FROM "Person" AS "_hop0_0" WHERE "_hop0_0"."_pk" = "Person"."author") IS ?"#)
     }
 
     @Test func transientAttributesAreRefused() {
