@@ -76,7 +76,8 @@ extension ManagedObjectContext {
         for object in pendingInserts where fetched.contains(object.entity.index) && plan.matches(object, resolve: rowResolver) {
             results.append(object)
         }
-        results.sort(by: plan.precedes)
+        let resolver = rowResolver
+        results.sort { plan.precedes($0, $1, resolve: resolver) }
         let start = min(request.fetchOffset, results.count)
         let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, results.count) : results.count
         return Array(results[start..<end])

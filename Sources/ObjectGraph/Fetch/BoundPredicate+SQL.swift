@@ -12,6 +12,13 @@ extension BoundPredicate {
         return SQLFragment(sql: sql, bindings: writer.bindings)
     }
 
+    /// The SQL expression reading `operand` for a row of the fetched table (an attribute or a
+    /// key path: no bindings), for ORDER BY.
+    static func sql(for operand: Operand) -> String {
+        var writer = Writer()
+        return writer.sql(for: operand, scope: nil)
+    }
+
     /// Builds the SQL text and its bindings in order. `scope` is the alias of the row a nested
     /// subquery is about (`nil` at the top, where columns are unqualified).
     private struct Writer {
@@ -63,7 +70,7 @@ extension BoundPredicate {
             }
         }
 
-        private mutating func sql(for operand: Operand, scope: String?) -> String {
+        mutating func sql(for operand: Operand, scope: String?) -> String {
             switch operand {
             case .attribute(let attribute):
                 return column(attribute.name, scope)

@@ -221,6 +221,11 @@ struct BoundPredicate: Sendable {
         }
     }
 
+    /// The operand's value for a row of `entity` (its object `objectID`), as a sort reads it.
+    static func value(of operand: Operand, values: [AttributeValue], entity: EntityDescription?, objectID: ManagedObjectID?, resolve: RowResolver?) -> AttributeValue {
+        value(of: operand, in: Row(values: values, entity: entity, objectID: objectID, resolve: resolve))
+    }
+
     private static func value(of operand: Operand, in row: Row) -> AttributeValue {
         switch operand {
         case .attribute(let attribute): return row.values[attribute.index]

@@ -13,8 +13,12 @@ struct FetchPlan {
         let entity = try model.requireEntity(request.entityName)
         self.entity = entity
         predicate = try request.predicate?.bind(to: entity, in: model)
-        reachedEntities = Set(predicate?.reachedEntityIndexes.flatMap { model.kindIndexes[$0] } ?? [])
-        sort = try request.sortDescriptors.map { try $0.bind(to: entity) }
+        sort = try request.sortDescriptors.map { try $0.bind(to: entity, in: model) }
+        var reached = predicate?.reachedEntityIndexes ?? []
+        for term in sort {
+            if case .path(let path, _) = term.operand { reached.formUnion(path.hops.map(\.relationship.destinationIndex)) }
+        }
+        reachedEntities = Set(reached.flatMap { model.kindIndexes[$0] })
         guard request.fetchLimit >= 0, request.fetchOffset >= 0 else {
             throw ObjectGraphError(.invalidOperation, "fetchLimit and fetchOffset must not be negative (got \(request.fetchLimit) and \(request.fetchOffset))", entityName: entity.name)
         }
@@ -44,8 +48,10 @@ struct FetchPlan {
 
     /// Result order: the sort keys, then saved objects by primary key, then unsaved ones in
     /// insertion order — the same order the stores use.
-    func precedes(_ a: ManagedObject, _ b: ManagedObject) -> Bool {
-        switch compareRows(a.values, b.values, by: sort) {
+    func precedes(_ a: ManagedObject, _ b: ManagedObject, resolve: BoundPredicate.RowResolver) -> Bool {
+        let rowA = SortedRow(values: a.values, entity: a.entity, objectID: a.objectID)
+        let rowB = SortedRow(values: b.values, entity: b.entity, objectID: b.objectID)
+        switch compareRows(rowA, rowB, by: sort, resolve: resolve) {
         case .orderedAscending: return true
         case .orderedDescending: return false
         case .orderedSame: return Self.creationOrder(a.objectID.key) < Self.creationOrder(b.objectID.key)

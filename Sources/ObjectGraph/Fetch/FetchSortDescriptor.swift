@@ -7,54 +7,76 @@ import Foundation
 /// by value; decimals as `Double`s; data, UUIDs and JSON by their stored bytes.
 /// Objects that tie on every sort key come back in the order they were first saved.
 public struct FetchSortDescriptor: Sendable, Equatable {
-    /// The attribute to sort by.
+    /// The attribute to sort by: a key of the entity, or a key path through to-one
+    /// relationships (`author.name`).
     public let key: String
     /// Whether smaller values come first.
     public let ascending: Bool
+    /// How strings compare: by bytes (the default), ignoring case, or as Finder does.
+    public let comparison: SortComparison
 
-    /// Sorts by the attribute named `key`, smallest first unless `ascending` is `false`.
-    public init(key: String, ascending: Bool = true) {
+    /// Sorts by the attribute named `key`, smallest first unless `ascending` is `false`, strings
+    /// compared as `comparison` says.
+    public init(key: String, ascending: Bool = true, comparison: SortComparison = .binary) {
         self.key = key
         self.ascending = ascending
+        self.comparison = comparison
     }
 
-    /// The descriptor checked against `entity`: the key must be a stored attribute.
-    /// Throws `.unknownKey` (with a suggestion when the key looks like a typo).
-    func bind(to entity: EntityDescription) throws -> BoundSort {
+    /// The descriptor checked against `entity`: the key must be a stored attribute, reached
+    /// through to-one relationships if it is a key path. Throws `.unknownKey` (with a suggestion
+    /// when the key looks like a typo).
+    func bind(to entity: EntityDescription, in model: ManagedObjectModel) throws -> BoundSort {
         let keyPath = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let attribute = try fetchableAttribute(keyPath, of: entity, usage: "a sort descriptor")
-        return BoundSort(attribute: attribute, ascending: ascending)
+        let (operand, attribute) = try sortOperand(keyPath, of: entity, in: model)
+        return BoundSort(operand: operand, type: attribute.type, ascending: ascending, comparison: comparison)
     }
 }
 
-/// A sort descriptor resolved to an attribute: its SQL ORDER BY term and its in-memory order
+/// A sort descriptor resolved to what it reads: its SQL ORDER BY term and its in-memory order
 /// agree on every pair of rows.
 struct BoundSort: Sendable {
-    let attribute: AttributeDescription
+    let operand: BoundPredicate.Operand
+    let type: AttributeType
     let ascending: Bool
+    let comparison: SortComparison
 
     /// The ORDER BY term, such as `"name" ASC`. Decimal columns (stored as text) sort by their
-    /// numeric value: `CAST("price" AS REAL) ASC`.
+    /// numeric value: `CAST("price" AS REAL) ASC`; strings compared otherwise than by bytes name
+    /// their collation: `"name" COLLATE OBJECTGRAPH_NOCASE ASC`.
     var sqlOrderingTerm: String {
-        let column = quoteIdentifier(attribute.name)
-        let expression = attribute.type == .decimal ? "CAST(\(column) AS REAL)" : column
-        return "\(expression) \(ascending ? "ASC" : "DESC")"
-    }
-
-    /// The row's value as the SQL term sees it.
-    func sortValue(_ row: [AttributeValue]) -> AttributeValue {
-        castToReal(row[attribute.index])
+        let collation = type == .string ? comparison.collation.map { " COLLATE \($0)" } ?? "" : ""
+        return "\(BoundPredicate.sql(for: operand))\(collation) \(ascending ? "ASC" : "DESC")"
     }
 }
 
-/// How two value rows of one entity order under `sorts` (applied in turn until one differs),
-/// as SQLite's ORDER BY would order them. Callers break the remaining ties by primary key.
-func compareRows(_ a: [AttributeValue], _ b: [AttributeValue], by sorts: [BoundSort]) -> ComparisonResult {
+/// A row being sorted: its values, its entity and its object, for key paths.
+struct SortedRow {
+    let values: [AttributeValue]
+    var entity: EntityDescription?
+    var objectID: ManagedObjectID?
+}
+
+/// How two rows order under `sorts` (applied in turn until one differs), as SQLite's ORDER BY
+/// would order them. Callers break the remaining ties by primary key.
+func compareRows(_ a: SortedRow, _ b: SortedRow, by sorts: [BoundSort], resolve: BoundPredicate.RowResolver? = nil) -> ComparisonResult {
     for sort in sorts {
-        let result = compareStored(sort.sortValue(a), sort.sortValue(b))
+        let x = BoundPredicate.value(of: sort.operand, values: a.values, entity: a.entity, objectID: a.objectID, resolve: resolve)
+        let y = BoundPredicate.value(of: sort.operand, values: b.values, entity: b.entity, objectID: b.objectID, resolve: resolve)
+        let result: Int
+        if case .string(let first) = x, case .string(let second) = y, sort.comparison != .binary {
+            result = sort.comparison.compare(first, second)
+        } else {
+            result = compareStored(x, y)
+        }
         if result != 0 {
             return (result < 0) == sort.ascending ? .orderedAscending : .orderedDescending
         }
     }
     return .orderedSame
+}
+
+/// `compareRows` for rows of the bound entity itself, without relationships.
+func compareRows(_ a: [AttributeValue], _ b: [AttributeValue], by sorts: [BoundSort]) -> ComparisonResult {
+    compareRows(SortedRow(values: a), SortedRow(values: b), by: sorts)
 }

@@ -40,9 +40,21 @@ private func storedAttribute(_ key: String, of entity: EntityDescription, usage:
     return attribute
 }
 
+/// The operand a sort key reads: a stored attribute of `entity`, or one reached through to-one
+/// relationships, and that attribute.
+func sortOperand(_ keyPath: [String], of entity: EntityDescription, in model: ManagedObjectModel) throws -> (BoundPredicate.Operand, AttributeDescription) {
+    let subject = try PredicateBinder(entity: entity, model: model).subject(keyPath, usage: "a sort descriptor")
+    guard case .attribute(let attribute) = subject.target else {
+        throw ObjectGraphError(
+            .unknownKey, "\(subject.name) is not an attribute: a sort descriptor sorts by an attribute, possibly through to-one relationships",
+            entityName: entity.name, key: keyPath.joined(separator: "."))
+    }
+    return (subject.operand(asNumber: attribute.type == .decimal), attribute)
+}
+
 /// What a key of a predicate names: an attribute (of the fetched entity, or at the end of a key
 /// path through to-one relationships), or a to-one relationship.
-private struct Subject {
+struct Subject {
     enum Target {
         case attribute(AttributeDescription)
         case reference(RelationshipDescription)
@@ -83,7 +95,7 @@ private struct Subject {
 
 /// Resolves keys and converts constants to the values their columns are stored as, choosing for
 /// each comparison the form that SQL and the in-memory evaluator both implement the same way.
-private struct PredicateBinder {
+struct PredicateBinder {
     let entity: EntityDescription
     let model: ManagedObjectModel
 
@@ -191,7 +203,7 @@ private struct PredicateBinder {
 
     /// The subject `keyPath` names: a stored attribute or to-one relationship of the entity, or
     /// one reached through to-one relationships (`author.publisher.name`).
-    private func subject(_ keyPath: [String]) throws -> Subject {
+    func subject(_ keyPath: [String], usage: String = "a fetch predicate") throws -> Subject {
         var current = entity
         var hops: [BoundPredicate.KeyPath.Hop] = []
         for (position, key) in keyPath.enumerated() {
@@ -203,7 +215,7 @@ private struct PredicateBinder {
                         "\(entity.name): the key path '\(keyPath.joined(separator: "."))' goes through \(current.name).\(key), which is not a relationship",
                         entityName: entity.name, key: keyPath.joined(separator: "."))
                 }
-                let attribute = try storedAttribute(key, of: current, usage: "a fetch predicate")
+                let attribute = try storedAttribute(key, of: current, usage: usage)
                 return Subject(target: .attribute(attribute), path: path(hops), name: "\(current.name).\(key)")
             }
             guard relationship.isToOne else {

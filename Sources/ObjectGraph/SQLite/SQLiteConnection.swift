@@ -39,8 +39,10 @@ final class SQLiteConnection {
             sqlite3_close_v2(connection)
             throw failure.error("Cannot open the store at \(path)")
         }
-        // The string operators of predicates run as an SQL function of our own.
-        let registered = SQLiteTextFunction.register(on: connection)
+        // The string operators of predicates and the string orders of sorts run as an SQL
+        // function and collations of our own.
+        var registered = SQLiteTextFunction.register(on: connection)
+        if registered == SQLITE_OK { registered = SQLiteCollations.register(on: connection) }
         guard registered == SQLITE_OK else {
             let failure = SQLiteFailure(code: registered, connection: connection, sql: nil)
             sqlite3_close_v2(connection)

@@ -72,6 +72,8 @@ final class InMemoryStore: PersistentStore {
             try Self.checkOpen(state)
             let entities = request.includesSubentities ? model.kinds(of: request.entity) : [request.entity]
             let current = state
+            let idSpaces = idSpaces
+            let model = model
             let resolve = BoundPredicate.RowResolver(
                 row: { objectID in objectID.primaryKey.flatMap { current.tables[objectID.entity.index].rows[$0]?.values } },
                 members: { [self] objectID, relationship in
@@ -83,8 +85,11 @@ final class InMemoryStore: PersistentStore {
                     request.predicate?.evaluate($0.values, entity: entity, objectID: ManagedObjectID(space: idSpaces[entity.index], primaryKey: $0.primaryKey), resolve: resolve) ?? true
                 }
             }
+            func sortedRow(_ row: Snapshot) -> SortedRow {
+                SortedRow(values: row.values, entity: model.entities[row.entityIndex], objectID: ManagedObjectID(space: idSpaces[row.entityIndex], primaryKey: row.primaryKey))
+            }
             rows.sort { a, b in
-                switch compareRows(a.values, b.values, by: request.sort) {
+                switch compareRows(sortedRow(a), sortedRow(b), by: request.sort, resolve: resolve) {
                 case .orderedAscending: true
                 case .orderedDescending: false
                 case .orderedSame: a.primaryKey < b.primaryKey

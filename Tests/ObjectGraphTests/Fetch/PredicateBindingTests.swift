@@ -114,22 +114,24 @@ struct PredicateBindingTests {
     }
 
     @Test func sortDescriptors() throws {
-        let sort = try FetchSortDescriptor(key: "name").bind(to: PredicateFixtures.person)
-        #expect(sort.attribute.name == "name")
+        let sort = try FetchSortDescriptor(key: "name").bind(to: PredicateFixtures.person, in: PredicateFixtures.model)
+        #expect(sort.type == .string)
         #expect(sort.ascending)
         #expect(sort.sqlOrderingTerm == "\"name\" ASC")
-        #expect(try FetchSortDescriptor(key: "price", ascending: false).bind(to: PredicateFixtures.person).sqlOrderingTerm
+        #expect(try FetchSortDescriptor(key: "price", ascending: false).bind(to: PredicateFixtures.person, in: PredicateFixtures.model).sqlOrderingTerm
             == "CAST(\"price\" AS REAL) DESC")
         for key in ["photo", "id", "extra", "flag", "birthday", "homepage"] {
-            #expect(throws: Never.self) { _ = try FetchSortDescriptor(key: key).bind(to: PredicateFixtures.person) }
+            #expect(throws: Never.self) { _ = try FetchSortDescriptor(key: key).bind(to: PredicateFixtures.person, in: PredicateFixtures.model) }
         }
-        var error = PredicateFixtures.error { _ = try FetchSortDescriptor(key: "nam").bind(to: PredicateFixtures.person) }
+        var error = PredicateFixtures.error { _ = try FetchSortDescriptor(key: "nam").bind(to: PredicateFixtures.person, in: PredicateFixtures.model) }
         #expect(error?.kind == .unknownKey)
         #expect(error?.message == "Person has no attribute named 'nam'; did you mean 'name'?")
-        error = PredicateFixtures.error { _ = try FetchSortDescriptor(key: "nickname").bind(to: PredicateFixtures.person) }
+        error = PredicateFixtures.error { _ = try FetchSortDescriptor(key: "nickname").bind(to: PredicateFixtures.person, in: PredicateFixtures.model) }
         #expect(error?.message == "Person.nickname is transient: transient attributes are not stored, so a sort descriptor cannot use them")
-        error = PredicateFixtures.error { _ = try FetchSortDescriptor(key: "author.name").bind(to: PredicateFixtures.person) }
-        #expect(error?.message.contains("key paths through relationships are not supported yet") == true)
+        #expect(try FetchSortDescriptor(key: "author.name", comparison: .caseInsensitive).bind(to: PredicateFixtures.person, in: PredicateFixtures.model).sqlOrderingTerm
+            == #"(SELECT "_hop0_0"."name" FROM "Person" AS "_hop0_0" WHERE "_hop0_0"."_pk" = "Person"."author") COLLATE OBJECTGRAPH_NOCASE ASC"#)
+        error = PredicateFixtures.error { _ = try FetchSortDescriptor(key: "author").bind(to: PredicateFixtures.person, in: PredicateFixtures.model) }
+        #expect(error?.message == "Person.author is not an attribute: a sort descriptor sorts by an attribute, possibly through to-one relationships")
         #expect(FetchSortDescriptor(key: "a") == FetchSortDescriptor(key: "a", ascending: true))
     }
 }

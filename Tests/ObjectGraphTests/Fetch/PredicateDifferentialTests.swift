@@ -45,8 +45,10 @@ struct PredicateDifferentialTests {
         for _ in 0..<200 {
             let count = Int.random(in: 1...3, using: &generator)
             let sorts = try (0..<count).map { _ in
-                try FetchSortDescriptor(key: keys.randomElement(using: &generator) ?? "name", ascending: Bool.random(using: &generator))
-                    .bind(to: Self.entity)
+                try FetchSortDescriptor(
+                    key: keys.randomElement(using: &generator) ?? "name", ascending: Bool.random(using: &generator),
+                    comparison: [SortComparison.binary, .caseInsensitive, .localizedStandard].randomElement(using: &generator)!)
+                    .bind(to: Self.entity, in: PredicateFixtures.model)
             }
             let inSQL = try Self.primaryKeys(database, where: nil, orderBy: sorts)
             let inMemory = rows.indices.sorted { a, b in

@@ -53,9 +53,9 @@ struct ValueOrderingTests {
 
     @Test func rowsSortLikeOrderBy() throws {
         let entity = PredicateFixtures.person
-        let name = try FetchSortDescriptor(key: "name").bind(to: entity)
-        let ageDescending = try FetchSortDescriptor(key: "age", ascending: false).bind(to: entity)
-        let price = try FetchSortDescriptor(key: "price").bind(to: entity)
+        let name = try FetchSortDescriptor(key: "name").bind(to: entity, in: PredicateFixtures.model)
+        let ageDescending = try FetchSortDescriptor(key: "age", ascending: false).bind(to: entity, in: PredicateFixtures.model)
+        let price = try FetchSortDescriptor(key: "price").bind(to: entity, in: PredicateFixtures.model)
         let rows = [
             PredicateFixtures.row(["name": .string("b"), "age": .integer(1), "price": .decimal(10)]),
             PredicateFixtures.row(["age": .integer(2), "price": .decimal(9)]),
