@@ -18,7 +18,7 @@ enum PredicateArguments {
     /// A scalar argument (anything but an array) as a predicate value, checked against what its
     /// specifier promises. `position` is the 1-based argument number, for messages.
     static func scalar(_ argument: Any, specifier: FormatSpecifier, spelling: String, position: Int) throws -> PredicateValue {
-        let value = try convert(argument, position: position)
+        let value = try convert(argument, label: "argument \(position)")
         switch (specifier, value) {
         case (.object, _), (.integer, .integer), (.double, .double), (.string, .string):
             return value
@@ -41,8 +41,19 @@ enum PredicateArguments {
             if unwrapped(element) is [Any] {
                 throw ObjectGraphError(.typeMismatch, "argument \(position) is an array of arrays; IN and BETWEEN need an array of values")
             }
-            return try convert(element, position: position)
+            return try convert(element, label: "argument \(position)")
         }
+    }
+
+    /// The value of the substitution variable `$name`: a scalar, or the elements of an array
+    /// where the variable stands for a list (`IN $names`).
+    static func variable(_ value: Any, name: String, asList: Bool) throws -> [PredicateValue] {
+        let label = "variable $\(name)"
+        guard asList else { return [try convert(value, label: label)] }
+        guard let elements = unwrapped(value) as? [Any] else {
+            throw ObjectGraphError(.typeMismatch, "\(label) is \(describe(value)) but it follows IN or BETWEEN, which need an array")
+        }
+        return try elements.map { try convert($0, label: label) }
     }
 
     /// Whether an argument is an array (so it may only follow IN or BETWEEN).
@@ -67,7 +78,7 @@ enum PredicateArguments {
     // MARK: - Conversion
 
     /// One non-array value. Optionals are unwrapped; `.none` and `NSNull` are nil.
-    private static func convert(_ argument: Any, position: Int) throws -> PredicateValue {
+    private static func convert(_ argument: Any, label: String) throws -> PredicateValue {
         switch unwrapped(argument) {
         case nil, is NSNull: return .null
         case let value as Bool: return .boolean(value)
@@ -81,10 +92,10 @@ enum PredicateArguments {
         case let value as UInt16: return .integer(Int64(value))
         case let value as UInt32: return .integer(Int64(value))
         case let value as UInt64: return unsigned(value)
-        case let value as Double: return try finite(value, position: position)
-        case let value as Float: return try finite(Double(value), position: position)
+        case let value as Double: return try finite(value, label: label)
+        case let value as Float: return try finite(Double(value), label: label)
         case let value as Decimal:
-            guard !value.isNaN else { throw nanError(position: position) }
+            guard !value.isNaN else { throw nanError(label: label) }
             return .decimal(value)
         case let value as String: return .string(value)
         case let value as Substring: return .string(String(value))
@@ -95,11 +106,11 @@ enum PredicateArguments {
         case let value as ManagedObject: return .object(value.objectID)
         case let value as ManagedObjectID: return .object(value)
         case is [Any]:
-            throw ObjectGraphError(.typeMismatch, "argument \(position) is an array; arrays may only follow IN or BETWEEN")
+            throw ObjectGraphError(.typeMismatch, "\(label) is an array; arrays may only follow IN or BETWEEN")
         default:
             throw ObjectGraphError(
                 .typeMismatch,
-                "argument \(position) has type \(describe(argument)), which a predicate cannot use; supported: \(supportedTypes)")
+                "\(label) has type \(describe(argument)), which a predicate cannot use; supported: \(supportedTypes)")
         }
     }
 
@@ -119,15 +130,15 @@ enum PredicateArguments {
         value <= UInt64(Int64.max) ? .integer(Int64(value)) : .double(Double(value))
     }
 
-    private static func finite(_ value: Double, position: Int) throws -> PredicateValue {
-        guard !value.isNaN else { throw nanError(position: position) }
+    private static func finite(_ value: Double, label: String) throws -> PredicateValue {
+        guard !value.isNaN else { throw nanError(label: label) }
         return .double(value)
     }
 
-    private static func nanError(position: Int) -> ObjectGraphError {
+    private static func nanError(label: String) -> ObjectGraphError {
         ObjectGraphError(
             .typeMismatch,
-            "argument \(position) is NaN, which no stored value can equal or be ordered against (stores refuse NaN)")
+            "\(label) is NaN, which no stored value can equal or be ordered against (stores refuse NaN)")
     }
 
     private static func describe(_ argument: Any) -> String {

@@ -5,7 +5,13 @@ extension FetchPredicate {
     /// a to-one relationship, or a key path through to-one relationships to one of those, and
     /// every constant must suit what it is compared with. Throws `.unknownKey` or `.typeMismatch`.
     func bind(to entity: EntityDescription, in model: ManagedObjectModel) throws -> BoundPredicate {
-        BoundPredicate(root: try PredicateBinder(entity: entity, model: model).bind(node))
+        if let variable = substitutionVariables.first {
+            throw ObjectGraphError(
+                .invalidOperation,
+                "the predicate still uses the variable $\(variable); give it a value with withSubstitutionVariables(_:) before fetching",
+                entityName: entity.name)
+        }
+        return BoundPredicate(root: try PredicateBinder(entity: entity, model: model).bind(node))
     }
 }
 

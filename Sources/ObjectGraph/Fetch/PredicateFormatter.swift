@@ -8,9 +8,12 @@ enum PredicateFormatter {
             return value ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .comparison(let lhs, let comparison, let rhs):
             return "\(render(lhs)) \(comparison.symbol) \(render(rhs))"
+        case .between(let keyPath, .variable(let name, isList: true), _):
+            return "\(render(.keyPath(keyPath))) BETWEEN $\(name)"
         case .between(let keyPath, let lower, let upper):
             return "\(render(.keyPath(keyPath))) BETWEEN {\(render(lower)), \(render(upper))}"
         case .membership(let keyPath, let values):
+            if values.count == 1, case .variable(let name, isList: true) = values[0] { return "\(render(.keyPath(keyPath))) IN $\(name)" }
             return "\(render(.keyPath(keyPath))) IN {\(values.map(render).joined(separator: ", "))}"
         case .quantified(let quantifier, let comparison):
             return "\(quantifier.rawValue) \(render(comparison))"
@@ -58,6 +61,7 @@ enum PredicateFormatter {
         case .uuid(let uuid): quote(uuid.uuidString)
         case .url(let url): quote(url.absoluteString)
         case .object(let objectID): "<\(objectID.uriRepresentation().absoluteString)>"
+        case .variable(let name, _): "$\(name)"
         }
     }
 

@@ -53,8 +53,11 @@ struct PredicateLexer {
         case "#":
             guard let name = identifier() else { throw error("expected a key after '#'", at: start) }
             return try keyPath(first: name, from: start)
-        case "@", "$":
-            // Collection operators (@count) and substitution variables ($name).
+        case "$":
+            guard let name = identifier() else { throw error("expected a variable name after '$'", at: start) }
+            return token(.variable(name), from: start)
+        case "@":
+            // Collection operators stand after a key path (books.@count), never alone.
             _ = identifier()
             return token(.unsupported(text(from: start)), from: start)
         case "-" where position < scalars.count && isDigit(scalars[position]):

@@ -48,6 +48,9 @@ enum PredicateValue: Sendable, Equatable {
     case url(URL)
     /// A managed object (by its ID) or an object ID, for comparisons with to-one relationships.
     case object(ManagedObjectID)
+    /// `$name`, until `withSubstitutionVariables(_:)` replaces it; a list after IN or BETWEEN
+    /// when `isList`.
+    case variable(String, isList: Bool)
 
     /// How error messages name the value: its kind and a short rendering.
     var phrase: String {
@@ -64,6 +67,7 @@ enum PredicateValue: Sendable, Equatable {
         case .uuid(let value): "the UUID \(value.uuidString)"
         case .url(let value): "the URL \(value.absoluteString)"
         case .object(let value): "the object \(value.shortDescription)"
+        case .variable(let name, _): "the variable $\(name)"
         }
     }
 }

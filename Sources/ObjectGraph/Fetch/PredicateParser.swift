@@ -150,6 +150,9 @@ struct PredicateParser {
             try advance()
             let list = try parseList(after: operatorToken)
             guard case .between = operatorToken.kind else { return .membership(keyPath, list.values) }
+            if list.values.count == 1, case .variable = list.values[0] {
+                return .between(keyPath, lower: list.values[0], upper: list.values[0])
+            }
             guard list.values.count == 2 else {
                 throw error("BETWEEN needs exactly two values {lower, upper} but found \(list.values.count)", at: list.token)
             }
@@ -203,6 +206,7 @@ struct PredicateParser {
         case .string(let string): value = .string(string)
         case .boolean(let boolean): value = .boolean(boolean)
         case .null: value = .null
+        case .variable(let name): value = .variable(name, isList: false)
         case .argument(let index, let specifier) where specifier != .key:
             let argument = try argument(index, for: token)
             if PredicateArguments.isArray(argument) {
@@ -230,6 +234,9 @@ struct PredicateParser {
             let values = try located(open) { try PredicateArguments.array(argument, position: index + 1) }
             try advance()
             return (values, open)
+        case .variable(let name):
+            try advance()
+            return ([.variable(name, isList: true)], open)
         case .leftBrace:
             try advance()
             var values: [PredicateValue] = []

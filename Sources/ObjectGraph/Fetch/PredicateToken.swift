@@ -14,6 +14,8 @@ struct PredicateToken: Sendable {
         case textOperator(TextOperator)
         /// `[c]`, `[d]` or `[cd]` after a comparison or string operator.
         case options(TextOptions)
+        /// `$name`: a substitution variable, given a value by `withSubstitutionVariables(_:)`.
+        case variable(String)
         /// ANY (SOME), ALL or NONE before a comparison through a to-many relationship.
         case quantifier(Quantifier)
         case and

@@ -41,6 +41,11 @@ enum PredicateFixtures {
         try FetchPredicate(format: format, argumentArray: arguments).bind(to: person, in: model)
     }
 
+    /// Whether a row with `values` matches the template `format` with `variables` substituted.
+    static func matches(_ format: String, _ values: [String: AttributeValue], substituting variables: [String: Any?]) throws -> Bool {
+        try FetchPredicate(format: format).withSubstitutionVariables(variables).bind(to: person, in: model).evaluate(row(values))
+    }
+
     static func matches(_ format: String, _ values: [String: AttributeValue], _ arguments: any Sendable...) throws -> Bool {
         try FetchPredicate(format: format, argumentArray: arguments).bind(to: person, in: model).evaluate(row(values))
     }

@@ -80,7 +80,6 @@ struct PredicateSyntaxErrorTests {
         ("SUBQUERY(tags, $t, $t == 1).@count > 0", 1, "SUBQUERY"),
         ("SELF == %@", 1, "SELF"),
         ("@sum.x > 2", 1, "@sum"),
-        ("age == $limit", 8, "$limit"),
         ("age + 1 > 2", 5, "+"),
         ("age > 2 * 3", 9, "*"),
         ("age > - 3", 7, "-"),
