@@ -17,7 +17,7 @@ extension FetchPredicate {
         }
         func visit(_ node: PredicateNode) {
             switch node {
-            case .constant: break
+            case .constant, .invalid: break
             case .comparison(let lhs, _, let rhs):
                 if case .value(let value) = lhs { collect(value) }
                 if case .value(let value) = rhs { collect(value) }
@@ -46,7 +46,7 @@ extension FetchPredicate {
             return entry as Any
         }
         switch node {
-        case .constant:
+        case .constant, .invalid:
             return node
         case .comparison(let lhs, let comparison, let rhs):
             func operand(_ operand: PredicateOperand) throws -> PredicateOperand {

@@ -45,6 +45,11 @@ enum PredicateArguments {
         }
     }
 
+    /// A value given in code (`PredicateKey("age") > value`), named `label` in messages.
+    static func value(_ value: Any, label: String) throws -> PredicateValue {
+        try convert(value, label: label)
+    }
+
     /// The value of the substitution variable `$name`: a scalar, or the elements of an array
     /// where the variable stands for a list (`IN $names`).
     static func variable(_ value: Any, name: String, asList: Bool) throws -> [PredicateValue] {

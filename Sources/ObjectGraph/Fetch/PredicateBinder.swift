@@ -145,6 +145,8 @@ struct PredicateBinder {
             return try text(try subject(keyPath), op, options, value)
         case .quantified(let quantifier, let comparison):
             return try quantified(quantifier, comparison)
+        case .invalid(let message):
+            throw ObjectGraphError(.typeMismatch, message, entityName: entity.name)
         }
     }
 

@@ -15,6 +15,9 @@ enum PredicateFormatter {
         case .membership(let keyPath, let values):
             if values.count == 1, case .variable(let name, isList: true) = values[0] { return "\(render(.keyPath(keyPath))) IN $\(name)" }
             return "\(render(.keyPath(keyPath))) IN {\(values.map(render).joined(separator: ", "))}"
+        case .invalid(let message):
+            // Not valid syntax on purpose: such a predicate cannot be used, only read.
+            return "<invalid: \(message)>"
         case .quantified(let quantifier, let comparison):
             return "\(quantifier.rawValue) \(render(comparison))"
         case .text(let keyPath, let op, let options, let value):

@@ -19,6 +19,9 @@ indirect enum PredicateNode: Sendable, Equatable {
     /// `ANY books.year > 2000`: the comparison, whose key path starts with a to-many
     /// relationship, holds for some (ANY), every (ALL) or no (NONE) object in it.
     case quantified(Quantifier, PredicateNode)
+    /// A predicate built in code with a value it cannot use (`PredicateKey("x") == Double.nan`):
+    /// binding it throws `.typeMismatch` with this message.
+    case invalid(String)
     case and([PredicateNode])
     case or([PredicateNode])
     case not(PredicateNode)

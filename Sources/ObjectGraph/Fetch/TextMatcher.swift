@@ -14,12 +14,15 @@ enum TextOperator: String, Sendable, Equatable, CaseIterable {
 }
 
 /// The `[c]`, `[d]` and `[cd]` options of a string comparison.
-struct TextOptions: OptionSet, Sendable, Hashable {
-    let rawValue: Int
+public struct TextOptions: OptionSet, Sendable, Hashable {
+    /// The options as bits.
+    public let rawValue: Int
+    /// Options from their bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
     /// `[c]`: letters compare without regard to case.
-    static let caseInsensitive = TextOptions(rawValue: 1)
+    public static let caseInsensitive = TextOptions(rawValue: 1)
     /// `[d]`: letters compare without regard to diacritics (é is e).
-    static let diacriticInsensitive = TextOptions(rawValue: 2)
+    public static let diacriticInsensitive = TextOptions(rawValue: 2)
 
     /// `[c]`, `[d]`, `[cd]` or the empty string.
     var spelling: String {
