@@ -235,3 +235,44 @@ import Testing
         }
     }
 }
+
+/// `mutableSetValue(forKey:)` and `mutableOrderedSetValue(forKey:)`, the Core Data way.
+@Suite struct MutableRelationshipConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func changesInPlaceKeepInverses(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.insert("Author", ["name": "Ann"])
+            let dune = try context.insert("Book", ["title": "Dune"])
+            let emma = try context.insert("Book", ["title": "Emma"])
+            let books = try ann.mutableSetValue(forKey: "books")
+            try books.add(dune)
+            try books.add(contentsOf: [emma, dune])
+            #expect(try books.count() == 2)
+            #expect(try books.contains(emma))
+            #expect(try dune.relatedObject(forKey: "author") === ann)
+            try books.remove(emma)
+            #expect(try emma.relatedObject(forKey: "author") == nil)
+
+            let chapters = try dune.mutableOrderedSetValue(forKey: "chapters")
+            for title in ["b", "c"] { try chapters.add(try context.insert("Chapter", ["title": title])) }
+            try chapters.insert(try context.insert("Chapter", ["title": "a"]), at: 0)
+            #expect(try chapters.orderedObjects().map { try $0.value(forKey: "title", as: String.self) } == ["a", "b", "c"])
+            let removed = try chapters.orderedObjects()[1]
+            try chapters.remove(at: 1)
+            context.delete(removed)
+            let outOfRange = #expect(throws: ObjectGraphError.self) { try chapters.remove(at: 5) }
+            #expect(outOfRange?.message == "cannot remove the object at index 5 of Book.chapters, which holds 2")
+            #expect(throws: ObjectGraphError.self) { try ann.mutableOrderedSetValue(forKey: "books") }
+            #expect(throws: ObjectGraphError.self) { try dune.mutableSetValue(forKey: "author") }
+            try context.save()
+        }
+        try store.reopen()
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            #expect(try context.one("Author", "name", "Ann").names("books", "title") == ["Dune"])
+            #expect(try context.one("Book", "title", "Dune").orderedNames("chapters") == ["a", "c"])
+            try context.one("Author", "name", "Ann").mutableSetValue(forKey: "books").removeAll()
+            #expect(try context.one("Book", "title", "Dune").relatedObject(forKey: "author") == nil)
+        }
+    }
+}
