@@ -139,6 +139,7 @@ extension ManagedObject {
     func fulfillFault() throws {
         if !values.isEmpty {
             isFault = false
+            awakeFromFetch()
             return
         }
         guard let context = managedObjectContext else {

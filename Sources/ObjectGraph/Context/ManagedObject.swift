@@ -96,6 +96,26 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    // Lifecycle hooks, as in Core Data: override them in a subclass. They run on the context's
+    // queue; the defaults do nothing.
+
+    /// Called once, when the object is first inserted into a context: a place to set initial
+    /// values that defaults in the model cannot express.
+    open func awakeFromInsert() {}
+
+    /// Called when a fetched object's values are first used (its fault fires).
+    open func awakeFromFetch() {}
+
+    /// Called at the start of `save()` for each inserted, changed or deleted object; changes made
+    /// here are saved too.
+    open func willSave() {}
+
+    /// Called after a save for each object it wrote (inserted, updated or deleted).
+    open func didSave() {}
+
+    /// Called when the object is deleted, before the delete rules of its relationships run.
+    open func prepareForDeletion() {}
+
     /// Called by `save()` before a new object is inserted; override in a subclass to refuse it by
     /// throwing (see `ValidationRule` for what to throw). The model's rules (required values,
     /// ranges, lengths, patterns, relationship counts) are checked separately; the default does

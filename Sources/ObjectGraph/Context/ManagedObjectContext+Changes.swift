@@ -21,6 +21,7 @@ extension ManagedObjectContext {
         object.isInserted = true
         insertionOrder.append(object)
         insertedCount += 1
+        object.awakeFromInsert()
     }
 
     /// Whether the context has unsaved inserts, updates or deletes.

@@ -13,6 +13,7 @@ extension ManagedObjectContext {
     /// follow a rule, the next `save()` throws that error and writes nothing.
     public func delete(_ object: ManagedObject) {
         guard object.managedObjectContext === self, !object.isDeleted else { return }
+        object.prepareForDeletion()
         guard object.entity.relationships.contains(where: Self.propagates) else {
             markDeleted(object)
             return
@@ -38,6 +39,7 @@ extension ManagedObjectContext {
                         for destination in try destinations(of: next, through: relationship)
                         where destination.managedObjectContext === self && !destination.isDeleted && !deleting.contains(ObjectIdentifier(destination)) {
                             if relationship.deleteRule == .cascade {
+                                destination.prepareForDeletion()
                                 deleting.insert(ObjectIdentifier(destination))
                                 let back = relationship.inverseIndex.flatMap { destination.entity.relationships[$0].isToOne ? $0 : nil }
                                 nextLevel.append((destination, back))

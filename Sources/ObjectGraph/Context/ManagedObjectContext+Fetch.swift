@@ -76,6 +76,7 @@ extension ManagedObjectContext {
     /// Loads the stored values of a fault.
     func fulfillFault(_ object: ManagedObject) throws {
         object.fill(from: try storedSnapshot(of: object.objectID))
+        object.awakeFromFetch()
     }
 
     /// The stored row of `objectID` (from the coordinator's row cache unless `fresh`), or

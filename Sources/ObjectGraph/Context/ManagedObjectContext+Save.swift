@@ -10,10 +10,12 @@ extension ManagedObjectContext {
     public func save() throws {
         guard hasChanges else { return }
         let store = try requireStore()
+        for object in pendingInserts + Array(updated.values) + Array(deleted.values) { object.willSave() }
         let plan = try makeSavePlan(for: store)
         let assignedKeys = try store.save(plan.request)
         persistentStoreCoordinator?.rowCache.removeAll()
         didSave(plan, assignedKeys: assignedKeys, store: store)
+        for object in plan.inserted + plan.updated + plan.deleted { object.didSave() }
     }
 
     /// Saves like `save()`, suspending instead of blocking while the store commits.

@@ -99,3 +99,42 @@ final class PhaseLog: Sendable {
     var all: [ValidationPhase] { phases.withLock { $0 } }
     func record(_ phase: ValidationPhase) { phases.withLock { $0.append(phase) } }
 }
+
+/// Core Data's lifecycle hooks, overridden in a subclass.
+@Suite struct LifecycleHookConformanceTests {
+    final class TrackedAuthor: ManagedObject {
+        nonisolated(unsafe) static var events: [String] = []
+
+        override func awakeFromInsert() {
+            Self.events.append("awakeFromInsert")
+            try? setValue("Unnamed", forKey: "name")
+        }
+        override func willSave() {
+            Self.events.append("willSave \(isDeleted ? "deleted" : isInserted ? "inserted" : "updated")")
+            if !isDeleted, (try? value(forKey: "name", as: String.self)) == "Unnamed" { try? setValue("Named at save", forKey: "name") }
+        }
+        override func didSave() { Self.events.append("didSave") }
+        override func prepareForDeletion() { Self.events.append("prepareForDeletion") }
+    }
+
+    @Test func hooksRunAtTheirMoments() throws {
+        let store = try TestStore.graph(.inMemory)
+        TrackedAuthor.events = []
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let entity = try #require(context.persistentStoreCoordinator?.managedObjectModel.entity(named: "Author"))
+            let author = TrackedAuthor(entity: entity, insertInto: context)
+            #expect(try author.value(forKey: "name", as: String.self) == "Unnamed")
+            try context.save()
+            #expect(try author.value(forKey: "name", as: String.self) == "Named at save")
+            try author.setValue("Ann", forKey: "name")
+            try context.save()
+            context.delete(author)
+            try context.save()
+        }
+        #expect(TrackedAuthor.events == [
+            "awakeFromInsert", "willSave inserted", "didSave", "willSave updated", "didSave",
+            "prepareForDeletion", "willSave deleted", "didSave",
+        ])
+        #expect(try store.storedCount("Author") == 0)
+    }
+}
