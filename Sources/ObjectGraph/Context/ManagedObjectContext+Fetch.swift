@@ -11,6 +11,7 @@ extension ManagedObjectContext {
             return Array(try fetch(request, batchSize: request.fetchBatchSize))
         }
         let store = try requireStore()
+        if Result.self == FetchedValues.self { return try fetchValues(request, store: store) as! [Result] }
         let plan = try FetchPlan(request, model: store.model)
         if Result.self == ManagedObjectID.self && !hasPendingChanges(for: plan, in: request) {
             let snapshots = try store.fetch(plan.storeRequest)

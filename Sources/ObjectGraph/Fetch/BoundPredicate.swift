@@ -255,7 +255,7 @@ struct BoundPredicate: Sendable {
 
     /// SQLite's aggregates over `values`: NULLs ignored; @sum is 0 for none (an integer while
     /// every value is one, else a double), @avg a double, @min/@max by stored order; nil for none.
-    private static func aggregate(_ function: CollectionOperator, _ values: [AttributeValue]) -> AttributeValue {
+    static func aggregate(_ function: CollectionOperator, _ values: [AttributeValue]) -> AttributeValue {
         let present = values.filter { !$0.isNull }
         switch function {
         case .count:

@@ -26,6 +26,18 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// Whether unsaved changes in the context take part: unsaved inserts that match are
     /// returned, deleted objects are not, changed values are matched as changed. `true` by default.
     public var includesPendingChanges: Bool = true
+    /// For `FetchRequest<FetchedValues>`: the properties each result holds (attributes, key paths
+    /// through to-one relationships, counts and aggregates). Sort descriptors then name these
+    /// properties.
+    public var propertiesToFetch: [FetchedProperty] = []
+    /// For `FetchedValues` results: whether equal results are returned once.
+    public var returnsDistinctResults: Bool = false
+    /// For `FetchedValues` results: the attribute properties (by name) that group the objects;
+    /// counts and aggregates are then per group.
+    public var propertiesToGroupBy: [String] = []
+    /// For `FetchedValues` results: which results (after grouping) are returned; its keys are the
+    /// names of `propertiesToFetch`.
+    public var havingPredicate: FetchPredicate?
     /// Rows to load per store request; `0` (the default) loads all at once. `fetch(_:)` returns an
     /// array, which holds every object in the end; for memory bounded by one batch while
     /// iterating a large result, use `fetch(_:batchSize:)`, which returns a collection that loads

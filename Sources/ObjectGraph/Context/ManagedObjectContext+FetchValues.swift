@@ -1,0 +1,156 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// The values `request` asks for (`propertiesToFetch`), grouped, filtered by
+    /// `havingPredicate`, made distinct, sorted and paged. The objects are matched like `fetch`
+    /// matches them, unsaved changes included, and the values computed by the same code for
+    /// every store.
+    func fetchValues<Result>(_ request: FetchRequest<Result>, store: any PersistentStore) throws -> [FetchedValues] {
+        // Sorting and paging apply to the results, by their property names.
+        var objectsRequest = request
+        objectsRequest.sortDescriptors = []
+        objectsRequest.fetchLimit = 0
+        objectsRequest.fetchOffset = 0
+        let plan = try FetchPlan(objectsRequest, model: store.model)
+        let layout = try ValuesLayout(request, entity: plan.entity, model: store.model)
+        let objects = try fetchObjects(plan, request: objectsRequest, store: store)
+        let resolver = rowResolver
+
+        // Each object's values of the plain properties and of the aggregated attributes.
+        func read(_ operand: BoundPredicate.Operand, _ object: ManagedObject) -> AttributeValue {
+            BoundPredicate.value(of: operand, values: object.values, entity: object.entity, objectID: object.objectID, resolve: resolver)
+        }
+        var groups: [[AttributeValue]: [ManagedObject]] = [:]
+        var groupOrder: [[AttributeValue]] = []
+        for object in objects {
+            let key = layout.groupOperands.map { read($0, object) }
+            if groups[key] == nil { groupOrder.append(key) }
+            groups[key, default: []].append(object)
+        }
+        if layout.isPerObject { groupOrder = [] }
+
+        var rows: [[AttributeValue]] = []
+        if layout.isPerObject {
+            rows = objects.map { object in layout.columns.map { if case .value(let operand) = $0 { read(operand, object) } else { .null } } }
+        } else {
+            // With aggregates and no grouping, every object is one group (even when there are none).
+            if groupOrder.isEmpty && layout.groupOperands.isEmpty { groupOrder = [[]]; groups[[]] = [] }
+            for key in groupOrder {
+                let members = groups[key] ?? []
+                rows.append(layout.columns.map { column in
+                    switch column {
+                    case .value(let operand): return members.first.map { read(operand, $0) } ?? .null
+                    case .count: return .integer(Int64(members.count))
+                    case .aggregate(let function, let operand):
+                        return BoundPredicate.aggregate(function.collectionOperator, members.map { read(operand, $0) })
+                    }
+                })
+            }
+        }
+        if let having = layout.having { rows = rows.filter { having.evaluate($0) } }
+        if request.returnsDistinctResults {
+            var seen: Set<[AttributeValue]> = []
+            rows = rows.filter { seen.insert($0).inserted }
+        }
+        if !layout.sort.isEmpty {
+            rows = rows.enumerated().sorted { a, b in
+                switch compareRows(a.element, b.element, by: layout.sort) {
+                case .orderedAscending: true
+                case .orderedDescending: false
+                case .orderedSame: a.offset < b.offset
+                }
+            }.map(\.element)
+        }
+        let start = min(request.fetchOffset, rows.count)
+        let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, rows.count) : rows.count
+        return rows[start..<end].map { FetchedValues(names: layout.names, values: $0, types: layout.types) }
+    }
+}
+
+/// What a values fetch computes, checked against the entity: one column per fetched property,
+/// the grouping, and the result rows' own "entity" (its names and types), which the having
+/// predicate and the sort descriptors are bound to.
+private struct ValuesLayout {
+    enum Column {
+        case value(BoundPredicate.Operand)
+        case count
+        case aggregate(AggregateFunction, BoundPredicate.Operand)
+    }
+
+    let names: [String]
+    let types: [AttributeType]
+    let columns: [Column]
+    let groupOperands: [BoundPredicate.Operand]
+    /// Without counts and aggregates, each object is a result of its own.
+    let isPerObject: Bool
+    let having: BoundPredicate?
+    let sort: [BoundSort]
+
+    init<Result>(_ request: FetchRequest<Result>, entity: EntityDescription, model: ManagedObjectModel) throws {
+        guard !request.propertiesToFetch.isEmpty else {
+            throw ObjectGraphError(.invalidOperation, "a FetchedValues request needs propertiesToFetch: the properties each result holds", entityName: entity.name)
+        }
+        var names: [String] = [], types: [AttributeType] = [], columns: [Column] = []
+        var operands: [String: BoundPredicate.Operand] = [:]
+        for property in request.propertiesToFetch {
+            guard !names.contains(property.name) else {
+                throw ObjectGraphError(.invalidOperation, "propertiesToFetch names '\(property.name)' twice", entityName: entity.name, key: property.name)
+            }
+            switch property {
+            case .attribute(let keyPath):
+                let (operand, attribute) = try Self.operand(keyPath, entity, model)
+                operands[keyPath] = operand
+                columns.append(.value(operand))
+                types.append(attribute.type)
+            case .count:
+                columns.append(.count)
+                types.append(.integer64)
+            case .aggregate(let function, let keyPath, _):
+                let (operand, attribute) = try Self.operand(keyPath, entity, model)
+                let numeric = attribute.type.isNumeric && attribute.type != .decimal
+                guard numeric || function == .count || ((function == .min || function == .max) && (attribute.type == .date || attribute.type == .string)) else {
+                    throw ObjectGraphError(
+                        .typeMismatch, "\(entity.name): \(function.rawValue) cannot aggregate \(keyPath), a \(attribute.type.rawValue) attribute",
+                        entityName: entity.name, key: keyPath)
+                }
+                columns.append(.aggregate(function, operand))
+                let type: AttributeType = switch function {
+                case .count: .integer64
+                case .average: .double
+                case .sum: attribute.type == .double || attribute.type == .float ? .double : .integer64
+                case .min, .max: attribute.type
+                }
+                types.append(type)
+            }
+            names.append(property.name)
+        }
+        self.names = names
+        self.types = types
+        self.columns = columns
+        self.groupOperands = try request.propertiesToGroupBy.map { name in
+            guard let operand = operands[name] else {
+                throw ObjectGraphError(
+                    .invalidOperation, "propertiesToGroupBy names '\(name)', which is not an attribute among propertiesToFetch (\(names.joined(separator: ", ")))",
+                    entityName: entity.name, key: name)
+            }
+            return operand
+        }
+        self.isPerObject = !columns.contains { if case .value = $0 { false } else { true } } && request.propertiesToGroupBy.isEmpty
+        // The results as rows of an entity of their own, for the having predicate and the sort.
+        let resultEntity = EntityDescription(
+            name: "\(entity.name) results",
+            attributes: zip(names, types).enumerated().map { AttributeDescription(name: $1.0, type: $1.1, isOptional: true, index: $0) },
+            index: 0)
+        let resultModel = ManagedObjectModel(name: "Values", version: 1, entities: [resultEntity], versionHash: "", canonicalJSON: Data(), sourceURL: nil)
+        self.having = try request.havingPredicate?.bind(to: resultEntity, in: resultModel)
+        self.sort = try request.sortDescriptors.map { try $0.bind(to: resultEntity, in: resultModel) }
+    }
+
+    private static func operand(_ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel) throws -> (BoundPredicate.Operand, AttributeDescription) {
+        // Decimals are read as stored (not cast): results keep their exact values.
+        let (operand, attribute) = try sortOperand(keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), of: entity, in: model)
+        if case .attributeAsReal(let plain) = operand { return (.attribute(plain), attribute) }
+        if case .path(let path, true) = operand { return (.path(path, asNumber: false), attribute) }
+        return (operand, attribute)
+    }
+}
