@@ -107,20 +107,13 @@ private struct ValuesLayout {
                 types.append(.integer64)
             case .aggregate(let function, let keyPath, _):
                 let (operand, attribute) = try Self.operand(keyPath, entity, model)
-                let numeric = attribute.type.isNumeric && attribute.type != .decimal
-                guard numeric || function == .count || ((function == .min || function == .max) && (attribute.type == .date || attribute.type == .string)) else {
+                guard function.collectionOperator.aggregates(attribute.type) else {
                     throw ObjectGraphError(
                         .typeMismatch, "\(entity.name): \(function.rawValue) cannot aggregate \(keyPath), a \(attribute.type.rawValue) attribute",
                         entityName: entity.name, key: keyPath)
                 }
                 columns.append(.aggregate(function, operand))
-                let type: AttributeType = switch function {
-                case .count: .integer64
-                case .average: .double
-                case .sum: attribute.type == .double || attribute.type == .float ? .double : .integer64
-                case .min, .max: attribute.type
-                }
-                types.append(type)
+                types.append(function.collectionOperator.resultType(over: attribute.type))
             }
             names.append(property.name)
         }

@@ -260,18 +260,14 @@ struct PredicateBinder {
             throw ObjectGraphError(.unknownKey, "\(entity.name): '\(name)': \(function.rawValue) needs one attribute of \(destination.name) after it", entityName: entity.name, key: name)
         }
         let attribute = try storedAttribute(rest[1], of: destination, usage: "a fetch predicate")
-        let numeric = attribute.type.isNumeric && attribute.type != .decimal
-        guard numeric || ((function == .min || function == .max) && (attribute.type == .date || attribute.type == .string)) else {
+        guard function.aggregates(attribute.type) else {
             throw ObjectGraphError(
                 .typeMismatch, "\(entity.name): \(function.rawValue) cannot aggregate \(destination.name).\(attribute.name), a \(attribute.type.rawValue) attribute",
                 entityName: entity.name, key: name)
         }
-        let type: AttributeType = switch function {
-        case .avg: .double
-        case .sum: attribute.type == .double || attribute.type == .float ? .double : .integer64
-        default: attribute.type
-        }
-        return Subject(target: .collection(.aggregate(function, collection(relationship), attribute), type: type), path: nil, name: "\(entity.name).\(name)")
+        return Subject(
+            target: .collection(.aggregate(function, collection(relationship), attribute), type: function.resultType(over: attribute.type)),
+            path: nil, name: "\(entity.name).\(name)")
     }
 
     private func path(_ hops: [BoundPredicate.KeyPath.Hop]) -> BoundPredicate.KeyPath? {

@@ -130,4 +130,22 @@ enum CollectionOperator: String, Sendable, Equatable {
     case avg = "@avg"
     case min = "@min"
     case max = "@max"
+
+    /// Whether the operator aggregates attributes of `type`: numbers (not decimals, stored as
+    /// text), and for @min and @max also dates and strings.
+    func aggregates(_ type: AttributeType) -> Bool {
+        if self == .count { return true }
+        if type.isNumeric && type != .decimal { return true }
+        return (self == .min || self == .max) && (type == .date || type == .string)
+    }
+
+    /// The type of the result over attributes of `type`.
+    func resultType(over type: AttributeType) -> AttributeType {
+        switch self {
+        case .count: .integer64
+        case .avg: .double
+        case .sum: type == .double || type == .float ? .double : .integer64
+        case .min, .max: type
+        }
+    }
 }
