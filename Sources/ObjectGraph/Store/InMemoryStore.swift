@@ -70,34 +70,55 @@ final class InMemoryStore: PersistentStore {
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
         try state.withLock { state in
             try Self.checkOpen(state)
-            let entities = request.includesSubentities ? model.kinds(of: request.entity) : [request.entity]
-            let current = state
-            let idSpaces = idSpaces
-            let model = model
-            let resolve = BoundPredicate.RowResolver(
-                row: { objectID in objectID.primaryKey.flatMap { current.tables[objectID.entity.index].rows[$0]?.values } },
-                members: { [self] objectID, relationship in
-                    guard let key = objectID.primaryKey else { return [] }
-                    return (try? related(relationship, of: objectID.entity, sources: [key], in: current))?[key] ?? []
-                })
-            var rows = entities.flatMap { entity in
-                current.tables[entity.index].rows.values.filter {
-                    request.predicate?.evaluate($0.values, entity: entity, objectID: ManagedObjectID(space: idSpaces[entity.index], primaryKey: $0.primaryKey), resolve: resolve) ?? true
-                }
+            return rows(request, in: state)
+        }
+    }
+
+    /// The rows `request` asks for, in its order, as the SQLite store's SELECT returns them.
+    private func rows(_ request: StoreFetchRequest, in state: State) -> [Snapshot] {
+        let entities = request.includesSubentities ? model.kinds(of: request.entity) : [request.entity]
+        let current = state
+        let idSpaces = idSpaces
+        let model = model
+        let resolve = BoundPredicate.RowResolver(
+            row: { objectID in objectID.primaryKey.flatMap { current.tables[objectID.entity.index].rows[$0]?.values } },
+            members: { [self] objectID, relationship in
+                guard let key = objectID.primaryKey else { return [] }
+                return (try? related(relationship, of: objectID.entity, sources: [key], in: current))?[key] ?? []
+            })
+        var rows = entities.flatMap { entity in
+            current.tables[entity.index].rows.values.filter {
+                request.predicate?.evaluate($0.values, entity: entity, objectID: ManagedObjectID(space: idSpaces[entity.index], primaryKey: $0.primaryKey), resolve: resolve) ?? true
             }
-            func sortedRow(_ row: Snapshot) -> SortedRow {
-                SortedRow(values: row.values, entity: model.entities[row.entityIndex], objectID: ManagedObjectID(space: idSpaces[row.entityIndex], primaryKey: row.primaryKey))
+        }
+        func sortedRow(_ row: Snapshot) -> SortedRow {
+            SortedRow(values: row.values, entity: model.entities[row.entityIndex], objectID: ManagedObjectID(space: idSpaces[row.entityIndex], primaryKey: row.primaryKey))
+        }
+        rows.sort { a, b in
+            switch compareRows(sortedRow(a), sortedRow(b), by: request.sort, resolve: resolve) {
+            case .orderedAscending: true
+            case .orderedDescending: false
+            case .orderedSame: a.primaryKey < b.primaryKey
             }
-            rows.sort { a, b in
-                switch compareRows(sortedRow(a), sortedRow(b), by: request.sort, resolve: resolve) {
-                case .orderedAscending: true
-                case .orderedDescending: false
-                case .orderedSame: a.primaryKey < b.primaryKey
-                }
+        }
+        let start = min(request.offset, rows.count)
+        let end = request.limit.map { min(start + $0, rows.count) } ?? rows.count
+        return Array(rows[start..<end])
+    }
+
+    func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
+        try state.withLock { state in
+            try Self.checkOpen(state)
+            let before = state
+            do {
+                let (save, objectIDs) = try request.saveRequest(model: model, read: { rows($0, in: state) }, spaces: idSpaces)
+                let assigned = try apply(save, to: &state)
+                guard case .insert = request.operation else { return objectIDs }
+                return assigned.map { ManagedObjectID(space: idSpaces[request.entity.index], primaryKey: $0) }
+            } catch {
+                state = before
+                throw error
             }
-            let start = min(request.offset, rows.count)
-            let end = request.limit.map { min(start + $0, rows.count) } ?? rows.count
-            return Array(rows[start..<end])
         }
     }
 

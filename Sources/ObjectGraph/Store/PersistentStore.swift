@@ -42,6 +42,10 @@ protocol PersistentStore: AnyObject, Sendable {
     /// rows, in the relationship's order. Sources with no destinations are left out.
     func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]]
 
+    /// Carries out a batch operation in one transaction, straight on the rows; returns the IDs
+    /// of the objects it inserted, updated or deleted.
+    func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID]
+
     /// Reserves `count` unused primary keys for `entity`; they are never handed out again.
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
 

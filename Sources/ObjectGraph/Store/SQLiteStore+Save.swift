@@ -6,6 +6,12 @@ extension SQLiteStoreState {
     /// Applies `request`; returns the keys given to inserts that had temporary IDs, in insert order.
     func save(_ request: SaveRequest) throws -> [Int64] {
         guard !request.isEmpty else { return [] }
+        return try save { request }
+    }
+
+    /// Applies the request `build` makes inside the write transaction, so what it reads is what
+    /// the writes change (a batch operation reads its rows this way).
+    func save(building build: () throws -> SaveRequest) throws -> [Int64] {
         try checkWritable()
         // Bindings stay in place from row to row; once the save is over, SQLite's copies of its
         // values are given back.
@@ -18,6 +24,7 @@ extension SQLiteStoreState {
             return try connection.transaction {
                 try refreshPrimaryKeyCountersIfChangedElsewhere()
                 before = primaryKeyCounters
+                let request = try build()
                 var keys = SaveKeys(idSpaces: idSpaces)
                 var assigned: [Int64] = []
                 assigned.reserveCapacity(request.inserts.count)

@@ -77,6 +77,19 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try withState { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
     }
 
+    func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
+        try withState { state in
+            var affected: [ManagedObjectID] = []
+            let assigned = try state.save {
+                let (save, objectIDs) = try request.saveRequest(model: model, read: { try state.fetch($0) }, spaces: idSpaces)
+                affected = objectIDs
+                return save
+            }
+            guard case .insert = request.operation else { return affected }
+            return assigned.map { ManagedObjectID(space: idSpaces[request.entity.index], primaryKey: $0) }
+        }
+    }
+
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
         try withState { try $0.reservePrimaryKeys(for: entity, count: count) }
     }

@@ -1,0 +1,104 @@
+extension ManagedObjectContext {
+    /// Deletes the matching objects in one transaction on the store's queue, without loading
+    /// them. This context and others keep showing them until `mergeChanges(from:into:)`.
+    public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        let entity = try requireModel().requireEntity(request.entityName)
+        return try execute(StoreBatchRequest(entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities, operation: .delete), .deleted)
+    }
+
+    /// Updates the matching objects in one transaction on the store's queue, without loading them.
+    public func execute(_ request: BatchUpdateRequest) throws -> BatchResult {
+        let entity = try requireModel().requireEntity(request.entityName)
+        var values: [Int: AttributeValue] = [:]
+        for (key, value) in request.propertiesToUpdate {
+            let slot = try entity.requireSlot(key)
+            guard !entity.attributes[slot].isTransient else {
+                throw ObjectGraphError(.invalidOperation, "\(entity.name).\(key) is transient: a batch update writes only stored attributes", entityName: entity.name, key: key)
+            }
+            let converted = try AttributeValue(converting: value, toSlot: slot, of: entity)
+            // Checked here for every store alike: a sub-entity's column in a shared table is nullable.
+            guard !converted.isNull || entity.attributes[slot].isOptional else {
+                throw ObjectGraphError(
+                    .constraintViolation, "Cannot update \(entity.name) objects: \(entity.name).\(key) is required but the batch update sets it to nil; nothing was written.",
+                    entityName: entity.name, key: key)
+            }
+            values[slot] = converted
+        }
+        return try execute(StoreBatchRequest(entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities, operation: .update(values)), .updated)
+    }
+
+    /// Inserts the objects in one transaction on the store's queue, without making managed objects.
+    public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
+        let entity = try requireModel().requireEntity(request.entityName)
+        guard !entity.isAbstract else {
+            throw ObjectGraphError(.invalidOperation, "cannot insert \(entity.name) objects: the entity is abstract", entityName: entity.name)
+        }
+        let rows = try request.objects.map { dictionary in
+            var row = entity.defaultValues
+            for (key, value) in dictionary {
+                let slot = try entity.requireSlot(key)
+                row[slot] = try AttributeValue(converting: value, toSlot: slot, of: entity)
+            }
+            return row
+        }
+        return try execute(StoreBatchRequest(entity: entity, operation: .insert(rows)), .inserted)
+    }
+
+    /// Brings `contexts` up to date with what a batch request did: deleted objects leave them
+    /// (and the relationships that held them), updated objects are refreshed (keeping their own
+    /// unsaved changes), inserted objects need nothing (fetches find them). Each context is
+    /// updated on its own queue.
+    public static func mergeChanges(from result: BatchResult, into contexts: [ManagedObjectContext]) {
+        for context in contexts {
+            context.performAndWait { context.merge(result) }
+        }
+    }
+
+    private func merge(_ result: BatchResult) {
+        switch result.change {
+        case .inserted:
+            return
+        case .updated:
+            for objectID in result.objectIDs {
+                guard let object = registeredObject(for: objectID), !object.isFault || !object.values.isEmpty else { continue }
+                try? refresh(object, mergeChanges: true)
+            }
+        case .deleted:
+            let gone = Set(result.objectIDs)
+            for object in registered.values.map({ $0.takeUnretainedValue() }) {
+                // Loaded to-manys that held a deleted object load again when next used.
+                for (position, related) in object.loadedToMany.enumerated() where related?.objects.contains(where: { gone.contains($0.objectID) }) == true {
+                    if related?.isChanged == false { object.loadedToMany[position] = nil }
+                }
+                // Resolved destinations are let go (they may be gone); unsaved ones stay held.
+                if !object.hasChanges { object.heldToOne = [] }
+            }
+            for objectID in result.objectIDs {
+                guard let object = registeredObject(for: objectID) else { continue }
+                updated[ObjectIdentifier(object)] = nil
+                deleted[ObjectIdentifier(object)] = nil
+                object.isDeleted = false
+                registered[objectID] = nil
+                object.managedObjectContext = nil
+            }
+        }
+    }
+
+    private func execute(_ request: StoreBatchRequest, _ change: BatchResult.Change) throws -> BatchResult {
+        let store = try requireStore()
+        let objectIDs = try store.execute(request)
+        persistentStoreCoordinator?.rowCache.removeAll()
+        return BatchResult(change: change, objectIDs: objectIDs)
+    }
+
+    private func bind(_ predicate: FetchPredicate?, _ entity: EntityDescription) throws -> BoundPredicate? {
+        try predicate?.bind(to: entity, in: try requireModel())
+    }
+
+    private func requireModel() throws -> ManagedObjectModel {
+        guard let model else {
+            throw ObjectGraphError(.invalidOperation, "the context\(nameForMessages) has no persistent store coordinator")
+        }
+        return model
+    }
+}

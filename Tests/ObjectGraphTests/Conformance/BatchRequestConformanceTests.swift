@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Batch insert, update and delete go straight to the store, in one transaction, the same way on
+/// every store; merging brings live contexts up to date.
+@Suite struct BatchRequestConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func insertUpdateDeleteAndMerge(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let live = store.newContext(name: "live")
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let inserted = try context.execute(BatchInsertRequest(entityName: "Person", objects: (1...10).map { ["name": "P\($0)", "age": $0 * 10] }))
+            #expect(inserted.count == 10)
+            #expect(inserted.objectIDs.allSatisfy { !$0.isTemporaryID })
+            #expect(context.registeredObjects.isEmpty, "no objects were made")
+        }
+        #expect(try store.storedCount("Person") == 10)
+
+        // A live context holding objects, one of them with an unsaved change.
+        let (p1, p2) = try live.performAndWait { () throws in
+            let p1 = try #require(try live.objects("Person", where: "name == 'P1'").first)
+            let p2 = try #require(try live.objects("Person", where: "name == 'P2'").first)
+            try p2.setValue("mine", forKey: "city")
+            return (p1, p2)
+        }
+
+        let updated = try store.withNewContext { (context: ManagedObjectContext) throws in
+            try context.execute(BatchUpdateRequest(entityName: "Person", predicate: try FetchPredicate(format: "age <= 50"), propertiesToUpdate: ["city": "Oslo", "age": 5]))
+        }
+        #expect(updated.count == 5)
+        #expect(try store.storedCount("Person", "city == 'Oslo' AND age == 5") == 5)
+        ManagedObjectContext.mergeChanges(from: updated, into: [live])
+        try live.performAndWait { () throws in
+            #expect(try p1.value(forKey: "city", as: String.self) == "Oslo")
+            #expect(try p2.value(forKey: "city", as: String.self) == "mine", "an unsaved change survives the merge")
+            #expect(try p2.value(forKey: "age", as: Int.self) == 5)
+        }
+
+        let deleted = try store.withNewContext { (context: ManagedObjectContext) throws in
+            try context.execute(BatchDeleteRequest(entityName: "Person", predicate: try FetchPredicate(format: "city == 'Oslo'")))
+        }
+        #expect(deleted.count == 5)
+        #expect(try store.storedCount("Person") == 5)
+        ManagedObjectContext.mergeChanges(from: deleted, into: [live])
+        try live.performAndWait { () throws in
+            #expect(p1.managedObjectContext == nil)
+            #expect(try live.objects("Person").count == 5)
+            #expect(live.registeredObject(for: p1.objectID) == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func badBatchesWriteNothing(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            _ = try context.execute(BatchInsertRequest(entityName: "Item", objects: [["code": "A1"], ["code": "B2"]]))
+            let duplicate = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Item", objects: [["code": "C3"], ["code": "A1"]]))
+            }
+            #expect(duplicate?.kind == .constraintViolation)
+            let unique = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["code": "Z9"]))
+            }
+            #expect(unique?.kind == .constraintViolation)
+            let required = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["code": nil]))
+            }
+            #expect(required?.message.contains("Item.code is required but the batch update sets it to nil") == true)
+            let wrongType = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["code": 3]))
+            }
+            #expect(wrongType?.kind == .typeMismatch)
+            let unknown = #expect(throws: ObjectGraphError.self) { try context.execute(BatchDeleteRequest(entityName: "Itme")) }
+            #expect(unknown?.kind == .unknownEntity)
+        }
+        #expect(try store.storedCount("Item") == 2)
+        #expect(try store.storedCount("Item", "code == 'C3'") == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func batchDeleteClearsLinksToDeletedObjects(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.insert("Author", ["name": "Ann"])
+            let dune = try context.insert("Book", ["title": "Dune", "author": ann])
+            try dune.addRelatedObject(try context.insert("Tag", ["name": "scifi"]), forKey: "tags")
+            try context.save()
+            _ = try context.execute(BatchDeleteRequest(entityName: "Author"))
+            _ = try context.execute(BatchDeleteRequest(entityName: "Tag"))
+        }
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let dune = try context.one("Book", "title", "Dune")
+            #expect(try dune.relatedObject(forKey: "author") == nil)
+            #expect(try dune.relatedObjects(forKey: "tags").isEmpty)
+        }
+    }
+}
