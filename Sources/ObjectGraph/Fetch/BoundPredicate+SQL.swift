@@ -84,10 +84,11 @@ extension BoundPredicate {
             case .path(let path, let asNumber):
                 let reference = pathSQL(path, scope: scope)
                 return asNumber ? "CAST(\(reference) AS REAL)" : reference
-            case .count(let collection):
-                let (from, _) = members(of: collection, scope: scope)
+            case .count(let collection, let predicate):
+                let (from, member) = members(of: collection, scope: scope)
+                let condition = predicate.map { " AND (\(sql(for: $0, scope: member)))" } ?? ""
                 depth -= 1
-                return "(SELECT count(*) \(from))"
+                return "(SELECT count(*) \(from)\(condition))"
             case .aggregate(let function, let collection, let attribute):
                 let (from, member) = members(of: collection, scope: scope)
                 depth -= 1

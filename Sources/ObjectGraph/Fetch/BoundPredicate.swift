@@ -41,8 +41,9 @@ struct BoundPredicate: Sendable {
         case path(KeyPath, asNumber: Bool)
         /// A constant, bound as a parameter.
         case value(AttributeValue)
-        /// `books.@count`: how many objects a to-many relationship holds.
-        case count(Collection)
+        /// `books.@count`: how many objects a to-many relationship holds; with a predicate
+        /// (bound to the destination), how many of them match it (a SUBQUERY).
+        case count(Collection, where: Node?)
         /// `books.@sum.pages` (and @avg, @min, @max) over a to-many relationship's objects.
         case aggregate(CollectionOperator, Collection, AttributeDescription)
     }
@@ -93,7 +94,7 @@ struct BoundPredicate: Sendable {
             switch operand {
             case .path(let path, _):
                 for hop in path.hops { indexes.insert(hop.relationship.destinationIndex) }
-            case .count(let collection), .aggregate(_, let collection, _):
+            case .count(let collection, _), .aggregate(_, let collection, _):
                 indexes.insert(collection.relationship.destinationIndex)
             default: break
             }
@@ -246,8 +247,10 @@ struct BoundPredicate: Sendable {
             case .attribute(let attribute): return asNumber ? castToReal(values[attribute.index]) : values[attribute.index]
             case .reference(let relationship): return values[entity.map { $0.relationships[relationship.index].slot } ?? relationship.slot]
             }
-        case .count(let collection):
-            return .integer(Int64(row.members(of: collection).count))
+        case .count(let collection, let predicate):
+            let members = row.members(of: collection)
+            guard let predicate else { return .integer(Int64(members.count)) }
+            return .integer(Int64(members.filter { truth(of: predicate, in: $0) == true }.count))
         case .aggregate(let function, let collection, let attribute):
             return aggregate(function, row.members(of: collection).map { $0.values[attribute.index] })
         }

@@ -107,6 +107,12 @@ struct PredicateBinder {
 
     func bind(_ node: PredicateNode) throws -> BoundPredicate.Node {
         switch node {
+        case .comparison(.subqueryCount(let collection, let variable, let predicate), let comparison, .value(let value)):
+            return try compare(try subquery(collection, variable, predicate), comparison, value)
+        case .comparison(.value(let value), let comparison, .subqueryCount(let collection, let variable, let predicate)):
+            return try compare(try subquery(collection, variable, predicate), comparison.mirrored, value)
+        case .comparison(.subqueryCount, _, _), .comparison(_, _, .subqueryCount):
+            throw ObjectGraphError(.typeMismatch, "a SUBQUERY(…).@count can only be compared with a number", entityName: entity.name)
         case .constant(let value):
             return .constant(value)
         case .and(let nodes):
@@ -165,6 +171,45 @@ struct PredicateBinder {
         let destination = model.entities[relationship.destinationIndex]
         let inner = try PredicateBinder(entity: destination, model: model).bind(Self.dropFirstKey(of: comparison))
         return .quantified(quantifier, collection(relationship), inner)
+    }
+
+    /// `SUBQUERY(collection, $variable, predicate).@count`, as the count of the members of a
+    /// to-many relationship of the entity that match `predicate` (its key paths start at `$variable`).
+    private func subquery(_ collectionPath: [String], _ variable: String, _ predicate: PredicateNode) throws -> Subject {
+        let name = collectionPath.joined(separator: ".")
+        guard collectionPath.count == 1, let relationship = entity.relationship(named: name), relationship.isToMany else {
+            throw ObjectGraphError(
+                .unknownKey, "\(entity.name): SUBQUERY goes through '\(name)', which is not a to-many relationship of \(entity.name)",
+                entityName: entity.name, key: name)
+        }
+        let destination = model.entities[relationship.destinationIndex]
+        let inner = try PredicateBinder(entity: destination, model: model).bind(try Self.rebase(predicate, on: "$" + variable))
+        return Subject(target: .collection(.count(collection(relationship), where: inner), type: .integer64), path: nil, name: "SUBQUERY(\(name))")
+    }
+
+    /// The predicate with the leading `$variable` taken off its key paths (which must all start with it).
+    private static func rebase(_ node: PredicateNode, on variable: String) throws -> PredicateNode {
+        func path(_ keyPath: [String]) throws -> [String] {
+            guard keyPath.count > 1, keyPath[0] == variable else {
+                throw ObjectGraphError(.unknownKey, "inside a SUBQUERY, key paths start with its variable (\(variable).…), but '\(keyPath.joined(separator: "."))' does not", key: keyPath.joined(separator: "."))
+            }
+            return Array(keyPath.dropFirst())
+        }
+        func operand(_ operand: PredicateOperand) throws -> PredicateOperand {
+            if case .keyPath(let keyPath) = operand { return .keyPath(try path(keyPath)) }
+            return operand
+        }
+        switch node {
+        case .constant, .invalid: return node
+        case .comparison(let lhs, let comparison, let rhs): return .comparison(try operand(lhs), comparison, try operand(rhs))
+        case .between(let keyPath, let lower, let upper): return .between(try path(keyPath), lower: lower, upper: upper)
+        case .membership(let keyPath, let values): return .membership(try path(keyPath), values)
+        case .text(let keyPath, let op, let options, let value): return .text(try path(keyPath), op, options, value)
+        case .quantified(let quantifier, let inner): return .quantified(quantifier, try rebase(inner, on: variable))
+        case .and(let nodes): return .and(try nodes.map { try rebase($0, on: variable) })
+        case .or(let nodes): return .or(try nodes.map { try rebase($0, on: variable) })
+        case .not(let inner): return .not(try rebase(inner, on: variable))
+        }
     }
 
     /// Where the members of the entity's to-many `relationship` are stored, for SQL.
@@ -254,7 +299,7 @@ struct PredicateBinder {
             guard rest.count == 1 else {
                 throw ObjectGraphError(.unknownKey, "\(entity.name): '\(name)': nothing may follow @count", entityName: entity.name, key: name)
             }
-            return Subject(target: .collection(.count(collection(relationship)), type: .integer64), path: nil, name: "\(entity.name).\(name)")
+            return Subject(target: .collection(.count(collection(relationship), where: nil), type: .integer64), path: nil, name: "\(entity.name).\(name)")
         }
         guard rest.count == 2 else {
             throw ObjectGraphError(.unknownKey, "\(entity.name): '\(name)': \(function.rawValue) needs one attribute of \(destination.name) after it", entityName: entity.name, key: name)

@@ -48,6 +48,8 @@ enum PredicateFormatter {
             return ([first] + components.dropFirst()).joined(separator: ".")
         case .value(let value):
             return render(value)
+        case .subqueryCount(let collection, let variable, let predicate):
+            return "SUBQUERY(\(render(.keyPath(collection))), $\(variable), \(render(predicate))).@count"
         }
     }
 

@@ -55,7 +55,14 @@ struct PredicateLexer {
             return try keyPath(first: name, from: start)
         case "$":
             guard let name = identifier() else { throw error("expected a variable name after '$'", at: start) }
+            // `$b.year` inside a SUBQUERY is a key path starting at the variable.
+            if position < scalars.count, scalars[position] == "." { return try keyPath(first: "$" + name, from: start) }
             return token(.variable(name), from: start)
+        case "." where position < scalars.count && scalars[position] == "@":
+            // `).@count` closing a SUBQUERY.
+            position += 1
+            guard identifier() == "count" else { return token(.unsupported(text(from: start)), from: start) }
+            return token(.countSuffix, from: start)
         case "@":
             // Collection operators stand after a key path (books.@count), never alone.
             _ = identifier()

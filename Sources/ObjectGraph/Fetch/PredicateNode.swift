@@ -32,6 +32,9 @@ enum PredicateOperand: Sendable, Equatable {
     /// A key path, one element per dotted component (`author.name` is `["author", "name"]`).
     case keyPath([String])
     case value(PredicateValue)
+    /// `SUBQUERY(collection, $variable, predicate).@count`: how many objects of the to-many
+    /// `collection` match `predicate`, whose key paths start with `$variable`.
+    indirect case subqueryCount(collection: [String], variable: String, predicate: PredicateNode)
 }
 
 /// A constant in a predicate, from a literal in the format or from an argument.

@@ -164,6 +164,30 @@ struct PredicateParser {
         }
     }
 
+    /// `SUBQUERY(collection, $variable, predicate).@count`.
+    private mutating func parseSubquery() throws -> PredicateOperand {
+        let keyword = current
+        try enter(keyword)
+        try advance()
+        guard case .leftParenthesis = current.kind else { throw expected("'(' after SUBQUERY") }
+        try advance()
+        guard case .keyPath(let collection) = current.kind else { throw expected("the to-many key path a SUBQUERY goes through") }
+        try advance()
+        guard case .comma = current.kind else { throw expected("',' after the SUBQUERY's key path") }
+        try advance()
+        guard case .variable(let variable) = current.kind else { throw expected("a variable ($name) naming each object of the SUBQUERY") }
+        try advance()
+        guard case .comma = current.kind else { throw expected("',' after the SUBQUERY's variable") }
+        try advance()
+        let predicate = try parseOr()
+        guard case .rightParenthesis = current.kind else { throw expected("')' to close the SUBQUERY") }
+        try advance()
+        guard case .countSuffix = current.kind else { throw expected("'.@count' after the SUBQUERY (the only operator a SUBQUERY supports)") }
+        try advance()
+        depth -= 1
+        return .subqueryCount(collection: collection, variable: variable, predicate: predicate)
+    }
+
     /// The right side of a string comparison: `key OP[options] value`, key on the left.
     private mutating func parseText(
         _ left: PredicateOperand, _ leftToken: PredicateToken, _ op: TextOperator, _ options: TextOptions, _ operatorToken: PredicateToken
@@ -183,6 +207,8 @@ struct PredicateParser {
     private mutating func parseOperand() throws -> PredicateOperand? {
         let token = current
         switch token.kind {
+        case .subquery:
+            return try parseSubquery()
         case .keyPath(let components):
             try advance()
             return .keyPath(components)

@@ -16,6 +16,10 @@ struct PredicateToken: Sendable {
         case options(TextOptions)
         /// `$name`: a substitution variable, given a value by `withSubstitutionVariables(_:)`.
         case variable(String)
+        /// SUBQUERY, opening `SUBQUERY(collection, $variable, predicate).@count`.
+        case subquery
+        /// `.@count` after the closing parenthesis of a SUBQUERY.
+        case countSuffix
         /// ANY (SOME), ALL or NONE before a comparison through a to-many relationship.
         case quantifier(Quantifier)
         case and
@@ -83,13 +87,13 @@ enum PredicateKeywords {
         "TRUEPREDICATE": .truePredicate, "FALSEPREDICATE": .falsePredicate,
         "BEGINSWITH": .textOperator(.beginsWith), "ENDSWITH": .textOperator(.endsWith),
         "CONTAINS": .textOperator(.contains), "LIKE": .textOperator(.like), "MATCHES": .textOperator(.matches),
-        "ANY": .quantifier(.any), "SOME": .quantifier(.any), "ALL": .quantifier(.all), "NONE": .quantifier(.none),
+        "SUBQUERY": .subquery, "ANY": .quantifier(.any), "SOME": .quantifier(.any), "ALL": .quantifier(.all), "NONE": .quantifier(.none),
     ]
 
     /// NSPredicate's other reserved words: recognised so they are reported as not supported yet
     /// instead of being taken for keys.
     static let unsupported: Set<String> = [
-        "SUBQUERY", "FUNCTION", "SELF", "FIRST", "LAST", "SIZE", "ANYKEY", "CAST", "FETCH",
+        "FUNCTION", "SELF", "FIRST", "LAST", "SIZE", "ANYKEY", "CAST", "FETCH",
         "MEMBER", "CASEINSENSITIVE", "CI", "DISTINCT", "UNION", "INTERSECT", "MINUS",
     ]
 

@@ -172,3 +172,34 @@ import Testing
         }
     }
 }
+
+/// `SUBQUERY(collection, $x, predicate).@count`, on every store alike.
+@Suite struct SubqueryConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func subqueriesCountMatchingMembers(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            for (title, chapters) in [("Dune", ["one", "two", "three"]), ("Emma", ["alpha"]), ("Ulysses", [])] {
+                let book = try context.insert("Book", ["title": title])
+                for chapter in chapters { try context.insert("Chapter", ["title": chapter, "book": book]) }
+            }
+            try context.save()
+            func titles(_ format: String) throws -> [String] {
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Book", predicate: FetchPredicate(format: format)))
+                    .map { try $0.value(forKey: "title", as: String.self) ?? "" }.sorted()
+            }
+            #expect(try titles("SUBQUERY(chapters, $c, $c.title CONTAINS 'o').@count >= 2") == ["Dune"])
+            #expect(try titles("SUBQUERY(chapters, $c, $c.title BEGINSWITH 'a' OR $c.title == 'one').@count == 1") == ["Dune", "Emma"])
+            #expect(try titles("SUBQUERY(chapters, $c, $c.title == 'zzz').@count == 0") == ["Dune", "Emma", "Ulysses"])
+            #expect(try titles("0 < SUBQUERY(chapters, $c, TRUEPREDICATE).@count") == ["Dune", "Emma"])
+            let predicate = try FetchPredicate(format: "SUBQUERY(chapters, $c, $c.title == 'x').@count > 1")
+            #expect(predicate.description == #"SUBQUERY(chapters, $c, $c.title == "x").@count > 1"#)
+            let outside = #expect(throws: ObjectGraphError.self) { try titles("SUBQUERY(chapters, $c, title == 'x').@count > 0") }
+            #expect(outside?.message == "inside a SUBQUERY, key paths start with its variable ($c.…), but 'title' does not")
+            let notToMany = #expect(throws: ObjectGraphError.self) { try titles("SUBQUERY(author, $a, $a.name == 'x').@count > 0") }
+            #expect(notToMany?.message == "Book: SUBQUERY goes through 'author', which is not a to-many relationship of Book")
+            let noCount = #expect(throws: ObjectGraphError.self) { try FetchPredicate(format: "SUBQUERY(chapters, $c, $c.title == 'x') > 0") }
+            #expect(noCount?.message.contains("expected '.@count' after the SUBQUERY") == true)
+        }
+    }
+}
