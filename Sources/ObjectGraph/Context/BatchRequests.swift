@@ -37,19 +37,46 @@ public struct BatchUpdateRequest {
     }
 }
 
-/// Inserts objects from dictionaries of attribute values, straight in the store (Core Data's
-/// `NSBatchInsertRequest`). Missing attributes take their defaults; values are checked against
-/// the model as a save checks them.
+/// Inserts objects straight in the store (Core Data's `NSBatchInsertRequest`), from
+/// dictionaries of attribute values or from a closure that fills each object's values. Missing
+/// attributes take their defaults; values are checked against the model as a save checks them.
+/// The closure form writes the rows in chunks as it makes them, so inserting a million objects
+/// needs memory for a few thousand.
 public struct BatchInsertRequest {
     /// The entity of the new objects.
     public var entityName: String
-    /// One dictionary of attribute values per new object.
-    public var objects: [[String: Any?]]
+    /// How many objects to insert.
+    public let count: Int
+    /// Fills the values of object `index` (0-based) into `values`.
+    let fill: (Int, inout BatchInsertValues) throws -> Void
 
     /// Inserts one object of `entityName` per dictionary of `objects`.
     public init(entityName: String, objects: [[String: Any?]]) {
         self.entityName = entityName
-        self.objects = objects
+        self.count = objects.count
+        self.fill = { index, values in
+            for (key, value) in objects[index] { try values.setValue(value, forKey: key) }
+        }
+    }
+
+    /// Inserts `count` objects of `entityName`, each filled by `fill(index, &values)`.
+    public init(entityName: String, count: Int, fill: @escaping (Int, inout BatchInsertValues) throws -> Void) {
+        self.entityName = entityName
+        self.count = count
+        self.fill = fill
+    }
+}
+
+/// The attribute values of one object of a `BatchInsertRequest`, checked as they are set.
+public struct BatchInsertValues {
+    let entity: EntityDescription
+    var row: [AttributeValue]
+
+    /// Sets the attribute `key` to `value`; throws `.unknownKey` or `.typeMismatch` as
+    /// `ManagedObject.setValue(_:forKey:)` does.
+    public mutating func setValue(_ value: Any?, forKey key: String) throws {
+        let slot = try entity.requireSlot(key)
+        row[slot] = try AttributeValue(converting: value, toSlot: slot, of: entity)
     }
 }
 
@@ -71,3 +98,5 @@ public struct BatchResult: Sendable {
 extension BatchUpdateRequest: Sendable {}
 @available(*, unavailable)
 extension BatchInsertRequest: Sendable {}
+@available(*, unavailable)
+extension BatchInsertValues: Sendable {}

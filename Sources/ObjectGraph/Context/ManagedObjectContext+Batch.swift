@@ -33,15 +33,15 @@ extension ManagedObjectContext {
         guard !entity.isAbstract else {
             throw ObjectGraphError(.invalidOperation, "cannot insert \(entity.name) objects: the entity is abstract", entityName: entity.name)
         }
-        let rows = try request.objects.map { dictionary in
-            var row = entity.defaultValues
-            for (key, value) in dictionary {
-                let slot = try entity.requireSlot(key)
-                row[slot] = try AttributeValue(converting: value, toSlot: slot, of: entity)
-            }
-            return row
+        guard request.count >= 0 else {
+            throw ObjectGraphError(.invalidOperation, "a batch insert's count must not be negative (got \(request.count))", entityName: entity.name)
         }
-        return try execute(StoreBatchRequest(entity: entity, operation: .insert(rows)), .inserted)
+        let row = { (index: Int) throws -> [AttributeValue] in
+            var values = BatchInsertValues(entity: entity, row: entity.defaultValues)
+            try request.fill(index, &values)
+            return values.row
+        }
+        return try execute(StoreBatchRequest(entity: entity, operation: .insert(count: request.count, row: row)), .inserted)
     }
 
     /// Brings `contexts` up to date with what a batch request did: deleted objects leave them

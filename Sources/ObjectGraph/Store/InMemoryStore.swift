@@ -111,10 +111,9 @@ final class InMemoryStore: PersistentStore {
             try Self.checkOpen(state)
             let before = state
             do {
-                let (save, objectIDs) = try request.saveRequest(model: model, read: { rows($0, in: state) }, spaces: idSpaces)
-                let assigned = try apply(save, to: &state)
-                guard case .insert = request.operation else { return objectIDs }
-                return assigned.map { ManagedObjectID(space: idSpaces[request.entity.index], primaryKey: $0) }
+                return try request.run(
+                    model: model, spaces: idSpaces, read: { rows($0, in: state) },
+                    apply: { try apply($0, to: &state) })
             } catch {
                 state = before
                 throw error

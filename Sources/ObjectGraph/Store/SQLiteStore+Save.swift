@@ -6,12 +6,14 @@ extension SQLiteStoreState {
     /// Applies `request`; returns the keys given to inserts that had temporary IDs, in insert order.
     func save(_ request: SaveRequest) throws -> [Int64] {
         guard !request.isEmpty else { return [] }
-        return try save { request }
+        return try save { apply in try apply(request) }
     }
 
-    /// Applies the request `build` makes inside the write transaction, so what it reads is what
-    /// the writes change (a batch operation reads its rows this way).
-    func save(building build: () throws -> SaveRequest) throws -> [Int64] {
+    /// Runs `work` inside one write transaction; `work` applies one or more save requests with
+    /// the function it is given, so what it reads in between is what the writes change (batch
+    /// operations read their rows, or write a large insert in chunks, this way). Returns the keys
+    /// given to inserts with temporary IDs, in order.
+    func save(_ work: (_ apply: (SaveRequest) throws -> [Int64]) throws -> [Int64]) throws -> [Int64] {
         try checkWritable()
         // Bindings stay in place from row to row; once the save is over, SQLite's copies of its
         // values are given back.
@@ -24,28 +26,7 @@ extension SQLiteStoreState {
             return try connection.transaction {
                 try refreshPrimaryKeyCountersIfChangedElsewhere()
                 before = primaryKeyCounters
-                let request = try build()
-                var keys = SaveKeys(idSpaces: idSpaces)
-                var assigned: [Int64] = []
-                assigned.reserveCapacity(request.inserts.count)
-                for insert in request.inserts {
-                    // A hierarchy shares its root's table, and so its keys.
-                    let index = model.rootIndexes[insert.objectID.entity.index]
-                    if let permanent = insert.objectID.primaryKey {
-                        // Keys obtained in advance were reserved; this only guards against any that were not.
-                        primaryKeyCounters[index] = max(primaryKeyCounters[index], permanent)
-                    } else {
-                        let key = try nextPrimaryKey(for: index)
-                        keys.assign(key, to: insert.objectID)
-                        assigned.append(key)
-                    }
-                }
-                try deleteRows(request.deletes)
-                for update in request.updates { try apply(update, keys: keys) }
-                for (insert, key) in zip(request.inserts, Self.rowKeys(of: request.inserts, assigned: assigned)) {
-                    try self.insert(insert, key: key, keys: keys)
-                }
-                try applyRelationshipChanges(request.relationshipChanges, keys: keys)
+                let assigned = try work { request in try applyInTransaction(request) }
                 if primaryKeyCounters != before { try persistPrimaryKeyCounters(changedFrom: before) }
                 return assigned
             }
@@ -53,6 +34,33 @@ extension SQLiteStoreState {
             primaryKeyCounters = before
             throw error
         }
+    }
+
+    /// Writes one save request inside the open transaction: keys for new rows first, then
+    /// deletes, updates, inserts and relationship changes.
+    private func applyInTransaction(_ request: SaveRequest) throws -> [Int64] {
+        var keys = SaveKeys(idSpaces: idSpaces)
+        var assigned: [Int64] = []
+        assigned.reserveCapacity(request.inserts.count)
+        for insert in request.inserts {
+            // A hierarchy shares its root's table, and so its keys.
+            let index = model.rootIndexes[insert.objectID.entity.index]
+            if let permanent = insert.objectID.primaryKey {
+                // Keys obtained in advance were reserved; this only guards against any that were not.
+                primaryKeyCounters[index] = max(primaryKeyCounters[index], permanent)
+            } else {
+                let key = try nextPrimaryKey(for: index)
+                keys.assign(key, to: insert.objectID)
+                assigned.append(key)
+            }
+        }
+        try deleteRows(request.deletes)
+        for update in request.updates { try apply(update, keys: keys) }
+        for (insert, key) in zip(request.inserts, Self.rowKeys(of: request.inserts, assigned: assigned)) {
+            try self.insert(insert, key: key, keys: keys)
+        }
+        try applyRelationshipChanges(request.relationshipChanges, keys: keys)
+        return assigned
     }
 
     /// The key of each insert, in order: its own permanent key, or the next assigned one.

@@ -80,13 +80,11 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
         try withState { state in
             var affected: [ManagedObjectID] = []
-            let assigned = try state.save {
-                let (save, objectIDs) = try request.saveRequest(model: model, read: { try state.fetch($0) }, spaces: idSpaces)
-                affected = objectIDs
-                return save
+            _ = try state.save { apply in
+                affected = try request.run(model: model, spaces: idSpaces, read: { try state.fetch($0) }, apply: apply)
+                return []
             }
-            guard case .insert = request.operation else { return affected }
-            return assigned.map { ManagedObjectID(space: idSpaces[request.entity.index], primaryKey: $0) }
+            return affected
         }
     }
 

@@ -1,14 +1,15 @@
 /// A batch operation as a store carries it out: straight on the rows, no objects involved.
 /// Both stores turn it into one `SaveRequest` inside their write transaction (`saveRequest`),
 /// so a batch follows exactly the rules of a save: constraints, key counters, join-table pairs.
-struct StoreBatchRequest: Sendable {
-    enum Operation: Sendable {
+struct StoreBatchRequest {
+    enum Operation {
         /// Delete the matching rows; foreign keys pointing at them are set to NULL.
         case delete
         /// Set these value-row slots of the matching rows.
         case update([Int: AttributeValue])
-        /// Insert these rows (one value per slot of the entity's value rows).
-        case insert([[AttributeValue]])
+        /// Insert `count` rows, made one at a time by `row` (one value per slot of the entity's
+        /// value rows), so a large insert never holds all its rows at once.
+        case insert(count: Int, row: (Int) throws -> [AttributeValue])
     }
 
     let entity: EntityDescription
@@ -16,17 +17,42 @@ struct StoreBatchRequest: Sendable {
     var includesSubentities = true
     let operation: Operation
 
-    /// The save that carries out the batch, and the objects it deletes or updates (inserted
-    /// objects have temporary IDs here: their keys come from the save). `read` reads rows inside
-    /// the write transaction.
-    func saveRequest(model: ManagedObjectModel, read: (StoreFetchRequest) throws -> [Snapshot], spaces: [ObjectIDSpace]) throws -> (SaveRequest, [ManagedObjectID]) {
+    /// Rows per save request of a batch insert: large enough that statements and bookkeeping
+    /// are amortised, small enough that a million-row insert stays in a few megabytes.
+    static let insertChunk = 5_000
+
+    /// Carries out the batch inside the store's write transaction: `read` reads rows in it,
+    /// `apply` writes a save request in it (returning the keys given to inserted rows). Returns
+    /// the objects inserted, updated or deleted.
+    func run(
+        model: ManagedObjectModel, spaces: [ObjectIDSpace],
+        read: (StoreFetchRequest) throws -> [Snapshot], apply: (SaveRequest) throws -> [Int64]
+    ) throws -> [ManagedObjectID] {
+        guard case .insert(let count, let row) = operation else {
+            let (request, objectIDs) = try saveRequest(model: model, read: read, spaces: spaces)
+            _ = try apply(request)
+            return objectIDs
+        }
+        let space = ObjectIDSpace(entity: entity, storeIdentifier: "")
+        var inserted: [ManagedObjectID] = []
+        inserted.reserveCapacity(count)
+        for start in stride(from: 0, to: count, by: Self.insertChunk) {
+            var request = SaveRequest()
+            request.inserts = try (start..<min(start + Self.insertChunk, count)).map {
+                SaveRequest.Insert(objectID: ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next()), values: try row($0))
+            }
+            inserted += try apply(request).map { ManagedObjectID(space: spaces[entity.index], primaryKey: $0) }
+        }
+        return inserted
+    }
+
+    /// The save that carries out a delete or an update, and the objects it changes.
+    private func saveRequest(model: ManagedObjectModel, read: (StoreFetchRequest) throws -> [Snapshot], spaces: [ObjectIDSpace]) throws -> (SaveRequest, [ManagedObjectID]) {
         var request = SaveRequest()
         func id(_ row: Snapshot) -> ManagedObjectID { ManagedObjectID(space: spaces[row.entityIndex], primaryKey: row.primaryKey) }
         switch operation {
-        case .insert(let rows):
-            let space = ObjectIDSpace(entity: entity, storeIdentifier: "")
-            request.inserts = rows.map { SaveRequest.Insert(objectID: ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next()), values: $0) }
-            return (request, request.inserts.map(\.objectID))
+        case .insert:
+            return (request, [])
         case .update(let values):
             let rows = try read(matching)
             request.updates = rows.map { row in

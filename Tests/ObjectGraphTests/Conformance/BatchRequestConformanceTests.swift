@@ -96,3 +96,35 @@ import Testing
         }
     }
 }
+
+/// A batch insert filled by a closure, written in chunks inside one transaction.
+@Suite struct GeneratedBatchInsertConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func closureFilledRowsAreInsertedAtomically(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let count = 12_345
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let result = try context.execute(BatchInsertRequest(entityName: "Person", count: count) { index, values in
+                try values.setValue("P\(index)", forKey: "name")
+                try values.setValue(index % 90, forKey: "age")
+            })
+            #expect(result.count == count)
+            #expect(Set(result.objectIDs).count == count)
+            // A failure in the last chunk leaves nothing of the earlier ones.
+            let failing = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Person", count: 11_000) { index, values in
+                    try values.setValue("Q\(index)", forKey: "name")
+                    try values.setValue(index == 10_999 ? "old" : 1, forKey: "age")
+                })
+            }
+            #expect(failing?.kind == .typeMismatch)
+            let unknown = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Person", count: 1) { _, values in try values.setValue(1, forKey: "agee") })
+            }
+            #expect(unknown?.message == "Person has no attribute named 'agee'; did you mean 'age'?")
+        }
+        #expect(try store.storedCount("Person") == count)
+        #expect(try store.storedCount("Person", "name BEGINSWITH 'Q'") == 0)
+        #expect(try store.storedCount("Person", "age == 89") == count / 90 + (count % 90 > 89 ? 1 : 0))
+    }
+}
