@@ -33,6 +33,12 @@ struct Checksum: Equatable, Sendable, CustomStringConvertible {
         value &+= Checksum.mix(Checksum.stringHash(name) ^ 0x4E41_4D45)
     }
 
+    /// Appends one row's `name` alone at the next position (Q1 reads names in sorted order).
+    mutating func appendName(_ name: String) {
+        rows += 1
+        value = Checksum.mix(value &* 0x9E37_79B9_7F4A_7C15 ^ Checksum.stringHash(name) ^ 0x4E41_4D45)
+    }
+
     /// Folds a whole other checksum in (for repeated queries).
     mutating func combine(_ other: Checksum) {
         rows += other.rows

@@ -17,11 +17,18 @@ struct Expectation {
     var graph: GraphDataset?
     /// Whether `table` is the `Author` ↔ `Book` graph (`graphTableChecksum`) rather than `Person`.
     var tableIsGraph = false
+    /// Q4: the groups each query must return, in order (means compared within a relative 1e-9,
+    /// since the order of summation is each backend's own).
+    var groups: [[AgeGroup]]?
+    /// Q5: how many rows must be at version 2 afterwards (all others at 1).
+    var versionBumps: Int?
 
     /// The expectation of any workload, generating the data set it needs.
     init(_ workload: Workload, parameters: WorkloadParameters) {
         if workload.isGraph {
-            self.init(workload, graph: GraphDataset(bookCount: parameters.count, seed: parameters.seed))
+            self.init(workload, graph: GraphDataset(bookCount: parameters.count, seed: parameters.seed), parameters: parameters)
+        } else if workload.usesObjectGraphPersonTable {
+            self.init(query: workload, parameters: parameters)
         } else if workload == .m1 {
             self.init(namesOf: parameters.count, seed: parameters.seed)
         } else {
@@ -38,11 +45,24 @@ struct Expectation {
         rowsPerRepetition = count
     }
 
-    /// G1–G4. Rows per repetition count authors and books alike (1.1 N).
-    init(_ workload: Workload, graph: GraphDataset) {
+    /// G1–G4 and Q3. Rows per repetition count authors and books alike (1.1 N), except for Q3:
+    /// the authors returned.
+    init(_ workload: Workload, graph: GraphDataset, parameters: WorkloadParameters) {
         rowsPerRepetition = graph.authors.count + graph.books.count
         tableIsGraph = true
         switch workload {
+        case .q3:
+            // BEGINSWITH on ASCII titles: a byte prefix.
+            let prefix = Array(parameters.titlePrefix.utf8)
+            var one = Checksum()
+            for (index, author) in graph.authors.enumerated()
+            where graph.books(of: index).contains(where: { $0.title.utf8.starts(with: prefix) }) {
+                one.addAuthor(name: author.name, born: author.born, books: BookChecksum())
+            }
+            var total = Checksum()
+            for _ in 0..<parameters.searches { total.combine(one) }
+            result = total
+            rowsPerRepetition = total.rows
         case .g1:
             table = graph.graphChecksum
             self.graph = graph
@@ -52,7 +72,7 @@ struct Expectation {
             result = graph.graphChecksum
         case .g4:
             table = Checksum()
-        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1:
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6:
             preconditionFailure("\(workload.rawValue) is not an object-graph workload")
         }
     }
@@ -107,9 +127,84 @@ struct Expectation {
             for row in rows { names.addName(row.name) }
             result = names
             rowsPerRepetition = rows.count
-        case .g1, .g2, .g3, .g4:
-            preconditionFailure("\(workload.rawValue) is an object-graph workload")
+        case .g1, .g2, .g3, .g4, .q1, .q2, .q3, .q4, .q5, .q6:
+            preconditionFailure("\(workload.rawValue) is not a W workload")
         }
+    }
+
+    /// Q1, Q2, Q4, Q5 and Q6, generating the rows one at a time without keeping them (Q5 and Q6
+    /// run at N = 1,000,000).
+    init(query workload: Workload, parameters: WorkloadParameters) {
+        var matchingNames: [String] = [] // Q1
+        var found = Checksum() // Q2: the names; Q5, Q6: the table afterwards
+        var counts = [Int](repeating: 0, count: 128) // Q4, by age
+        var scoreSums = [Int64](repeating: 0, count: 128) // Q4: in thousandths, exact
+        var matched = 0 // Q5, Q6
+        let needle = Array(parameters.nameNeedle.utf8).map(Expectation.asciiLowercase)
+        Dataset.generate(count: parameters.count, seed: parameters.seed) { row in
+            switch workload {
+            case .q1:
+                if row.age == parameters.equalAge { matchingNames.append(row.name) }
+            case .q2:
+                // CONTAINS[cd] on ASCII names and an ASCII needle: a case-folded byte search.
+                let name = Array(row.name.utf8).map(Expectation.asciiLowercase)
+                if needle.isEmpty || (0...max(0, name.count - needle.count)).contains(where: { name[$0...].starts(with: needle) }) {
+                    found.addName(row.name)
+                }
+            case .q4:
+                counts[Int(row.age)] += 1
+                scoreSums[Int(row.age)] += Int64((row.score * 1000).rounded())
+            case .q5:
+                var changed = row
+                if row.age < parameters.batchAgeLimit {
+                    changed.score = parameters.batchScore
+                    matched += 1
+                }
+                found.add(changed)
+            case .q6:
+                if row.age < parameters.batchAgeLimit { matched += 1 } else { found.add(row) }
+            default:
+                preconditionFailure("\(workload.rawValue) is not a query workload on Person")
+            }
+        }
+        rowsPerRepetition = 0
+        switch workload {
+        case .q1:
+            // SQLite's BINARY collation: UTF-8 bytes (equal names checksum alike in any order).
+            var one = Checksum()
+            for name in matchingNames.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) { one.appendName(name) }
+            var total = Checksum()
+            for _ in 0..<parameters.queries { total.combine(one) }
+            result = total
+            rowsPerRepetition = total.rows
+        case .q2:
+            var total = Checksum()
+            for _ in 0..<parameters.searches { total.combine(found) }
+            result = total
+            rowsPerRepetition = total.rows
+        case .q4:
+            let one = counts.indices.filter { counts[$0] > 0 }.map { age in
+                AgeGroup(age: Int64(age), count: counts[age], meanScore: Double(scoreSums[age]) / Double(counts[age]) / 1000)
+            }
+            groups = Array(repeating: one, count: parameters.aggregates)
+            // Every row is read by every query.
+            rowsPerRepetition = parameters.count * parameters.aggregates
+        case .q5:
+            resultCount = matched
+            versionBumps = matched
+            table = found
+            rowsPerRepetition = matched
+        case .q6:
+            resultCount = matched
+            table = found
+            rowsPerRepetition = matched
+        default:
+            break
+        }
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     private static func unordered(_ rows: [PersonRow]) -> Checksum {

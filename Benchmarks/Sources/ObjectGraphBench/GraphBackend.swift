@@ -20,6 +20,10 @@ protocol GraphBackend: AnyObject {
     /// G4: deletes every prepared author and its books, and saves in one transaction.
     func deleteAuthorsCascading() throws
 
+    /// Q3: fetches the authors with some book whose title begins with `prefix` (`ANY books.title
+    /// BEGINSWITH`), `queries` times, reading each author's name and born (in no particular order).
+    func authorsWithBookTitle(prefix: String, queries: Int) throws -> Checksum
+
     /// Closes the store.
     func close() throws
 }

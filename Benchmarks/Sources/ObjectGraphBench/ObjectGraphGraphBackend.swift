@@ -96,6 +96,24 @@ final class ObjectGraphGraphBackend: GraphBackend {
         try context.save()
     }
 
+    /// One request on one context, fetched `queries` times.
+    func authorsWithBookTitle(prefix: String, queries: Int) throws -> Checksum {
+        let context = container.newBackgroundContext()
+        let request = FetchRequest<ManagedObject>(entityName: "Author", predicate: try FetchPredicate(format: "ANY books.title BEGINSWITH %@", prefix))
+        var total = Checksum()
+        for _ in 0..<queries {
+            var checksum = Checksum()
+            for author in try context.fetch(request) {
+                checksum.addAuthor(
+                    name: try required(author, "name", author.value(forKey: "name", as: String.self)),
+                    born: try required(author, "born", author.value(forKey: "born", as: Int64.self)),
+                    books: BookChecksum())
+            }
+            total.combine(checksum)
+        }
+        return total
+    }
+
     /// A value the model requires; a missing one fails the run.
     private func required<T>(_ object: ManagedObject, _ key: String, _ value: T?) throws -> T {
         guard let value else {

@@ -135,6 +135,36 @@ final class RawSQLiteGraphBackend: GraphBackend {
         try connection.execute("COMMIT")
     }
 
+    /// A correlated `EXISTS` on the books of each author (through the index on `author`), the
+    /// prefix as a range of the `BINARY` collation: `title >= 'Be' AND title < 'Bf'`, which for
+    /// ASCII titles is exactly `BEGINSWITH 'Be'`.
+    func authorsWithBookTitle(prefix: String, queries: Int) throws -> Checksum {
+        var upper = Array(prefix.utf8)
+        guard let last = upper.popLast(), last < 0x7F else {
+            throw VerificationFailure(description: "Q3 needs a non-empty ASCII prefix, not '\(prefix)'")
+        }
+        upper.append(last + 1)
+        let statement = try connection.prepare(#"""
+            SELECT "_pk", "name", "born" FROM "Author" WHERE EXISTS (
+                SELECT 1 FROM "Book" WHERE "Book"."author" = "Author"."_pk" AND "Book"."title" >= ? AND "Book"."title" < ?)
+            """#)
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        sqlite3_bind_text(statement.handle, 1, prefix, -1, transient)
+        sqlite3_bind_text(statement.handle, 2, String(decoding: upper, as: UTF8.self), -1, transient)
+        var total = Checksum()
+        for _ in 0..<queries {
+            var authors: [Author] = []
+            while try statement.step() {
+                authors.append(Author(name: statement.text(1), born: sqlite3_column_int64(statement.handle, 2)))
+            }
+            statement.reset()
+            var checksum = Checksum()
+            for author in authors { checksum.addAuthor(name: author.name, born: author.born, books: BookChecksum()) }
+            total.combine(checksum)
+        }
+        return total
+    }
+
     /// Appends every author to `authors`; returns each key's position.
     private func readAuthors(into authors: inout [Author]) throws -> [Int64: Int] {
         let statement = try connection.prepare(#"SELECT "_pk", "name", "born" FROM "Author""#)

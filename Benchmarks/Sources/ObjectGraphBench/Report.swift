@@ -10,8 +10,12 @@ enum Report {
             .first { $0.hasPrefix("model name") }
             .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" } ?? "unknown"
         let date = ISO8601DateFormatter().string(from: Date())
-        let graphNote = options.workloads.contains(where: \.isGraph)
+        let graphNote = options.workloads.contains { $0.group == "G" }
             ? "G1–G4: N books of N/10 authors (rows/s counts both); run by raw and objectgraph only\n"
+            : ""
+        let queryNote = options.workloads.contains(where: \.isQuery)
+            ? "Q1–Q6: issue 4's queries and batches, raw and objectgraph only; Q3 on N books of N/10 authors; "
+                + "rows/s counts rows returned (Q4: rows aggregated; Q5, Q6: rows changed)\n"
             : ""
         let memoryNote = options.workloads.contains(where: \.isMemory)
             ? "M1: iterate N rows, fetch batches of \(WorkloadParameters(count: 0).fetchBatchSize), read name; judged by peak RSS (VmHWM)\n"
@@ -34,7 +38,7 @@ enum Report {
             machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), CPU \(cpu), SQLite \(String(cString: sqlite3_libversion()))
             backends: \(options.backends.map(\.rawValue).joined(separator: ",")); workloads: \(options.workloads.map(\.rawValue).joined(separator: ",")); \
             N: \(countsText); 1 warm-up + \(options.repetitions) repetitions, each (backend, workload, N) in its own process
-            \(graphNote)\(memoryNote)stores in \(directory.path)
+            \(graphNote)\(memoryNote)\(queryNote)stores in \(directory.path)
 
             """
     }
@@ -78,8 +82,31 @@ enum Report {
                 text += "| \(workload.rawValue) \(workload.summary) | \(ratio(.objectGraph, .raw)) | \(ratio(.grdb, .raw)) | \(ratio(.objectGraph, .grdb)) |\n"
             }
             text += memoryVerdict(forCount, options: options)
+            text += queryVerdicts(forCount, workloads: workloads)
         }
         return text
+    }
+
+    /// Issue 4's targets: fetches (Q1–Q4) at most this many times raw SQLite's time…
+    static let queryFetchLimit = 2.0
+    /// …and batch operations (Q5, Q6) at most this many times.
+    static let queryBatchLimit = 1.5
+
+    /// For each query workload run by both raw SQLite and ObjectGraph: its ratio against its target.
+    private static func queryVerdicts(_ results: [RunResult], workloads: [Workload]) -> String {
+        var lines: [String] = []
+        for workload in workloads where workload.isQuery {
+            guard let raw = results.first(where: { $0.workload == workload && $0.backend == .raw }),
+                  let objectGraph = results.first(where: { $0.workload == workload && $0.backend == .objectGraph })
+            else { continue }
+            let ratio = objectGraph.median / raw.median
+            let limit = workload.isBatch ? queryBatchLimit : queryFetchLimit
+            lines.append("- \(workload.rawValue) ObjectGraph / raw \(fixed(ratio, 2))×: "
+                + (ratio <= limit ? "meets" : "MISSES") + " the ≤ \(fixed(limit, 1))× target (\(workload.isBatch ? "batch operation" : "fetch"))")
+        }
+        guard !lines.isEmpty else { return "" }
+        return "\nIssue 4's targets (fetches ≤ \(fixed(queryFetchLimit, 1))× raw, batch operations ≤ \(fixed(queryBatchLimit, 1))× raw):\n\n"
+            + lines.joined(separator: "\n") + "\n"
     }
 
     /// The issue's memory target for M1: iterating 1,000,000 rows in batches of 500 keeps

@@ -62,13 +62,20 @@ enum Worker {
             let backend = try openGraphBackend(request.backend, at: location)
             try backend.insertGraph(graph)
             try backend.close()
-            expected = Expectation(.g1, graph: graph).table
+            expected = Expectation(.g1, graph: graph, parameters: request.parameters).table
             found = try graphTableChecksum(at: request.template)
         } else {
             let dataset = Dataset(count: request.parameters.count, seed: request.parameters.seed)
-            let backend = try openBackend(request.backend, at: location)
-            try backend.insert(dataset.rows)
-            try backend.close()
+            if request.workload.usesObjectGraphPersonTable && request.backend == .raw {
+                // ObjectGraph's table, filled by raw SQLite (ObjectGraph's own W1 path fills its store).
+                let backend = try RawSQLiteQueryBackend(location: location)
+                try backend.insert(dataset.rows)
+                try backend.close()
+            } else {
+                let backend = try openBackend(request.backend, at: location)
+                try backend.insert(dataset.rows)
+                try backend.close()
+            }
             expected = Expectation(.w1, dataset: dataset, parameters: request.parameters).table
             found = try tableChecksum(at: request.template)
         }
@@ -125,22 +132,32 @@ enum Worker {
     private enum Outcome {
         case checksum(Checksum)
         case count(Int)
+        /// Q4: the groups each query returned.
+        case groups([[AgeGroup]])
         case nothing
     }
 
-    /// An open store of either data set.
+    /// An open store of either data set (`query`: `Person` in ObjectGraph's table).
     private enum OpenStore {
         case person(any Backend)
         case graph(any GraphBackend)
+        case query(any QueryBackend)
 
         init(_ kind: BackendKind, for workload: Workload, at location: StoreLocation) throws {
-            self = workload.isGraph ? .graph(try openGraphBackend(kind, at: location)) : .person(try openBackend(kind, at: location))
+            if workload.isGraph {
+                self = .graph(try openGraphBackend(kind, at: location))
+            } else if workload.usesObjectGraphPersonTable {
+                self = .query(try openQueryBackend(kind, at: location))
+            } else {
+                self = .person(try openBackend(kind, at: location))
+            }
         }
 
         func close() throws {
             switch self {
             case .person(let backend): try backend.close()
             case .graph(let backend): try backend.close()
+            case .query(let backend): try backend.close()
             }
         }
     }
@@ -170,6 +187,12 @@ enum Worker {
         case (.g2, .graph(let backend)): return .checksum(try backend.fetchBooksWithAuthors())
         case (.g3, .graph(let backend)): return .checksum(try backend.walkAuthorsToBooks())
         case (.g4, .graph(let backend)): try backend.deleteAuthorsCascading(); return .nothing
+        case (.q1, .query(let backend)): return .checksum(try backend.fetchEqualAgeSortedByName(parameters))
+        case (.q2, .query(let backend)): return .checksum(try backend.searchNames(parameters))
+        case (.q3, .graph(let backend)): return .checksum(try backend.authorsWithBookTitle(prefix: parameters.titlePrefix, queries: parameters.searches))
+        case (.q4, .query(let backend)): return .groups(try backend.averageScoreByAge(parameters))
+        case (.q5, .query(let backend)): return .count(try backend.batchUpdateScores(parameters))
+        case (.q6, .query(let backend)): return .count(try backend.batchDelete(parameters))
         default: throw VerificationFailure(description: "\(workload.rawValue) does not run on this store")
         }
     }
@@ -186,11 +209,34 @@ enum Worker {
             reported = checksum.description
         case .count(let count):
             guard count == expectation.resultCount else {
-                throw VerificationFailure(description: "\(label): deleted \(count) rows, expected \(expectation.resultCount ?? 0)")
+                throw VerificationFailure(description: "\(label): changed \(count) rows, expected \(expectation.resultCount ?? 0)")
             }
-            reported = "\(count) deleted"
+            reported = "\(count) " + (expectation.versionBumps == nil ? "deleted" : "updated")
+        case .groups(let results):
+            guard let expected = expectation.groups else { throw VerificationFailure(description: "\(label): no expected groups") }
+            guard results.count == expected.count else {
+                throw VerificationFailure(description: "\(label): \(results.count) queries ran, expected \(expected.count)")
+            }
+            for (query, (groups, wantedGroups)) in zip(results, expected).enumerated() {
+                let matches = groups.count == wantedGroups.count && zip(groups, wantedGroups).allSatisfy { found, wanted in
+                    found.age == wanted.age && found.count == wanted.count
+                        && abs(found.meanScore - wanted.meanScore) <= 1e-9 * max(1, abs(wanted.meanScore))
+                }
+                guard matches else {
+                    throw VerificationFailure(description: "\(label): query \(query + 1) returned \(groups), expected \(wantedGroups)")
+                }
+            }
+            let first = expected.first ?? []
+            reported = "\(results.count) × \(first.count) groups of \(first.reduce(0) { $0 + $1.count }) rows"
         case .nothing:
             break
+        }
+        if let bumps = expectation.versionBumps {
+            let found = try versionBumps(at: store)
+            guard found == bumps else {
+                throw VerificationFailure(description: "\(label): \(found) rows at version 2, expected \(bumps)")
+            }
+            reported += "; \(found) at version 2"
         }
         if let expected = expectation.table {
             let found = try expectation.tableIsGraph ? graphTableChecksum(at: store) : tableChecksum(at: store)

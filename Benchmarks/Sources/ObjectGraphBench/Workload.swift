@@ -1,6 +1,8 @@
 /// The workloads of shared/BENCHMARKS.md (`Person`, W1–W6; `w3Indexed` is W3 against a store with
-/// an index on `age`), the object-graph workloads of issue 3 (`Author` ↔ `Book`, G1–G4) and the
-/// memory workload M1 (iterating `Person` through a batched fetch, at its own default N).
+/// an index on `age`), the object-graph workloads of issue 3 (`Author` ↔ `Book`, G1–G4), the
+/// memory workload M1 (iterating `Person` through a batched fetch, at its own default N) and the
+/// query-language workloads of issue 4 (Q1–Q6: predicates, a grouped aggregate, batch update and
+/// delete; Q3 on the object graph, the others on `Person`).
 enum Workload: String, CaseIterable, Codable, Sendable {
     case w1 = "W1"
     case w2 = "W2"
@@ -14,6 +16,12 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     case g3 = "G3"
     case g4 = "G4"
     case m1 = "M1"
+    case q1 = "Q1"
+    case q2 = "Q2"
+    case q3 = "Q3"
+    case q4 = "Q4"
+    case q5 = "Q5"
+    case q6 = "Q6"
 
     /// What the workload does, for the report.
     var summary: String {
@@ -30,21 +38,42 @@ enum Workload: String, CaseIterable, Codable, Sendable {
         case .g3: "all authors → books (prefetched), read every book"
         case .g4: "cascade-delete all authors (and N books), save"
         case .m1: "iterate all N in fetch batches of 500, read name"
+        case .q1: "age == 42 (indexed), sort name, read names, ×100"
+        case .q2: "name CONTAINS[cd] \"ob\", read names, ×20"
+        case .q3: "authors: ANY books.title BEGINSWITH \"Be\", ×20"
+        case .q4: "GROUP BY age: count, average score, ×5"
+        case .q5: "batch update score where age < 49 (~N/2)"
+        case .q6: "batch delete where age < 49 (~N/2)"
         }
     }
+
+    /// The group a `--workloads` letter names: W, G, M or Q.
+    var group: String { String(rawValue.prefix(1)) }
+
+    /// Whether it is one of issue 4's query-language workloads (Q1–Q6).
+    var isQuery: Bool { group == "Q" }
+
+    /// Whether it works on a `Person` store with exactly ObjectGraph's table (`_pk`, `_version`
+    /// and the attributes), which the raw backend then creates too: Q1, Q2 and Q4–Q6. (The W
+    /// workloads' raw table is keyed by `id` and has no `_version`.)
+    var usesObjectGraphPersonTable: Bool { isQuery && !isGraph }
+
+    /// Whether it is a batch operation (Q5, Q6), whose target is ≤ 1.5× raw; the other query
+    /// workloads are fetches, whose target is ≤ 2.0× raw.
+    var isBatch: Bool { self == .q5 || self == .q6 }
 
     /// Whether the workload starts from a populated store (all but W1 and G1).
     var needsPopulatedStore: Bool { self != .w1 && self != .g1 }
 
     /// Whether the store it starts from has the index on `age`.
-    var indexed: Bool { self == .w3Indexed }
+    var indexed: Bool { self == .w3Indexed || self == .q1 }
 
     /// Whether it works on the `Author` ↔ `Book` graph (`Models/BenchmarkGraph.json`) rather than
     /// on `Person`.
     var isGraph: Bool {
         switch self {
-        case .g1, .g2, .g3, .g4: true
-        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1: false
+        case .g1, .g2, .g3, .g4, .q3: true
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6: false
         }
     }
 
@@ -52,23 +81,28 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     /// `defaultCounts` rather than at the W and G row counts.
     var isMemory: Bool { self == .m1 }
 
-    /// The row counts it runs at when `--n` is not given.
-    var defaultCounts: [Int] { isMemory ? [1_000_000] : [100_000, 20_000] }
+    /// The row counts it runs at when `--n` is not given: 1,000,000 for M1 and for the batch
+    /// operations (so that each changes ~500,000 rows), 100,000 and 20,000 for the others.
+    var defaultCounts: [Int] { isMemory || isBatch ? [1_000_000] : [100_000, 20_000] }
 
-    /// Whether `backend` runs it: GRDB does not run the object-graph workloads.
-    func runs(on backend: BackendKind) -> Bool { !(isGraph && backend == .grdb) }
+    /// Whether `backend` runs it: GRDB does not run the object-graph or the query workloads.
+    func runs(on backend: BackendKind) -> Bool { !((isGraph || isQuery) && backend == .grdb) }
 
-    /// The populated store it starts from, as a file-name suffix: one per data set and schema.
-    var storeVariant: String { isGraph ? "-graph" : indexed ? "-indexed" : "" }
+    /// The populated store `backend` starts from, as a file-name suffix: one per data set and
+    /// schema. ObjectGraph's `Person` stores are the same for the W, M and Q workloads; raw
+    /// SQLite's Q stores have ObjectGraph's table, unlike its W stores.
+    func storeVariant(for backend: BackendKind) -> String {
+        if isGraph { return "-graph" }
+        let table = usesObjectGraphPersonTable && backend == .raw ? "-ogtable" : ""
+        return table + (indexed ? "-indexed" : "")
+    }
 
     /// The workloads a `--workloads` item names: one workload, or `W` (W1–W6 with W3i), `G`
-    /// (G1–G4), `M` (M1) or `all`.
+    /// (G1–G4), `M` (M1), `Q` (Q1–Q6) or `all`.
     static func named(_ name: String) -> [Workload]? {
         switch name.lowercased() {
         case "all": allCases
-        case "w": allCases.filter { !$0.isGraph && !$0.isMemory }
-        case "g": allCases.filter(\.isGraph)
-        case "m": allCases.filter(\.isMemory)
+        case "w", "g", "m", "q": allCases.filter { $0.group.lowercased() == name.lowercased() }
         default: allCases.first { $0.rawValue.lowercased() == name.lowercased() }.map { [$0] }
         }
     }
@@ -104,6 +138,23 @@ struct WorkloadParameters: Codable, Sendable {
     var lookups = 10000
     /// M1: the fetch batch size (ObjectGraph's `fetch(_:batchSize:)`).
     var fetchBatchSize = 500
+    /// Q1: the age every fetched `Person` has (`age == 42`); Q1 runs `queries` times.
+    var equalAge: Int64 = 42
+    /// Q2: the `CONTAINS[cd]` needle (ASCII, lower case: matches about 3% of the names, a few
+    /// of them only thanks to `[c]`, those starting with "Ob").
+    var nameNeedle = "ob"
+    /// Q2 and Q3: queries per repetition.
+    var searches = 20
+    /// Q3: the `BEGINSWITH` prefix of some book title of every fetched author (about 1% of them).
+    var titlePrefix = "Be"
+    /// Q4: queries per repetition.
+    var aggregates = 5
+    /// Q5 and Q6: the batch changes every `Person` with `age` below this (18–48 of 18–80: 31 of
+    /// the 63 ages, 49% of the rows).
+    var batchAgeLimit: Int64 = 49
+    /// Q5: the score every matching row gets. A few rows may hold it already, so the check reads
+    /// the rows' `_version`s too: exactly the matching rows must have gone from 1 to 2.
+    var batchScore = 1.5
     /// The data seed.
     var seed = Dataset.defaultSeed
 
