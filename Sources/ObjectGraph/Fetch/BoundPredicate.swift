@@ -21,7 +21,7 @@ struct BoundPredicate: Sendable {
         case membership(Operand, [AttributeValue])
         /// A string operator (see `TextMatcher`); unknown when the operand is NULL. `regex` is the
         /// compiled pattern of MATCHES.
-        case text(Operand, TextOperator, TextOptions, String, SendableRegex?)
+        case text(Operand, TextOperator, TextOptions, String, PreparedPattern)
         /// ANY, ALL or NONE of the collection's objects match `Node` (bound to its destination).
         case quantified(Quantifier, Collection, Node)
         case and([Node])
@@ -186,9 +186,9 @@ struct BoundPredicate: Sendable {
                 }
             }
             return sawNull ? nil : false
-        case .text(let operand, let op, let options, let pattern, let regex):
+        case .text(let operand, let op, let options, _, let prepared):
             guard case .string(let string) = value(of: operand, in: row) else { return nil }
-            return TextMatcher.matches(string, op, options, pattern: pattern, regex: regex?.expression)
+            return TextMatcher.matches(string, op, options, foldedPattern: prepared.folded, regex: prepared.regex)
         case .quantified(let quantifier, let collection, let inner):
             // Two-valued, as SQL's EXISTS: a member whose comparison is unknown counts as neither.
             let members = row.members(of: collection)

@@ -20,17 +20,15 @@ extension PredicateBinder {
                 "\(operation) needs a string to compare \(subject.name) with, but the predicate gives \(value.phrase)",
                 entityName: entity.name, key: attribute.name)
         }
-        var regex: SendableRegex?
-        if op == .matches {
-            do {
-                regex = SendableRegex(expression: try TextMatcher.regularExpression(pattern, options: options))
-            } catch {
-                throw ObjectGraphError(
-                    .predicateSyntax, "MATCHES needs a regular expression, but \(value.phrase) is not a valid one",
-                    entityName: entity.name, key: attribute.name)
-            }
+        let prepared: PreparedPattern
+        do {
+            prepared = try PreparedPattern(pattern, op, options)
+        } catch {
+            throw ObjectGraphError(
+                .predicateSyntax, "MATCHES needs a regular expression, but \(value.phrase) is not a valid one",
+                entityName: entity.name, key: attribute.name)
         }
-        return .text(subject.operand(), op, options, pattern, regex)
+        return .text(subject.operand(), op, options, pattern, prepared)
     }
 
     // MARK: - Attribute against constant

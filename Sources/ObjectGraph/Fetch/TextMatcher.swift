@@ -36,9 +36,10 @@ public struct TextOptions: OptionSet, Sendable, Hashable {
 /// compare as Swift strings (by characters, canonically equivalent forms equal); options fold
 /// case and diacritics first, locale-independently.
 enum TextMatcher {
-    /// Whether `value` matches `pattern` under `op` and `options`. `regex` is the compiled pattern
-    /// for `.matches` (see `regularExpression(_:options:)`).
-    static func matches(_ value: String, _ op: TextOperator, _ options: TextOptions, pattern: String, regex: NSRegularExpression?) -> Bool {
+    /// Whether `value` matches the pattern under `op` and `options`. `pattern` is the pattern
+    /// folded by `fold(_:_:)` (for every operator but MATCHES, whose compiled form is `regex`):
+    /// callers that test many values fold it once (`PreparedPattern`).
+    static func matches(_ value: String, _ op: TextOperator, _ options: TextOptions, foldedPattern pattern: String, regex: NSRegularExpression?) -> Bool {
         if op == .matches {
             guard let regex else { return false }
             let subject = options.contains(.diacriticInsensitive) ? fold(value, .diacriticInsensitive) : value
@@ -46,13 +47,16 @@ enum TextMatcher {
             return regex.firstMatch(in: subject, options: [.anchored], range: range).map { $0.range == range } ?? false
         }
         let subject = fold(value, options)
-        let target = fold(pattern, options)
+        let target = pattern
         switch op {
         case .equal: return subject == target
         case .notEqual: return subject != target
         case .beginsWith: return subject.hasPrefix(target)
         case .endsWith: return subject.hasSuffix(target)
-        case .contains: return target.isEmpty || subject.contains(target)
+        case .contains:
+            if target.isEmpty { return true }
+            if let found = asciiContains(subject, target) { return found }
+            return subject.contains(target)
         case .like: return wildcardMatch(Array(subject), Array(target))
         case .matches: return false
         }
@@ -65,11 +69,34 @@ enum TextMatcher {
         return try NSRegularExpression(pattern: source, options: options.contains(.caseInsensitive) ? [.caseInsensitive] : [])
     }
 
-    private static func fold(_ string: String, _ options: TextOptions) -> String {
+    /// `string` with case and/or diacritics folded as `options` say (no locale). ASCII text,
+    /// the common case, is folded byte by byte, with the same result Foundation gives.
+    static func fold(_ string: String, _ options: TextOptions) -> String {
+        guard !options.isEmpty else { return string }
+        if string.utf8.allSatisfy({ $0 < 0x80 }) {
+            guard options.contains(.caseInsensitive) else { return string }
+            return String(decoding: string.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        }
         var folding: String.CompareOptions = []
         if options.contains(.caseInsensitive) { folding.insert(.caseInsensitive) }
         if options.contains(.diacriticInsensitive) { folding.insert(.diacriticInsensitive) }
         return folding.isEmpty ? string : string.folding(options: folding, locale: nil)
+    }
+
+    /// Whether ASCII `text` contains ASCII `part`, by bytes; `nil` when either is not ASCII (each
+    /// ASCII byte is a character, so bytes and characters agree).
+    private static func asciiContains(_ text: String, _ part: String) -> Bool? {
+        var text = text, part = part
+        return text.withUTF8 { haystack in
+            part.withUTF8 { needle -> Bool? in
+                guard haystack.allSatisfy({ $0 < 0x80 }), needle.allSatisfy({ $0 < 0x80 }) else { return nil }
+                guard needle.count <= haystack.count else { return false }
+                for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+                    if memcmp(haystack.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return true }
+                }
+                return false
+            }
+        }
     }
 
     /// LIKE: `*` matches any run of characters, `?` any one character, everything else itself;
@@ -99,8 +126,15 @@ enum TextMatcher {
     }
 }
 
-/// A compiled regular expression in a bound predicate. Sendable because `NSRegularExpression`
-/// is immutable once made and documented as safe to use from several threads at once.
-struct SendableRegex: @unchecked Sendable {
-    let expression: NSRegularExpression
+/// A string comparison's pattern prepared once for many values: folded as its options say, or
+/// compiled for MATCHES. Sendable because `NSRegularExpression` is immutable once made and
+/// documented as safe to use from several threads at once.
+struct PreparedPattern: @unchecked Sendable {
+    let folded: String
+    let regex: NSRegularExpression?
+
+    init(_ pattern: String, _ op: TextOperator, _ options: TextOptions) throws {
+        folded = op == .matches ? pattern : TextMatcher.fold(pattern, options)
+        regex = op == .matches ? try TextMatcher.regularExpression(pattern, options: options) : nil
+    }
 }

@@ -16,15 +16,17 @@ enum SQLiteTextFunction {
     }
 }
 
-/// A compiled MATCHES pattern kept by SQLite with the statement's pattern argument, so a query
-/// compiles it once, not once per row.
-private final class CompiledPattern {
+/// A prepared pattern kept by SQLite with the statement's pattern argument, so a query folds
+/// (or compiles) it once, not once per row.
+private final class CachedPattern {
+    let op: TextOperator
     let options: TextOptions
-    let regex: NSRegularExpression?
+    let prepared: PreparedPattern?
 
-    init(_ pattern: String, options: TextOptions) {
+    init(_ pattern: String, _ op: TextOperator, _ options: TextOptions) {
+        self.op = op
         self.options = options
-        self.regex = try? TextMatcher.regularExpression(pattern, options: options)
+        self.prepared = try? PreparedPattern(pattern, op, options)
     }
 }
 
@@ -47,18 +49,21 @@ private func objectGraphTextFunction(_ context: OpaquePointer?, _ count: Int32, 
         return
     }
     let options = TextOptions(rawValue: Int(sqlite3_value_int64(arguments[2])))
-    var regex: NSRegularExpression?
-    if op == .matches {
-        if let cached = sqlite3_get_auxdata(context, 3), case let compiled = Unmanaged<CompiledPattern>.fromOpaque(cached).takeUnretainedValue(),
-           compiled.options == options {
-            regex = compiled.regex
-        } else {
-            let compiled = CompiledPattern(pattern, options: options)
-            regex = compiled.regex
-            sqlite3_set_auxdata(context, 3, Unmanaged.passRetained(compiled).toOpaque()) { pointer in
-                if let pointer { Unmanaged<CompiledPattern>.fromOpaque(pointer).release() }
-            }
+    let prepared: PreparedPattern?
+    if let cached = sqlite3_get_auxdata(context, 3), case let entry = Unmanaged<CachedPattern>.fromOpaque(cached).takeUnretainedValue(),
+       entry.op == op, entry.options == options {
+        prepared = entry.prepared
+    } else {
+        let entry = CachedPattern(pattern, op, options)
+        prepared = entry.prepared
+        sqlite3_set_auxdata(context, 3, Unmanaged.passRetained(entry).toOpaque()) { pointer in
+            if let pointer { Unmanaged<CachedPattern>.fromOpaque(pointer).release() }
         }
     }
-    sqlite3_result_int(context, TextMatcher.matches(value, op, options, pattern: pattern, regex: regex) ? 1 : 0)
+    // An invalid MATCHES pattern was refused when the predicate was bound; here it matches nothing.
+    guard let prepared else {
+        sqlite3_result_int(context, 0)
+        return
+    }
+    sqlite3_result_int(context, TextMatcher.matches(value, op, options, foldedPattern: prepared.folded, regex: prepared.regex) ? 1 : 0)
 }

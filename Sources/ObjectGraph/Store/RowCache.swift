@@ -6,8 +6,10 @@ import Synchronization
 ///
 /// A fetch hands over its whole result (a reference, not a copy; the rows' value arrays are
 /// shared with the objects made from them), so remembering costs nothing per row. Each result
-/// is indexed by key the first time a fault looks into it. The most recent `capacity` results
-/// are kept; a save through the coordinator empties the cache, since its rows may be stale.
+/// is indexed by key the first time a fault looks into it. The most recent results are kept up
+/// to `capacity` rows in all (a larger result is not kept: its rows would outlive the objects
+/// made from them by far); a save through the coordinator empties the cache, since its rows may
+/// be stale.
 final class RowCache: Sendable {
     private struct Key: Hashable {
         let entityIndex: Int
@@ -23,15 +25,16 @@ final class RowCache: Sendable {
     private let batches = Mutex<[Batch]>([])
     private let capacity: Int
 
-    init(capacity: Int = 4) {
+    init(capacity: Int = 20_000) {
         self.capacity = capacity
     }
 
     /// Keeps the rows of a fetch (rows without values, skipped by the store, are ignored on lookup).
     func remember(_ rows: [Snapshot]) {
-        guard !rows.isEmpty else { return }
+        guard !rows.isEmpty, rows.count <= capacity else { return }
         batches.withLock { batches in
-            if batches.count == capacity { batches.removeFirst() }
+            var total = batches.reduce(rows.count) { $0 + $1.rows.count }
+            while total > capacity, !batches.isEmpty { total -= batches.removeFirst().rows.count }
             batches.append(Batch(rows: rows))
         }
     }

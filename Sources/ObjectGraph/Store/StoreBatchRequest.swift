@@ -62,18 +62,24 @@ struct StoreBatchRequest {
             }
             return (request, request.updates.map(\.objectID))
         case .delete:
-            let deleted = try read(matching).map(id)
-            let doomed = Set(deleted)
+            // Only the keys of the deleted rows are needed: the store skips their values.
+            var keysOnly = matching
+            keysOnly.isAlreadyLoaded = { _, _ in true }
+            let deleted = try read(keysOnly).map(id)
             request.deletes = deleted
             // Rows of any entity whose to-one relationship points at a deleted row lose that link.
+            let deletedKinds = Set(model.kindIndexes[entity.index])
+            var doomed: Set<ManagedObjectID>?
             for source in model.entities {
-                for relationship in source.toOneRelationships {
+                for relationship in source.toOneRelationships where model.kindIndexes[relationship.destinationIndex].contains(where: deletedKinds.contains) {
                     let targets = deleted.filter { model.entity($0.entity, isKindOf: model.entities[relationship.destinationIndex]) }
                     guard !targets.isEmpty else { continue }
+                    let skip = doomed ?? Set(deleted)
+                    doomed = skip
                     var referencing = StoreFetchRequest(entity: source)
                     referencing.includesSubentities = false
                     referencing.predicate = BoundPredicate(root: .membership(.reference(relationship), targets.map { .object($0) }))
-                    for row in try read(referencing) where !doomed.contains(id(row)) {
+                    for row in try read(referencing) where !skip.contains(id(row)) {
                         var values = row.values
                         values[relationship.slot] = .null
                         request.updates.append(SaveRequest.Update(objectID: id(row), changedAttributes: [relationship.slot], values: values))
