@@ -3,8 +3,9 @@ import Foundation
 extension ManagedObjectContext {
     /// The values `request` asks for (`propertiesToFetch`), grouped, filtered by
     /// `havingPredicate`, made distinct, sorted and paged. The objects are matched like `fetch`
-    /// matches them, unsaved changes included, and the values computed by the same code for
-    /// every store.
+    /// matches them, unsaved changes included. Groups are computed by the store when it can (SQL's
+    /// GROUP BY, for a context without unsaved changes of the objects involved) and from the
+    /// objects otherwise, with the same result; groups come in the order of their keys.
     func fetchValues<Result>(_ request: FetchRequest<Result>, store: any PersistentStore) throws -> [FetchedValues] {
         // Sorting and paging apply to the results, by their property names.
         var objectsRequest = request
@@ -13,39 +14,11 @@ extension ManagedObjectContext {
         objectsRequest.fetchOffset = 0
         let plan = try FetchPlan(objectsRequest, model: store.model)
         let layout = try ValuesLayout(request, entity: plan.entity, model: store.model)
-        let objects = try fetchObjects(plan, request: objectsRequest, store: store)
-        let resolver = rowResolver
-
-        // Each object's values of the plain properties and of the aggregated attributes.
-        func read(_ operand: BoundPredicate.Operand, _ object: ManagedObject) -> AttributeValue {
-            BoundPredicate.value(of: operand, values: object.values, entity: object.entity, objectID: object.objectID, resolve: resolver)
-        }
-        var groups: [[AttributeValue]: [ManagedObject]] = [:]
-        var groupOrder: [[AttributeValue]] = []
-        for object in objects {
-            let key = layout.groupOperands.map { read($0, object) }
-            if groups[key] == nil { groupOrder.append(key) }
-            groups[key, default: []].append(object)
-        }
-        if layout.isPerObject { groupOrder = [] }
-
-        var rows: [[AttributeValue]] = []
-        if layout.isPerObject {
-            rows = objects.map { object in layout.columns.map { if case .value(let operand) = $0 { read(operand, object) } else { .null } } }
+        var rows: [[AttributeValue]]
+        if let grouped = try storeGroups(layout, plan, objectsRequest, store) {
+            rows = grouped
         } else {
-            // With aggregates and no grouping, every object is one group (even when there are none).
-            if groupOrder.isEmpty && layout.groupOperands.isEmpty { groupOrder = [[]]; groups[[]] = [] }
-            for key in groupOrder {
-                let members = groups[key] ?? []
-                rows.append(layout.columns.map { column in
-                    switch column {
-                    case .value(let operand): return members.first.map { read(operand, $0) } ?? .null
-                    case .count: return .integer(Int64(members.count))
-                    case .aggregate(let function, let operand):
-                        return BoundPredicate.aggregate(function.collectionOperator, members.map { read(operand, $0) })
-                    }
-                })
-            }
+            rows = try groupsFromObjects(layout, plan, objectsRequest, store)
         }
         if let having = layout.having { rows = rows.filter { having.evaluate($0) } }
         if request.returnsDistinctResults {
@@ -65,6 +38,66 @@ extension ManagedObjectContext {
         let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, rows.count) : rows.count
         return rows[start..<end].map { FetchedValues(names: layout.names, values: $0, types: layout.types) }
     }
+
+    /// The groups as the store computes them, when it can: aggregates whose plain values are all
+    /// grouped, and no unsaved changes the store does not know.
+    private func storeGroups<Result>(_ layout: ValuesLayout, _ plan: FetchPlan, _ request: FetchRequest<Result>, _ store: any PersistentStore) throws -> [[AttributeValue]]? {
+        guard !layout.isPerObject, layout.valuesAreGrouped, !hasPendingChanges(for: plan, in: request) else { return nil }
+        let columns = zip(layout.columns, layout.types).map { column, type -> (column: StoreGroupRequest.Column, type: AttributeType) in
+            switch column {
+            case .value(let operand): (.value(operand), type)
+            case .count: (.count, type)
+            case .aggregate(let function, let operand): (.aggregate(function, operand), type)
+            }
+        }
+        return try store.groupedValues(StoreGroupRequest(
+            entity: plan.entity, predicate: plan.predicate, includesSubentities: request.includesSubentities,
+            columns: columns, groupBy: layout.groupOperands))
+    }
+
+    /// The result rows computed from the matching objects, unsaved changes included.
+    private func groupsFromObjects<Result>(_ layout: ValuesLayout, _ plan: FetchPlan, _ request: FetchRequest<Result>, _ store: any PersistentStore) throws -> [[AttributeValue]] {
+        let objects = try fetchObjects(plan, request: request, store: store)
+        let resolver = rowResolver
+
+        // Each object's values of the plain properties and of the aggregated attributes.
+        func read(_ operand: BoundPredicate.Operand, _ object: ManagedObject) -> AttributeValue {
+            BoundPredicate.value(of: operand, values: object.values, entity: object.entity, objectID: object.objectID, resolve: resolver)
+        }
+        var groups: [[AttributeValue]: [ManagedObject]] = [:]
+        var groupOrder: [[AttributeValue]] = []
+        for object in objects {
+            let key = layout.groupOperands.map { read($0, object) }
+            if groups[key] == nil { groupOrder.append(key) }
+            groups[key, default: []].append(object)
+        }
+        if layout.isPerObject { groupOrder = [] }
+        // Groups in the order of their keys, as SQL's ORDER BY of the group keys gives them.
+        groupOrder.sort { a, b in
+            for (x, y) in zip(a, b) where compareStored(x, y) != 0 { return compareStored(x, y) < 0 }
+            return false
+        }
+
+        var rows: [[AttributeValue]] = []
+        if layout.isPerObject {
+            rows = objects.map { object in layout.columns.map { if case .value(let operand) = $0 { read(operand, object) } else { .null } } }
+        } else {
+            // With aggregates and no grouping, every object is one group (even when there are none).
+            if groupOrder.isEmpty && layout.groupOperands.isEmpty { groupOrder = [[]]; groups[[]] = [] }
+            for key in groupOrder {
+                let members = groups[key] ?? []
+                rows.append(layout.columns.map { column in
+                    switch column {
+                    case .value(let operand): return members.first.map { read(operand, $0) } ?? .null
+                    case .count: return .integer(Int64(members.count))
+                    case .aggregate(let function, let operand):
+                        return BoundPredicate.aggregate(function.collectionOperator, members.map { read(operand, $0) })
+                    }
+                })
+            }
+        }
+        return rows
+    }
 }
 
 /// What a values fetch computes, checked against the entity: one column per fetched property,
@@ -83,6 +116,8 @@ private struct ValuesLayout {
     let groupOperands: [BoundPredicate.Operand]
     /// Without counts and aggregates, each object is a result of its own.
     let isPerObject: Bool
+    /// Whether every plain value is one of the grouping properties (so a group has one value of it).
+    let valuesAreGrouped: Bool
     let having: BoundPredicate?
     let sort: [BoundSort]
 
@@ -129,6 +164,10 @@ private struct ValuesLayout {
             return operand
         }
         self.isPerObject = !columns.contains { if case .value = $0 { false } else { true } } && request.propertiesToGroupBy.isEmpty
+        self.valuesAreGrouped = request.propertiesToFetch.allSatisfy { property in
+            guard case .attribute(let keyPath) = property else { return true }
+            return request.propertiesToGroupBy.contains(keyPath)
+        }
         // The results as rows of an entity of their own, for the having predicate and the sort.
         let resultEntity = EntityDescription(
             name: "\(entity.name) results",

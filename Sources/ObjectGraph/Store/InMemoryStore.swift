@@ -106,6 +106,9 @@ final class InMemoryStore: PersistentStore {
         return Array(rows[start..<end])
     }
 
+    /// Groups are computed by the context from the rows, with the same result as SQL's.
+    func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]]? { nil }
+
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
         try state.withLock { state in
             try Self.checkOpen(state)

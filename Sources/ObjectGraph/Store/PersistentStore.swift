@@ -42,6 +42,11 @@ protocol PersistentStore: AnyObject, Sendable {
     /// rows, in the relationship's order. Sources with no destinations are left out.
     func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]]
 
+    /// The groups of a values fetch computed by the store itself (SQL's GROUP BY), ordered by
+    /// their keys, or `nil` when the store leaves it to the caller (the in-memory store, whose
+    /// rows the caller computes from with the same result).
+    func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]]?
+
     /// Carries out a batch operation in one transaction, straight on the rows; returns the IDs
     /// of the objects it inserted, updated or deleted.
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID]
@@ -115,4 +120,19 @@ struct StoreFetchRequest: Sendable {
     /// return them without values (an empty `values` row), skipping the cost of decoding what
     /// would be thrown away.
     var isAlreadyLoaded: (@Sendable (Int64, Int) -> Bool)?
+}
+
+/// A values fetch with counts or aggregates, every plain value grouped: what SQL's GROUP BY
+/// computes. Columns are in result order; each has the type its values are read as.
+struct StoreGroupRequest: Sendable {
+    enum Column: Sendable {
+        case value(BoundPredicate.Operand)
+        case count
+        case aggregate(AggregateFunction, BoundPredicate.Operand)
+    }
+    let entity: EntityDescription
+    let predicate: BoundPredicate?
+    let includesSubentities: Bool
+    let columns: [(column: Column, type: AttributeType)]
+    let groupBy: [BoundPredicate.Operand]
 }

@@ -77,6 +77,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try withState { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
     }
 
+    func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]]? {
+        try withState { try $0.groupedValues(request) }
+    }
+
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
         try withState { state in
             var affected: [ManagedObjectID] = []
