@@ -24,7 +24,18 @@ extension ManagedObjectContext {
             }
             values[slot] = converted
         }
-        return try execute(StoreBatchRequest(entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities, operation: .update(values)), .updated)
+        do {
+            return try execute(StoreBatchRequest(entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities, operation: .update(values)), .updated)
+        } catch let error as ObjectGraphError where error.kind == .constraintViolation {
+            // One wording for every store (they find the clash at different rows).
+            var reworded = ObjectGraphError(
+                .constraintViolation,
+                "Cannot update \(entity.name) objects: the new values break the uniqueness constraint\(error.key.map { " on \($0)" } ?? ""); nothing was written.",
+                entityName: entity.name, key: error.key)
+            reworded.sqliteCode = error.sqliteCode
+            reworded.sql = error.sql
+            throw reworded
+        }
     }
 
     /// Inserts the objects in one transaction on the store's queue, without making managed objects.

@@ -83,6 +83,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
         try withState { state in
+            // An update of attributes only is one UPDATE statement: no row needs reading first.
+            if case .update(let values) = request.operation, values.keys.allSatisfy({ $0 < request.entity.attributes.count }) {
+                return try state.updateInPlace(request, values)
+            }
             var affected: [ManagedObjectID] = []
             _ = try state.save { apply in
                 affected = try request.run(model: model, spaces: idSpaces, read: { try state.fetch($0) }, apply: apply)

@@ -63,6 +63,7 @@ import Testing
                 try context.execute(BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["code": "Z9"]))
             }
             #expect(unique?.kind == .constraintViolation)
+            #expect(unique?.message == "Cannot update Item objects: the new values break the uniqueness constraint on code; nothing was written.")
             let required = #expect(throws: ObjectGraphError.self) {
                 try context.execute(BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["code": nil]))
             }
