@@ -87,6 +87,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
             if case .update(let values) = request.operation, values.keys.allSatisfy({ $0 < request.entity.attributes.count }) {
                 return try state.updateInPlace(request, values)
             }
+            // So is a delete of rows nothing else refers to (no foreign keys, no join tables).
+            if case .delete = request.operation, !state.isReferenced(request.entity) {
+                return try state.deleteInPlace(request)
+            }
             var affected: [ManagedObjectID] = []
             _ = try state.save { apply in
                 affected = try request.run(model: model, spaces: idSpaces, read: { try state.fetch($0) }, apply: apply)

@@ -1,0 +1,69 @@
+import CSQLite
+
+/// Batch updates of attributes, and deletes of rows nothing refers to, as one `UPDATE`/`DELETE …
+/// WHERE … RETURNING` statement in a transaction: no row is read first.
+extension SQLiteStoreState {
+    func updateInPlace(_ request: StoreBatchRequest, _ values: [Int: AttributeValue]) throws -> [ManagedObjectID] {
+        let slots = values.keys.sorted()
+        let version = quoteIdentifier(SQLiteSchema.versionColumn)
+        let assignments = slots.map { "\(quoteIdentifier(request.entity.attributes[$0].name)) = ?" } + ["\(version) = \(version) + 1"]
+        return try runInPlace(request, "UPDATE", "SET \(assignments.joined(separator: ", "))", slots.map { values[$0]! })
+    }
+
+    func deleteInPlace(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
+        try runInPlace(request, "DELETE FROM", "", [])
+    }
+
+    /// Whether rows of `entity` (or of its sub-entities) can be referred to: a to-one relationship
+    /// points at them, or a join table holds them.
+    func isReferenced(_ entity: EntityDescription) -> Bool {
+        let kinds = Set(model.kindIndexes[entity.index])
+        let pointedAt = model.entities.contains { source in
+            source.toOneRelationships.contains { model.kindIndexes[$0.destinationIndex].contains(where: kinds.contains) }
+        }
+        return pointedAt || model.kinds(of: entity).contains { !relationshipLayout.joinColumns(holding: $0, in: model).isEmpty }
+    }
+
+    /// `<verb> "Table" <clause> WHERE <rows> RETURNING "_pk"`, bound to `bindings` then the
+    /// predicate's, in one transaction; returns the IDs of the rows it touched.
+    private func runInPlace(_ request: StoreBatchRequest, _ verb: String, _ clause: String, _ leading: [AttributeValue]) throws -> [ManagedObjectID] {
+        try checkWritable()
+        let table = try table(for: request.entity)
+        var bindings = leading
+        var conditions: [String] = []
+        if let entities = request.includesSubentities ? table.kindsFilter : table.ownFilter { conditions.append(entities) }
+        if let predicate = request.predicate {
+            let fragment = predicate.sqlFragment()
+            conditions.append("(\(fragment.sql))")
+            bindings += fragment.bindings
+        }
+        let shared = table.kindsFilter != nil
+        let returning = [quoteIdentifier(SQLiteSchema.primaryKeyColumn)] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
+        let sql = "\(verb) \(table.quotedName)\(clause.isEmpty ? "" : " " + clause)"
+            + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+            + " RETURNING \(returning.joined(separator: ", "))"
+        return try connection.transaction {
+            let statement = try connection.cachedStatement(sql)
+            statement.reset()
+            defer {
+                statement.reset()
+                statement.releaseBindings()
+            }
+            try statement.bind(bindings)
+            var updated: [ManagedObjectID] = []
+            while try statement.step(explainingFailure: { failure in
+                // A uniqueness clash names its columns; other failures keep SQLite's own kind.
+                guard failure.primaryCode == SQLITE_CONSTRAINT else {
+                    return failure.error("Cannot change \(request.entity.name) objects", entityName: request.entity.name)
+                }
+                return failure.error(
+                    .constraintViolation, "Cannot change \(request.entity.name) objects: \(failure.message)",
+                    entityName: request.entity.name, key: Self.constrainedColumns(in: failure.message).first)
+            }) {
+                let entity = shared ? model.entity(named: statement.textValue(at: 1)) ?? request.entity : request.entity
+                updated.append(ManagedObjectID(space: idSpaces[entity.index], primaryKey: statement.int64(at: 0)))
+            }
+            return updated
+        }
+    }
+}
