@@ -58,40 +58,16 @@ extension ManagedObjectContext {
     /// Brings `contexts` up to date with what a batch request did: deleted objects leave them
     /// (and the relationships that held them), updated objects are refreshed (keeping their own
     /// unsaved changes), inserted objects need nothing (fetches find them). Each context is
-    /// updated on its own queue.
+    /// updated on its own queue and posts objects-did-change.
     public static func mergeChanges(from result: BatchResult, into contexts: [ManagedObjectContext]) {
-        for context in contexts {
-            context.performAndWait { context.merge(result) }
+        let ids = Set(result.objectIDs)
+        let changes = switch result.change {
+        case .inserted: ContextChanges(event: .didSave, insertedObjectIDs: ids)
+        case .updated: ContextChanges(event: .didSave, updatedObjectIDs: ids)
+        case .deleted: ContextChanges(event: .didSave, deletedObjectIDs: ids)
         }
-    }
-
-    private func merge(_ result: BatchResult) {
-        switch result.change {
-        case .inserted:
-            return
-        case .updated:
-            for objectID in result.objectIDs {
-                guard let object = registeredObject(for: objectID), !object.isFault || !object.values.isEmpty else { continue }
-                try? refresh(object, mergeChanges: true)
-            }
-        case .deleted:
-            let gone = Set(result.objectIDs)
-            for object in registered.values.map({ $0.takeUnretainedValue() }) {
-                // Loaded to-manys that held a deleted object load again when next used.
-                for (position, related) in object.loadedToMany.enumerated() where related?.objects.contains(where: { gone.contains($0.objectID) }) == true {
-                    if related?.isChanged == false { object.loadedToMany[position] = nil }
-                }
-                // Resolved destinations are let go (they may be gone); unsaved ones stay held.
-                if !object.hasChanges { object.heldToOne = [] }
-            }
-            for objectID in result.objectIDs {
-                guard let object = registeredObject(for: objectID) else { continue }
-                updated[ObjectIdentifier(object)] = nil
-                deleted[ObjectIdentifier(object)] = nil
-                object.isDeleted = false
-                registered[objectID] = nil
-                object.managedObjectContext = nil
-            }
+        for context in contexts {
+            context.performAndWait { context.mergeChanges(changes) }
         }
     }
 

@@ -38,6 +38,7 @@ extension ManagedObjectContext {
 
     /// The registered object with `objectID`, or `nil`; never touches the store.
     public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        processPendingMerges()
         if let object = liveObject(objectID) { return object }
         return objectID.isTemporaryID ? pendingInserts.first { $0.objectID == objectID } : nil
     }
@@ -108,18 +109,30 @@ extension ManagedObjectContext {
             return
         }
         // Read the row first: if it is gone, the object keeps its values and changes untouched.
-        let snapshot = try storedSnapshot(of: object.objectID, fresh: true)
+        merge(storedRow: try storedSnapshot(of: object.objectID, fresh: true), into: object)
+    }
+
+    /// Gives `object` the stored `row`, with the object's unsaved changes applied on top of it:
+    /// changed attributes and to-ones keep their values, changed to-manys their changes, and
+    /// unchanged to-manys load again when next used.
+    func merge(storedRow row: Snapshot, into object: ManagedObject) {
         let entity = object.entity
         let localChanges = object.isFault ? [] : object.changedAttributes.slots(below: entity.rowWidth).map { ($0, object.values[$0]) }
         let changedToMany = entity.toManyRelationships.map(\.slot).filter(object.changedAttributes.contains)
+        // Destinations set since the last save stay held: an unsaved one is reachable only so.
+        let held = object.heldToOne
         object.changedAttributes.removeAll()
-        object.fill(from: snapshot)
+        object.fill(from: row)
         for (slot, value) in localChanges where !value.isStoredEqual(to: object.values[slot]) {
             if object.savedValues == nil { object.savedValues = object.values }
             object.values[slot] = value
             object.changedAttributes.insert(slot)
         }
-        // Changed to-manys keep their changes; unchanged ones load again when next used.
+        if held.contains(where: { $0 != nil }) {
+            object.heldToOne = held.enumerated().map { position, destination in
+                object.changedAttributes.contains(entity.toOneRelationships[position].slot) ? destination : nil
+            }
+        }
         for slot in changedToMany { object.changedAttributes.insert(slot) }
         for (position, related) in object.loadedToMany.enumerated() where related?.isChanged == false {
             object.loadedToMany[position] = nil

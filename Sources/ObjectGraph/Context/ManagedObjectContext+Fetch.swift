@@ -7,6 +7,7 @@ extension ManagedObjectContext {
     /// Throws `.unknownEntity`, `.unknownKey` or `.typeMismatch` when the request does not fit
     /// the model — a mistake in a request is an error, never an empty result.
     public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>) throws -> [Result] {
+        processPendingMerges()
         if request.fetchBatchSize > 0 && Result.self == ManagedObject.self {
             return Array(try fetch(request, batchSize: request.fetchBatchSize))
         }
@@ -33,6 +34,7 @@ extension ManagedObjectContext {
 
     /// How many objects `request` would return, counting unsaved changes like `fetch` does.
     public func count<Result: FetchRequestResult>(for request: FetchRequest<Result>) throws -> Int {
+        processPendingMerges()
         let store = try requireStore()
         let plan = try FetchPlan(request, model: store.model)
         if !hasPendingChanges(for: plan, in: request) { return try store.count(plan.storeRequest) }
@@ -43,6 +45,7 @@ extension ManagedObjectContext {
     /// fault is returned without touching the store; reading it loads its values, and throws
     /// `.objectNotFound` if the object does not exist.
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        processPendingMerges()
         if let object = registeredObject(for: objectID) { return object }
         let object = ManagedObject(objectID: objectID, snapshot: nil, context: self)
         register(object)
@@ -52,6 +55,7 @@ extension ManagedObjectContext {
     /// The object with `objectID`, loaded from the store if needed; throws `.objectNotFound`
     /// when no such object exists.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        processPendingMerges()
         if let object = registeredObject(for: objectID) {
             if object.isFault { try object.fulfillFault() }
             return object
@@ -85,7 +89,7 @@ extension ManagedObjectContext {
     func storedSnapshot(of objectID: ManagedObjectID, fresh: Bool = false) throws -> Snapshot {
         let store = try requireStore()
         if !fresh, let primaryKey = objectID.primaryKey, objectID.storeIdentifier == store.identifier,
-           let cached = persistentStoreCoordinator?.rowCache.row(entityIndex: objectID.entity.index, primaryKey: primaryKey) {
+           let cached = sharedRowCache?.row(entityIndex: objectID.entity.index, primaryKey: primaryKey) {
             return cached
         }
         guard let primaryKey = objectID.primaryKey, objectID.storeIdentifier == store.identifier,

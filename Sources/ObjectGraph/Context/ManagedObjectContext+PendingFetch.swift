@@ -46,7 +46,7 @@ extension ManagedObjectContext {
         let spaces = store.idSpaces
         guard hasPendingChanges(for: plan, in: request) else {
             let rows = try store.fetch(plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces))
-            persistentStoreCoordinator?.rowCache.remember(rows)
+            sharedRowCache?.remember(rows)
             return registeredObjects(for: rows, in: spaces, asFaults: request.returnsObjectsAsFaults)
         }
         let fetched = Self.fetchedEntities(plan.entity, request, store.model)

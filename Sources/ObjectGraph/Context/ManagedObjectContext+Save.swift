@@ -7,15 +7,30 @@ extension ManagedObjectContext {
     /// Every object is validated first; a failure throws one `.validation` error listing each
     /// object, key and reason. If validation or the store fails, nothing is written and the
     /// context keeps all its changes, so the caller can fix them and save again.
+    ///
+    /// Posts `willSaveNotification` before and `didSaveNotification` after (see `ContextChanges`);
+    /// contexts that merge automatically receive the did-save changes.
     public func save() throws {
+        processPendingMerges()
         guard hasChanges else { return }
         let store = try requireStore()
+        // A child hands its new objects to its parent under their lasting IDs (see ParentContextStore).
+        if parent != nil { try obtainPermanentIDs(for: pendingInserts.filter(\.objectID.isTemporaryID)) }
+        post(ContextChanges(
+            event: .willSave, insertedObjectIDs: Set(pendingInserts.map(\.objectID)),
+            updatedObjectIDs: Set(updated.values.map(\.objectID)), deletedObjectIDs: Set(deleted.values.map(\.objectID))))
         for object in pendingInserts + Array(updated.values) + Array(deleted.values) { object.willSave() }
         let plan = try makeSavePlan(for: store)
         let assignedKeys = try store.save(plan.request)
-        persistentStoreCoordinator?.rowCache.removeAll()
+        sharedRowCache?.removeAll()
         didSave(plan, assignedKeys: assignedKeys, store: store)
+        let changes = ContextChanges(
+            event: .didSave, insertedObjectIDs: Set(plan.inserted.map(\.objectID)),
+            updatedObjectIDs: Set(plan.updated.map(\.objectID)), deletedObjectIDs: Set(plan.deleted.map(\.objectID)))
         for object in plan.inserted + plan.updated + plan.deleted { object.didSave() }
+        post(changes)
+        if parent == nil { persistentStoreCoordinator?.mergeTargets.deliver(changes, except: self) }
+        childMergeTargets.deliver(changes, except: nil)
     }
 
     /// Saves like `save()`, suspending instead of blocking while the store commits.

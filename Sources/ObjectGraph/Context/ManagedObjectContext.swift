@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// A scratchpad of objects bound to one queue: it registers the objects it fetched or inserted
 /// (one object per ID), tracks their changes, and saves them all in one transaction.
@@ -26,8 +27,20 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public let concurrencyType: ConcurrencyType
     /// A name for the context, used in messages and logs.
     public var name: String?
-    /// The coordinator whose store the context fetches from and saves to.
-    public var persistentStoreCoordinator: PersistentStoreCoordinator?
+    /// The coordinator whose store the context fetches from and saves to (for a child context,
+    /// its parent's).
+    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+        didSet { updateMergeRegistration() }
+    }
+    /// The context a child context reads through and saves into, instead of the store: its
+    /// fetches and faults see the parent's unsaved state, and its `save()` hands its changes to
+    /// the parent, which writes them when it saves itself. Set it before using the context.
+    public var parent: ManagedObjectContext? {
+        didSet {
+            if let parent { persistentStoreCoordinator = parent.persistentStoreCoordinator }
+            updateMergeRegistration()
+        }
+    }
 
     let queue: DispatchQueue
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
@@ -48,6 +61,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Why following the delete rules of a deletion failed (the store could not be read); the
     /// next save throws it instead of writing an inconsistent graph.
     @exclusivity(unchecked) var deletionFailure: ObjectGraphError?
+    /// Whether `automaticallyMergesChangesFromParent` is on; read by other queues.
+    let mergesAutomatically = Atomic<Bool>(false)
+    /// Where the context is registered for automatic merges, if it is.
+    @exclusivity(unchecked) var registeredMergeSource: MergeTargets?
+    /// Saves of other contexts waiting to be merged into this one.
+    let mergeInbox = MergeInbox()
+    /// The child contexts that merge this context's changes automatically.
+    let childMergeTargets = MergeTargets()
+    /// The `AsyncStream`s of `changes(for:)`.
+    let changeStreams = ChangeStreams()
     /// The ID space of each entity's temporary IDs, made on first insert.
     @exclusivity(unchecked) private var temporarySpaces: [ObjectIdentifier: ObjectIDSpace] = [:]
 
@@ -93,26 +116,39 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Runs `block` on the context's queue and returns at once.
     public func perform(_ block: @escaping @Sendable () -> Void) {
-        queue.async(execute: block)
+        queue.async {
+            self.processPendingMerges()
+            block()
+        }
     }
 
     /// Runs `block` on the context's queue and returns its result when it has finished;
     /// rethrows what it throws. Safe to call from the context's own queue.
     public func performAndWait<T>(_ block: () throws -> T) rethrows -> T {
-        if isOnQueue { return try block() }
-        return try queue.sync(execute: block)
+        if isOnQueue {
+            processPendingMerges()
+            return try block()
+        }
+        return try queue.sync {
+            processPendingMerges()
+            return try block()
+        }
     }
 
     /// Runs `block` on the context's queue and returns its result: the way to use a context from
     /// Swift concurrency (`let count = try await context.perform { try context.count(for: r) }`).
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try block() }) }
+            queue.async {
+                self.processPendingMerges()
+                continuation.resume(with: Result { try block() })
+            }
         }
     }
 
     /// The store objects are saved to, or an error when the context has none.
     func requireStore() throws -> any PersistentStore {
+        if let parent { return ParentContextStore(parent: parent, child: self, root: try parent.requireStore()) }
         guard let coordinator = persistentStoreCoordinator else {
             throw ObjectGraphError(.invalidOperation, "the context\(nameForMessages) has no persistent store coordinator")
         }
@@ -120,6 +156,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     var nameForMessages: String { name.map { " '\($0)'" } ?? "" }
+
+    /// The coordinator's cache of stored rows, for contexts that read the store itself; a child
+    /// context reads its parent's current state, which the cache must not mix with stored rows.
+    var sharedRowCache: RowCache? { parent == nil ? persistentStoreCoordinator?.rowCache : nil }
 
     /// The registered object with `objectID`, if it is alive.
     @inline(__always)

@@ -14,11 +14,7 @@ struct FetchPlan {
         self.entity = entity
         predicate = try request.predicate?.bind(to: entity, in: model)
         sort = try request.sortDescriptors.map { try $0.bind(to: entity, in: model) }
-        var reached = predicate?.reachedEntityIndexes ?? []
-        for term in sort {
-            if case .path(let path, _) = term.operand { reached.formUnion(path.hops.map(\.relationship.destinationIndex)) }
-        }
-        reachedEntities = Set(reached.flatMap { model.kindIndexes[$0] })
+        reachedEntities = Self.reachedEntities(predicate, sort, model)
         guard request.fetchLimit >= 0, request.fetchOffset >= 0 else {
             throw ObjectGraphError(.invalidOperation, "fetchLimit and fetchOffset must not be negative (got \(request.fetchLimit) and \(request.fetchOffset))", entityName: entity.name)
         }
@@ -26,6 +22,26 @@ struct FetchPlan {
             entity: entity, predicate: predicate, sort: sort,
             limit: request.fetchLimit > 0 ? request.fetchLimit : nil, offset: request.fetchOffset,
             includesSubentities: request.includesSubentities)
+    }
+
+    /// The plan of a request already bound for a store (a child context's fetch, which its
+    /// parent answers).
+    init(_ storeRequest: StoreFetchRequest, model: ManagedObjectModel) {
+        entity = storeRequest.entity
+        predicate = storeRequest.predicate
+        sort = storeRequest.sort
+        reachedEntities = Self.reachedEntities(predicate, sort, model)
+        self.storeRequest = storeRequest
+    }
+
+    /// The entities (by index, sub-entities included) whose objects `predicate` and `sort` read
+    /// through relationships.
+    private static func reachedEntities(_ predicate: BoundPredicate?, _ sort: [BoundSort], _ model: ManagedObjectModel) -> Set<Int> {
+        var reached = predicate?.reachedEntityIndexes ?? []
+        for term in sort {
+            if case .path(let path, _) = term.operand { reached.formUnion(path.hops.map(\.relationship.destinationIndex)) }
+        }
+        return Set(reached.flatMap { model.kindIndexes[$0] })
     }
 
     /// The store request, told which rows `context` already holds so their values need not be

@@ -12,6 +12,8 @@ public final class PersistentStoreCoordinator: Sendable {
     private let validationRules = Mutex(ValidationRules())
     /// Rows recently fetched by any context of this coordinator.
     let rowCache = RowCache()
+    /// The contexts without a parent that merge every save made through this coordinator.
+    let mergeTargets = MergeTargets()
 
     /// A coordinator for `model`, with no store yet.
     public init(managedObjectModel model: ManagedObjectModel) {

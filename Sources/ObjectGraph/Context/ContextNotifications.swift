@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+extension ManagedObjectContext {
+    /// Posted (object: the context) at the start of `save()`, before anything is written.
+    public static let willSaveNotification = Notification.Name("ObjectGraph.ManagedObjectContextWillSave")
+    /// Posted (object: the context) after a save was committed.
+    public static let didSaveNotification = Notification.Name("ObjectGraph.ManagedObjectContextDidSave")
+    /// Posted (object: the context) after a merge or a child context's save changed its objects.
+    public static let objectsDidChangeNotification = Notification.Name("ObjectGraph.ManagedObjectContextObjectsDidChange")
+
+    /// The `userInfo` keys of the context's notifications.
+    public enum NotificationKey {
+        /// The whole `ContextChanges`; `ContextChanges(notification)` reads it.
+        public static let changes = "changes"
+        /// `Set<ManagedObjectID>` of inserted objects.
+        public static let insertedObjectIDs = "insertedObjectIDs"
+        /// `Set<ManagedObjectID>` of updated objects.
+        public static let updatedObjectIDs = "updatedObjectIDs"
+        /// `Set<ManagedObjectID>` of deleted objects.
+        public static let deletedObjectIDs = "deletedObjectIDs"
+        /// `Set<ManagedObjectID>` of objects a merge refreshed.
+        public static let refreshedObjectIDs = "refreshedObjectIDs"
+    }
+
+    /// The context's change sets for `event`, as an `AsyncSequence`: each one the context reports
+    /// from now on, in order, until the task iterating stops.
+    ///
+    /// ```swift
+    /// for await changes in context.changes(for: .didSave) { print(changes.insertedObjectIDs) }
+    /// ```
+    public func changes(for event: ContextEvent) -> AsyncStream<ContextChanges> {
+        changeStreams.stream(for: event)
+    }
+
+    /// Reports `changes` to NotificationCenter observers and to `changes(for:)` streams.
+    func post(_ changes: ContextChanges) {
+        NotificationCenter.default.post(name: changes.event.notificationName, object: self, userInfo: [
+            NotificationKey.changes: changes,
+            NotificationKey.insertedObjectIDs: changes.insertedObjectIDs,
+            NotificationKey.updatedObjectIDs: changes.updatedObjectIDs,
+            NotificationKey.deletedObjectIDs: changes.deletedObjectIDs,
+            NotificationKey.refreshedObjectIDs: changes.refreshedObjectIDs,
+        ])
+        changeStreams.yield(changes)
+    }
+}
+
+/// The `AsyncStream`s iterating one context's change sets.
+final class ChangeStreams: Sendable {
+    private struct Subscriber {
+        let event: ContextEvent
+        let continuation: AsyncStream<ContextChanges>.Continuation
+    }
+
+    private let subscribers = Mutex<[Int: Subscriber]>([:])
+    private let nextIdentifier = Atomic<Int>(0)
+
+    func stream(for event: ContextEvent) -> AsyncStream<ContextChanges> {
+        let identifier = nextIdentifier.add(1, ordering: .relaxed).newValue
+        let (stream, continuation) = AsyncStream<ContextChanges>.makeStream()
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.removeValue(forKey: identifier) }
+        }
+        subscribers.withLock { $0[identifier] = Subscriber(event: event, continuation: continuation) }
+        return stream
+    }
+
+    func yield(_ changes: ContextChanges) {
+        let continuations = subscribers.withLock { $0.values.filter { $0.event == changes.event }.map(\.continuation) }
+        for continuation in continuations { continuation.yield(changes) }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Synchronization
+
+extension ManagedObjectContext {
+    /// Whether the context merges, on its own queue, every save made to its parent: to the
+    /// store by other contexts of the coordinator (for a context without a parent), or into its
+    /// parent context by the parent itself or by sibling children. `false` by default, as in
+    /// Core Data.
+    ///
+    /// A merge runs as soon as the context's queue is free, and in any case before the next
+    /// fetch, count, object lookup, save or `perform` on the context, so a save that has returned
+    /// is always visible to the next use of the context. Objects the other save deleted leave
+    /// the context; updated objects take the new values, except properties the context has
+    /// changed itself and not saved (its own edits win); new objects are found by fetches.
+    public var automaticallyMergesChangesFromParent: Bool {
+        get { mergesAutomatically.load(ordering: .relaxed) }
+        set {
+            mergesAutomatically.store(newValue, ordering: .relaxed)
+            updateMergeRegistration()
+        }
+    }
+
+    /// Brings the context up to date with the save a did-save notification reports, the way
+    /// automatic merging does. Call it on the context's queue.
+    public func mergeChanges(fromContextDidSave notification: Notification) {
+        guard let changes = ContextChanges(notification) else { return }
+        mergeChanges(changes)
+    }
+
+    /// Brings the context up to date with `changes` (usually another context's did-save change
+    /// set): deleted objects leave the context, updated ones are refreshed keeping the context's
+    /// own unsaved edits. Posts objects-did-change and passes the changes on to child contexts
+    /// that merge automatically. Call it on the context's queue.
+    public func mergeChanges(_ changes: ContextChanges) {
+        var didChange = ContextChanges(event: .objectsDidChange, insertedObjectIDs: changes.insertedObjectIDs)
+        didChange.deletedObjectIDs = forgetObjects(deletedElsewhere: changes.deletedObjectIDs)
+        didChange.refreshedObjectIDs = refreshObjects(updatedElsewhere: changes.updatedObjectIDs)
+        if !didChange.isEmpty { post(didChange) }
+        childMergeTargets.deliver(changes, except: nil)
+    }
+
+    /// Registers the context with the source of its automatic merges (or leaves it), after
+    /// `automaticallyMergesChangesFromParent`, `parent` or the coordinator changed.
+    func updateMergeRegistration() {
+        registeredMergeSource?.remove(self)
+        registeredMergeSource = nil
+        guard automaticallyMergesChangesFromParent else { return }
+        let source = parent?.childMergeTargets ?? persistentStoreCoordinator?.mergeTargets
+        source?.add(self)
+        registeredMergeSource = source
+    }
+
+    /// Queues `changes` for merging on the context's queue (called from any thread).
+    func enqueueMerge(_ changes: ContextChanges) {
+        mergeInbox.add(changes)
+        queue.async { [weak self] in self?.processPendingMerges() }
+    }
+
+    /// Merges whatever other contexts have sent since the last time; cheap when nothing is waiting.
+    @inline(__always)
+    func processPendingMerges() {
+        guard mergeInbox.hasPending else { return }
+        for changes in mergeInbox.takeAll() { mergeChanges(changes) }
+    }
+
+    /// Takes the objects another save deleted out of the context (and out of the loaded
+    /// relationships that held them); returns the IDs of those it held.
+    func forgetObjects(deletedElsewhere deletedIDs: Set<ManagedObjectID>) -> Set<ManagedObjectID> {
+        guard !deletedIDs.isEmpty else { return [] }
+        for object in registered.values.map({ $0.takeUnretainedValue() }) {
+            // Loaded to-manys that held a deleted object load again when next used.
+            for (position, related) in object.loadedToMany.enumerated() where related?.objects.contains(where: { deletedIDs.contains($0.objectID) }) == true {
+                if related?.isChanged == false { object.loadedToMany[position] = nil }
+            }
+            // Resolved destinations are let go (they may be gone); unsaved ones stay held.
+            if !object.hasChanges { object.heldToOne = [] }
+        }
+        var forgotten = Set<ManagedObjectID>()
+        for objectID in deletedIDs {
+            guard let object = liveObject(objectID) else { continue }
+            updated[ObjectIdentifier(object)] = nil
+            deleted[ObjectIdentifier(object)] = nil
+            object.isDeleted = false
+            registered[objectID] = nil
+            object.managedObjectContext = nil
+            forgotten.insert(objectID)
+        }
+        return forgotten
+    }
+
+    /// Reloads the stored values of the registered, loaded objects among `updatedIDs` (one store
+    /// request per entity), keeping each object's own unsaved changes on top; returns the IDs
+    /// of the objects refreshed. An object whose row cannot be read keeps its values.
+    func refreshObjects(updatedElsewhere updatedIDs: Set<ManagedObjectID>) -> Set<ManagedObjectID> {
+        var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
+        for objectID in updatedIDs {
+            guard let object = liveObject(objectID), !object.values.isEmpty, !object.isInserted else { continue }
+            byEntity[ObjectIdentifier(object.entity), default: []].append(object)
+        }
+        guard !byEntity.isEmpty, let store = try? requireStore() else { return [] }
+        var refreshed = Set<ManagedObjectID>()
+        for objects in byEntity.values {
+            guard let rows = try? store.snapshots(of: objects[0].entity, primaryKeys: objects.compactMap(\.objectID.primaryKey)) else { continue }
+            for object in objects {
+                guard let primaryKey = object.objectID.primaryKey, let row = rows[primaryKey] else { continue }
+                merge(storedRow: row, into: object)
+                refreshed.insert(object.objectID)
+            }
+        }
+        return refreshed
+    }
+}
