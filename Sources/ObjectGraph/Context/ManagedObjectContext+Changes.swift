@@ -113,12 +113,15 @@ extension ManagedObjectContext {
     }
 
     /// Gives `object` the stored `row`, with the object's unsaved changes applied on top of it:
-    /// changed attributes and to-ones keep their values, changed to-manys their changes, and
-    /// unchanged to-manys load again when next used.
-    func merge(storedRow row: Snapshot, into object: ManagedObject) {
+    /// changed attributes and to-ones keep their values (only the slots `kept` accepts, when
+    /// given), changed to-manys their changes, and unchanged to-manys load again when next used.
+    func merge(storedRow row: Snapshot, into object: ManagedObject, keeping kept: ((Int) -> Bool)? = nil) {
         let entity = object.entity
-        let localChanges = object.isFault ? [] : object.changedAttributes.slots(below: entity.rowWidth).map { ($0, object.values[$0]) }
-        let changedToMany = entity.toManyRelationships.map(\.slot).filter(object.changedAttributes.contains)
+        let keptSlots = object.isFault ? [] : (0..<entity.rowWidth).filter(kept ?? object.changedAttributes.contains)
+        let localChanges = keptSlots.map { ($0, object.values[$0]) }
+        let changedToMany = entity.toManyRelationships.enumerated()
+            .filter { position, _ in position < object.loadedToMany.count && object.loadedToMany[position]?.isChanged == true }
+            .map(\.element.slot)
         // Destinations set since the last save stay held: an unsaved one is reachable only so.
         let held = object.heldToOne
         object.changedAttributes.removeAll()

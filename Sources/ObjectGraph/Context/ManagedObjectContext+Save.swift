@@ -20,8 +20,7 @@ extension ManagedObjectContext {
             event: .willSave, insertedObjectIDs: Set(pendingInserts.map(\.objectID)),
             updatedObjectIDs: Set(updated.values.map(\.objectID)), deletedObjectIDs: Set(deleted.values.map(\.objectID))))
         for object in pendingInserts + Array(updated.values) + Array(deleted.values) { object.willSave() }
-        let plan = try makeSavePlan(for: store)
-        let assignedKeys = try store.save(plan.request)
+        guard let (plan, assignedKeys) = try writeResolvingConflicts(to: store) else { return }
         sharedRowCache?.removeAll()
         didSave(plan, assignedKeys: assignedKeys, store: store)
         let changes = ContextChanges(
@@ -38,12 +37,39 @@ extension ManagedObjectContext {
         try await perform { try self.save() }
     }
 
+    /// Writes the changes; on conflicts with changes saved elsewhere, resolves them by the merge
+    /// policy and tries again (a few times at most), or throws `.mergeConflict`. Returns the plan
+    /// written and the keys the store assigned, or `nil` when resolving left nothing to save.
+    private func writeResolvingConflicts(to store: any PersistentStore) throws -> (SavePlan, [Int64])? {
+        var attempt = 1
+        while true {
+            let plan = try makeSavePlan(for: store)
+            do {
+                return (plan, try store.save(plan.request))
+            } catch let conflicts as VersionConflicts {
+                let found = mergeConflicts(conflicts)
+                guard mergePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found, attempts: attempt) }
+                resolve(found)
+            } catch let error as ObjectGraphError where error.kind == .constraintViolation && mergePolicy != .error {
+                let found = try uniquenessConflicts()
+                guard !found.isEmpty, attempt < Self.conflictAttempts else { throw error }
+                let unresolved = resolve(uniquenessConflicts: found)
+                guard unresolved.isEmpty else { throw conflictError(unresolved, attempts: attempt) }
+            }
+            attempt += 1
+            guard hasChanges else { return nil }
+        }
+    }
+
     /// The objects and value rows of one save, in the order the store applies them.
     struct SavePlan {
         var request = SaveRequest()
         var inserted: [ManagedObject] = []
         var updated: [ManagedObject] = []
         var deleted: [ManagedObject] = []
+        /// Updated objects with nothing to write to their own rows (only transient attributes, or
+        /// to-manys stored in the other side's rows): their row versions stay as they are.
+        var unwritten: Set<ObjectIdentifier> = []
     }
 
     private func makeSavePlan(for store: any PersistentStore) throws -> SavePlan {
@@ -66,6 +92,8 @@ extension ManagedObjectContext {
         if !failures.isEmpty { throw ObjectValidator.error(for: failures) }
 
         plan.request.deletes = plan.deleted.map(\.objectID)
+        // Only rows the context read have a version to hold them to (a deleted fault has none).
+        for object in plan.deleted where object.rowVersion > 0 { plan.request.expectedDeleteVersions[object.objectID] = object.rowVersion }
         for object in plan.updated {
             object.refreshHeldReferences()
             let entity = object.entity
@@ -73,8 +101,13 @@ extension ManagedObjectContext {
             let columns = object.changedAttributes.slots(below: entity.rowWidth)
                 .filter { $0 >= entity.attributes.count || !entity.attributes[$0].isTransient }
             // A change of to-many relationships only still bumps the row's version.
-            guard !columns.isEmpty || !changes.isEmpty else { continue }
-            plan.request.updates.append(SaveRequest.Update(objectID: object.objectID, changedAttributes: columns, values: object.values))
+            guard !columns.isEmpty || !changes.isEmpty else {
+                plan.unwritten.insert(ObjectIdentifier(object))
+                continue
+            }
+            plan.request.updates.append(SaveRequest.Update(
+                objectID: object.objectID, changedAttributes: columns, values: object.values,
+                expectedVersion: object.rowVersion > 0 ? object.rowVersion : nil))
             plan.request.relationshipChanges += changes
         }
         plan.request.inserts.reserveCapacity(plan.inserted.count)
@@ -111,7 +144,7 @@ extension ManagedObjectContext {
         for object in plan.updated {
             object.savedValues = nil
             object.changedAttributes.removeAll()
-            object.rowVersion += 1
+            if !plan.unwritten.contains(ObjectIdentifier(object)) { object.rowVersion += 1 }
         }
         // Destinations saved by this save have permanent IDs only now.
         for object in plan.inserted where !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { object.commitRelationships() }

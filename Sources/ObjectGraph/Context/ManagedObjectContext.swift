@@ -32,6 +32,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var persistentStoreCoordinator: PersistentStoreCoordinator? {
         didSet { updateMergeRegistration() }
     }
+    /// How `save()` resolves conflicts with changes saved elsewhere since this context read its
+    /// objects; `.error` (the save fails, listing them) by default.
+    public var mergePolicy: MergePolicy = .error
     /// The context a child context reads through and saves into, instead of the store: its
     /// fetches and faults see the parent's unsaved state, and its `save()` hands its changes to
     /// the parent, which writes them when it saves itself. Set it before using the context.

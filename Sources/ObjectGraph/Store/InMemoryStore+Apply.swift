@@ -20,16 +20,25 @@ extension InMemoryStore {
                 rowKeys.append(key)
             }
         }
+        var conflicts = VersionConflicts()
         for objectID in request.deletes {
-            guard let primaryKey = objectID.primaryKey,
-                  let row = state.tables[objectID.entity.index].rows.removeValue(forKey: primaryKey) else { continue }
-            removeFromUniqueIndexes(row, of: objectID.entity, in: &state)
+            guard let primaryKey = objectID.primaryKey, let current = state.tables[objectID.entity.index].rows[primaryKey] else { continue }
+            if let expected = request.expectedDeleteVersions[objectID], current.version != expected {
+                conflicts.rows.append((objectID, current))
+                continue
+            }
+            state.tables[objectID.entity.index].rows[primaryKey] = nil
+            removeFromUniqueIndexes(current, of: objectID.entity, in: &state)
             forgetRelationships(of: objectID, key: primaryKey, in: &state)
         }
         for update in request.updates {
             let entity = update.objectID.entity
-            guard let primaryKey = update.objectID.primaryKey,
-                  let old = state.tables[entity.index].rows[primaryKey] else {
+            let current = update.objectID.primaryKey.flatMap { state.tables[entity.index].rows[$0] }
+            if let expected = update.expectedVersion, current?.version != expected {
+                conflicts.rows.append((update.objectID, current))
+                continue
+            }
+            guard let old = current else {
                 throw ConstraintViolation.rowGone(update.objectID)
             }
             let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
@@ -39,6 +48,7 @@ extension InMemoryStore {
             removeFromUniqueIndexes(old, of: entity, in: &state)
             try write(row, objectID: update.objectID, into: &state)
         }
+        if !conflicts.rows.isEmpty { throw conflicts }
         for (insert, primaryKey) in zip(request.inserts, rowKeys) {
             let entity = insert.objectID.entity
             var values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)

@@ -82,15 +82,29 @@ struct SaveRequest: Sendable {
         let changedAttributes: [Int]
         /// One value per attribute of the entity.
         let values: [AttributeValue]
+        /// The row version the change was made against: the store refuses the update (a
+        /// `VersionConflicts` error) when the row now has another version or is gone. `nil`
+        /// writes without checking.
+        var expectedVersion: Int64? = nil
     }
 
     var inserts: [Insert] = []
     var updates: [Update] = []
     var deletes: [ManagedObjectID] = []
+    /// The row versions deletions were decided against, by object: a row that now has another
+    /// version is a conflict. Deleting a row that is already gone is not.
+    var expectedDeleteVersions: [ManagedObjectID: Int64] = [:]
     /// Changes of to-many relationships, applied once every row is written.
     var relationshipChanges: [RelationshipChange] = []
 
     var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && relationshipChanges.isEmpty }
+}
+
+/// The rows a save found changed by someone else since the saving context read them
+/// (optimistic locking): each with the row as it is now, or `nil` when it was deleted. Thrown by
+/// a store's `save` after checking every row; nothing was written.
+struct VersionConflicts: Error {
+    var rows: [(objectID: ManagedObjectID, current: Snapshot?)] = []
 }
 
 /// What one object's to-many relationship gained and lost since it was loaded or last saved.

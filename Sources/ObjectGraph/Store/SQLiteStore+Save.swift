@@ -54,8 +54,13 @@ extension SQLiteStoreState {
                 assigned.append(key)
             }
         }
-        try deleteRows(request.deletes)
-        for update in request.updates { try apply(update, keys: keys) }
+        var conflicts = try versionConflicts(amongDeletes: request)
+        try deleteRows(conflicts.rows.isEmpty ? request.deletes : request.deletes.filter { id in !conflicts.rows.contains { $0.objectID == id } })
+        for update in request.updates {
+            if let conflict = try apply(update, keys: keys) { conflicts.rows.append(conflict) }
+        }
+        // Every row was checked, so the error lists every conflict; the transaction rolls back.
+        if !conflicts.rows.isEmpty { throw conflicts }
         for (insert, key) in zip(request.inserts, Self.rowKeys(of: request.inserts, assigned: assigned)) {
             try self.insert(insert, key: key, keys: keys)
         }
@@ -105,13 +110,35 @@ extension SQLiteStoreState {
     /// JSON text stays small.
     private static let deleteChunk = 1_000
 
-    /// Writes the changed stored attributes and to-one relationships of a row and bumps its version.
-    private func apply(_ update: SaveRequest.Update, keys: SaveKeys) throws {
+    /// The rows to delete whose versions are no longer those the deletions were decided against,
+    /// read in chunks of keys like the deletes themselves.
+    private func versionConflicts(amongDeletes request: SaveRequest) throws -> VersionConflicts {
+        var conflicts = VersionConflicts()
+        guard !request.expectedDeleteVersions.isEmpty else { return conflicts }
+        let byEntity = Dictionary(grouping: request.deletes.filter { request.expectedDeleteVersions[$0] != nil }, by: { ObjectIdentifier($0.entity) })
+        for objectIDs in byEntity.values {
+            let entity = objectIDs[0].entity
+            for start in stride(from: 0, to: objectIDs.count, by: Self.deleteChunk) {
+                let chunk = objectIDs[start..<min(start + Self.deleteChunk, objectIDs.count)]
+                let rows = try snapshots(of: entity, primaryKeys: chunk.compactMap(\.primaryKey))
+                for objectID in chunk {
+                    guard let key = objectID.primaryKey, let row = rows[key], row.version != request.expectedDeleteVersions[objectID] else { continue }
+                    conflicts.rows.append((objectID, row))
+                }
+            }
+        }
+        return conflicts
+    }
+
+    /// Writes the changed stored attributes and to-one relationships of a row and bumps its
+    /// version; returns the conflict instead when the row is not at the version the update
+    /// expects.
+    private func apply(_ update: SaveRequest.Update, keys: SaveKeys) throws -> (objectID: ManagedObjectID, current: Snapshot?)? {
         let table = try table(for: update.objectID.entity)
         let key = try savedKey(of: update.objectID, "update")
         try checkRow(update.values, of: update.objectID)
         let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
-        let plan = try updatePlan(for: table, changing: update.changedAttributes, of: update.objectID)
+        let plan = try updatePlan(for: table, changing: update.changedAttributes, checkingVersion: update.expectedVersion != nil, of: update.objectID)
         let statement = plan.statement
         statement.reset()
         var parameter: Int32 = 1
@@ -120,8 +147,11 @@ extension SQLiteStoreState {
             parameter += 1
         }
         try statement.bind(.integer(key), at: parameter)
+        if let expected = update.expectedVersion { try statement.bind(.integer(expected), at: parameter + 1) }
         _ = try statement.step(explainingFailure: { explain($0, objectID: update.objectID, values: values, table: table) })
-        guard connection.changes > 0 else { throw ConstraintViolation.rowGone(update.objectID) }
+        guard connection.changes == 0 else { return nil }
+        guard update.expectedVersion != nil else { throw ConstraintViolation.rowGone(update.objectID) }
+        return (update.objectID, try snapshots(of: update.objectID.entity, primaryKeys: [key])[key])
     }
 
     /// Inserts a row under `key`.
@@ -144,8 +174,8 @@ extension SQLiteStoreState {
     /// The UPDATE for this combination of changed attributes, prepared once. Transient
     /// attributes are never written; with no stored change the row's version is still bumped,
     /// which also proves the row exists.
-    private func updatePlan(for table: SQLiteStoreTable, changing changed: [Int], of objectID: ManagedObjectID) throws -> UpdatePlan {
-        let shape = UpdateShape(entity: table.entity.index, changedAttributes: changed)
+    private func updatePlan(for table: SQLiteStoreTable, changing changed: [Int], checkingVersion: Bool, of objectID: ManagedObjectID) throws -> UpdatePlan {
+        let shape = UpdateShape(entity: table.entity.index, changedAttributes: changed, checksVersion: checkingVersion)
         if let last = lastUpdatePlan, last.shape == shape { return last.plan }
         if let plan = updatePlans[shape] {
             lastUpdatePlan = (shape, plan)
@@ -162,7 +192,8 @@ extension SQLiteStoreState {
         }
         let version = quoteIdentifier(SQLiteSchema.versionColumn)
         let assignments = columns.map { "\(quoteIdentifier($0.name)) = ?" } + ["\(version) = \(version) + 1"]
-        let sql = "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?"
+        let versionTest = checkingVersion ? " AND \(version) = ?" : ""
+        let sql = "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?\(versionTest)"
         let plan = UpdatePlan(statement: try connection.cachedStatement(sql), columns: columns)
         // Shapes are few in practice; the bound only stops a pathological caller growing the map.
         if updatePlans.count >= SQLiteConnection.statementCacheLimit { updatePlans.removeAll() }

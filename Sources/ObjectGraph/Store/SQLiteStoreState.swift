@@ -5,9 +5,12 @@ final class SQLiteStoreState {
     struct UpdateShape: Hashable {
         let entity: Int
         let changedAttributes: [Int]
+        /// Whether the statement also matches the row's version (`AND "_version" = ?`).
+        let checksVersion: Bool
     }
 
-    /// An UPDATE statement and the columns it binds, in parameter order (`_pk` comes last).
+    /// An UPDATE statement and the columns it binds, in parameter order (`_pk` follows, then the
+    /// expected version when the shape checks it).
     struct UpdatePlan {
         let statement: SQLiteStatement
         let columns: [SQLiteStoreTable.WriteColumn]

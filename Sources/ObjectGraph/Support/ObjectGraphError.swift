@@ -34,6 +34,9 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         case objectNotFound
         /// An operation is not allowed in the current state (for example, using a deleted object).
         case invalidOperation
+        /// A save met changes made elsewhere since the context read its objects, and the merge
+        /// policy is `.error` (or could not resolve them); `mergeConflicts` lists each one.
+        case mergeConflict
         /// Any other SQLite failure; `sqliteCode` holds SQLite's extended result code.
         case sqlite
     }
@@ -52,6 +55,8 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     public var issues: [ModelIssue] = []
     /// Every failed validation, for `.validation`.
     public var validationFailures: [ValidationFailure] = []
+    /// Every conflict a save found, for `.mergeConflict`.
+    public var mergeConflicts: [MergeConflict] = []
     /// SQLite's extended result code, when SQLite reported the failure.
     public var sqliteCode: Int32?
     /// The SQL statement that failed, if any. Not part of `description`.

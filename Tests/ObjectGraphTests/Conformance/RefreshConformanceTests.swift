@@ -123,9 +123,11 @@ import Testing
             let refreshError = #expect(throws: ObjectGraphError.self) { try context.refresh(item, mergeChanges: true) }
             #expect(refreshError?.kind == .objectNotFound)
             #expect(context.updatedObjects.contains(item) == item.isUpdated)
+            // Saving the change of a row deleted elsewhere is a conflict (optimistic locking).
             let saveError = #expect(throws: ObjectGraphError.self) { try context.save() }
-            #expect(saveError?.kind == .objectNotFound)
+            #expect(saveError?.kind == .mergeConflict)
             #expect(saveError?.objectID == item.objectID)
+            #expect(saveError?.mergeConflicts.map(\.kind) == [.deletedInStore])
         }
         #expect(try store.storedCount("Item") == 0)
     }

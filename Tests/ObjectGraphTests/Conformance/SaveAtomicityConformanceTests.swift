@@ -169,10 +169,10 @@ import Testing
             try #require(try context.item("B2")).setValue("kept?", forKey: "title")
             try context.insertItem("C3")
             let error = #expect(throws: ObjectGraphError.self) { try context.save() }
-            #expect(error?.kind == .objectNotFound)
+            #expect(error?.kind == .mergeConflict)
             #expect(error?.objectID == item.objectID)
             #expect(error?.entityName == "Item")
-            #expect(error?.message.contains("no longer in the store") == true, "\(error?.message ?? "")")
+            #expect(error?.message.contains("\(item.objectID.shortDescription) was deleted elsewhere") == true, "\(error?.message ?? "")")
             #expect(context.hasChanges)
             #expect(context.updatedObjects.count == 2)
         }

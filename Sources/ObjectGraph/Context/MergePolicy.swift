@@ -1,0 +1,115 @@
+/// How a context's `save()` resolves a conflict with changes saved elsewhere (by another context
+/// or process) since it read its objects — Core Data's merge policies.
+///
+/// Every row carries a version, bumped by each save that changes it. A save expects each row it
+/// updates or deletes to be at the version the context read; a row changed since (or deleted) is
+/// a conflict, and so is an inserted object that breaks a uniqueness constraint against a stored
+/// row.
+public enum MergePolicy: Sendable, Equatable {
+    /// The save fails with a `.mergeConflict` error listing each conflict; nothing is written.
+    /// The default.
+    case error
+    /// Property by property, the store's changes win: properties changed both here and
+    /// elsewhere take the stored value; properties only this context changed keep its value.
+    /// An inserted object that duplicates a stored one by a uniqueness constraint becomes that
+    /// stored object, unchanged.
+    case mergeByPropertyStoreTrump
+    /// Property by property, this context's changes win: properties it changed keep its values,
+    /// the others take the stored values. An inserted object that duplicates a stored one by a
+    /// uniqueness constraint becomes that stored object with the inserted values (an upsert).
+    case mergeByPropertyObjectTrump
+    /// The objects as this context has them are written whole, over whatever was saved
+    /// elsewhere. Uniqueness conflicts are resolved as `.mergeByPropertyObjectTrump` does.
+    case overwrite
+    /// This context's conflicting changes are dropped: its objects take the stored state.
+    /// Uniqueness conflicts are resolved as `.mergeByPropertyStoreTrump` does.
+    case rollback
+}
+
+/// One conflict a save found: an object changed or deleted elsewhere since this context read
+/// it, or an inserted object whose uniqueness-constrained values another stored object has.
+public struct MergeConflict: Sendable, CustomStringConvertible {
+    /// What kind of conflict it is.
+    public enum Kind: Sendable, Equatable {
+        /// The stored row was changed since the context read it.
+        case changedInStore
+        /// The stored row was deleted since the context read it.
+        case deletedInStore
+        /// The inserted object has the values of the uniqueness constraint on `keys` that a
+        /// stored object (`conflictingObjectID`) already has.
+        case uniqueness(keys: [String])
+    }
+
+    /// What kind of conflict it is.
+    public let kind: Kind
+    /// The object of this context that conflicts.
+    public let objectID: ManagedObjectID
+    /// For a uniqueness conflict, the stored object holding the same values.
+    public let conflictingObjectID: ManagedObjectID?
+    /// The properties (attributes and to-one relationships) whose value differs between this
+    /// context's object, the stored row and the values the context originally read.
+    public let keys: [String]
+    /// The row version the context read (0 for an inserted object).
+    public let objectVersion: Int64
+    /// The row version in the store now, or `nil` when the row is gone.
+    public let storeVersion: Int64?
+    let ours: [AttributeValue]
+    let theirs: [AttributeValue]?
+    let original: [AttributeValue]
+
+    init(kind: Kind, objectID: ManagedObjectID, conflictingObjectID: ManagedObjectID? = nil, ours: [AttributeValue], theirs: Snapshot?, original: [AttributeValue], objectVersion: Int64) {
+        self.kind = kind
+        self.objectID = objectID
+        self.conflictingObjectID = conflictingObjectID
+        self.ours = ours
+        self.theirs = theirs?.values
+        self.original = original
+        self.objectVersion = objectVersion
+        self.storeVersion = theirs?.version
+        let entity = objectID.entity
+        keys = (0..<entity.rowWidth).filter { slot in
+            let theirValue = theirs?.values[slot] ?? .null
+            let changedHere = !ours[slot].isStoredEqual(to: original[slot])
+            let changedThere = !theirValue.isStoredEqual(to: original[slot])
+            return (changedHere || changedThere) && !ours[slot].isStoredEqual(to: theirValue)
+                && (slot >= entity.attributes.count || !entity.attributes[slot].isTransient)
+        }.map(entity.propertyName(atSlot:))
+    }
+
+    /// The entity of the conflicting object.
+    public var entityName: String { objectID.entity.name }
+
+    /// This context's value of `key` (an attribute's value, or a to-one's `ManagedObjectID`).
+    public func ourValue(forKey key: String) -> Any? { Self.value(of: key, in: ours, objectID.entity) }
+    /// The stored value of `key` now; `nil` too when the row was deleted.
+    public func theirValue(forKey key: String) -> Any? { theirs.flatMap { Self.value(of: key, in: $0, objectID.entity) } }
+    /// The value of `key` when this context read the object.
+    public func originalValue(forKey key: String) -> Any? { Self.value(of: key, in: original, objectID.entity) }
+
+    public var description: String {
+        let entity = objectID.entity
+        let subject = objectID.shortDescription
+        switch kind {
+        case .deletedInStore:
+            return "\(subject) was deleted elsewhere after this context read it"
+        case .uniqueness(let keys):
+            return "\(subject) has the same \(keys.joined(separator: ", ")) as the stored \(conflictingObjectID?.shortDescription ?? "object")"
+                + " (\(keys.map { "\($0) = \(ours[entity.slotOrEnd($0)].debugText)" }.joined(separator: ", ")))"
+        case .changedInStore:
+            let details = keys.map { key in
+                let slot = entity.slotOrEnd(key)
+                return "\(key): ours \(ours[slot].debugText), theirs \((theirs?[slot] ?? .null).debugText), original \(original[slot].debugText)"
+            }
+            return "\(subject) was changed elsewhere (version \(objectVersion) → \(storeVersion.map(String.init) ?? "gone"))"
+                + (details.isEmpty ? "" : ": " + details.joined(separator: "; "))
+        }
+    }
+
+    private static func value(of key: String, in row: [AttributeValue], _ entity: EntityDescription) -> Any? {
+        let slot = entity.slotOrEnd(key)
+        guard slot < row.count else { return nil }
+        if slot < entity.attributes.count { return row[slot].anyValue(as: entity.attributeTypes[slot]) }
+        if case .object(let objectID) = row[slot] { return objectID }
+        return nil
+    }
+}
