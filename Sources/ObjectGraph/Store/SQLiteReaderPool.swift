@@ -42,9 +42,15 @@ final class SQLiteReaderPool: Sendable {
     /// Calls `observer` with the SQL of every statement any reader runs (see
     /// `SQLiteStore.setStatementObserver`), from the thread running it.
     func setStatementObserver(_ observer: (@Sendable (String) -> Void)?) {
-        state.withLock {
-            $0.observer = observer
-            $0.observerGeneration += 1
+        state.withLock { state in
+            state.observer = observer
+            state.observerGeneration += 1
+            // Idle readers are no one's: they change at once (and let go of the old observer);
+            // readers in use change when they are next handed out.
+            for reader in state.idle {
+                reader.connection.statementObserver = observer
+                reader.observerGeneration = state.observerGeneration
+            }
         }
     }
 
