@@ -6,15 +6,15 @@ import Synchronization
 ///
 /// A fetch hands over its whole result (a reference, not a copy; the rows' value arrays are
 /// shared with the objects made from them), so remembering costs nothing per row. Each result
-/// is indexed by key the first time a fault looks into it. The most recent results are kept up
-/// to `capacity` rows in all (a larger result is not kept: its rows would outlive the objects
-/// made from them by far); a save through the coordinator empties the cache, since its rows may
-/// be stale.
+/// is indexed by key the first time a fault looks into it. The most recent results (at most
+/// `batchLimit`) are kept up to `capacity` rows in all (a larger result is not kept: its rows
+/// would outlive the objects made from them by far); a save through the coordinator empties the
+/// cache, since its rows may be stale.
 ///
 /// Others may write the store too (another coordinator on the same file, another process). So
-/// the cache watches the store's `dataGeneration()`: when it has moved since the cache last
-/// looked, every kept row is dropped before a lookup, and a fetch's rows are not kept (they may
-/// have been read before the change).
+/// the cache watches the store's `dataGeneration()`: a lookup first asks it, and when it has moved
+/// since the cache last looked, every kept row is dropped (rows read before the change and rows
+/// read after it alike: the cache cannot tell them apart).
 final class RowCache: Sendable {
     private struct Key: Hashable {
         let entityIndex: Int
@@ -29,9 +29,15 @@ final class RowCache: Sendable {
 
     private struct State {
         var batches: [Batch] = []
+        /// The rows of all batches.
+        var rowCount = 0
         /// The store's data generation the kept rows belong to.
         var generation: UInt64 = 0
     }
+
+    /// Fetch results kept at most: a lookup looks into each, newest first, so many small
+    /// results (a loop of tiny fetches) must not pile up.
+    static let batchLimit = 8
 
     private let state = Mutex(State())
     /// The store's `dataGeneration`, once the coordinator has a store.
@@ -52,11 +58,14 @@ final class RowCache: Sendable {
     /// Keeps the rows of a fetch (rows without values, skipped by the store, are ignored on lookup).
     func remember(_ rows: [Snapshot]) {
         guard !rows.isEmpty, rows.count <= capacity else { return }
-        let generation = currentGeneration()
+        // The store is not asked here (that would cost every fetch a query): a change made by
+        // someone else before or after these rows were read is seen by the next lookup, which
+        // then drops them with everything else.
         state.withLock { state in
-            guard isCurrent(generation, in: &state) else { return }
-            var total = state.batches.reduce(rows.count) { $0 + $1.rows.count }
-            while total > capacity, !state.batches.isEmpty { total -= state.batches.removeFirst().rows.count }
+            state.rowCount += rows.count
+            while state.rowCount > capacity || state.batches.count >= Self.batchLimit, !state.batches.isEmpty {
+                state.rowCount -= state.batches.removeFirst().rows.count
+            }
             state.batches.append(Batch(rows: rows))
         }
     }
@@ -86,7 +95,10 @@ final class RowCache: Sendable {
 
     /// Forgets every row: the store changed.
     func removeAll() {
-        state.withLock { $0.batches.removeAll() }
+        state.withLock { state in
+            state.batches.removeAll()
+            state.rowCount = 0
+        }
     }
 
     /// The watched store's data generation now, or `nil` when no store is watched.
@@ -101,6 +113,7 @@ final class RowCache: Sendable {
         guard let generation else { return true }
         if generation > state.generation {
             state.batches.removeAll()
+            state.rowCount = 0
             state.generation = generation
             return false
         }
