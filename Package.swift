@@ -45,6 +45,12 @@ let package = Package(
             resources: [.process("Models")],
             swiftSettings: strictSettings
         ),
+        // A second process for the tests of several processes writing one store file; see its main.swift.
+        .executableTarget(
+            name: "ObjectGraphTestWriter",
+            dependencies: ["ObjectGraph"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "ObjectGraphTests",
             dependencies: ["ObjectGraph"],

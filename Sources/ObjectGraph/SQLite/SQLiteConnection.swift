@@ -10,6 +10,9 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     /// The database file's path, for messages.
     let path: String
+    /// How long a statement waits for another connection's lock, and how long `transaction`
+    /// keeps retrying to take the write lock, in seconds.
+    let busyTimeout: TimeInterval
     /// Statements prepared once and kept by SQL text.
     private var statementCache: [String: SQLiteStatement] = [:]
     /// Called with the SQL text of every statement as it starts running (a test hook; see
@@ -50,6 +53,7 @@ final class SQLiteConnection {
         }
         self.handle = connection
         self.path = path
+        self.busyTimeout = busyTimeout
         self.sqlLogger = Self.makeSQLLogger()
         sqlite3_busy_timeout(connection, Int32(clamping: Int((busyTimeout * 1000).rounded())))
         updateTracing()
@@ -117,10 +121,25 @@ final class SQLiteConnection {
     /// the transaction is rolled back and the FIRST error is rethrown; a failed rollback cannot
     /// hide it.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try runCached("BEGIN IMMEDIATE", activity: "Cannot start a transaction")
+        try beginImmediate()
         do {
             let result = try body()
             try runCached("COMMIT", activity: "Cannot commit the transaction")
+            return result
+        } catch {
+            rollbackIfActive()
+            throw error
+        }
+    }
+
+    /// Runs `body` inside one read transaction (`BEGIN DEFERRED … COMMIT`), so several statements
+    /// see one snapshot of the database; inside a transaction already open, simply runs `body`.
+    func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        guard !isInTransaction else { return try body() }
+        try runCached("BEGIN DEFERRED", activity: "Cannot start a read transaction on the store at \(path)")
+        do {
+            let result = try body()
+            try runCached("COMMIT", activity: "Cannot end the read transaction on the store at \(path)")
             return result
         } catch {
             rollbackIfActive()
@@ -135,6 +154,38 @@ final class SQLiteConnection {
         try? runCached("ROLLBACK", activity: "Cannot roll back the transaction")
     }
 
+    /// `BEGIN IMMEDIATE`, retried with a growing pause while SQLite answers SQLITE_BUSY, until
+    /// `busyTimeout` has passed. The busy handler already waits for a lock held by another
+    /// connection (another process writing the same file); the retry covers the cases where
+    /// SQLite reports busy at once without waiting (a WAL file being recovered, a snapshot that
+    /// moved on), so a write fails only when the file stayed locked for the whole timeout.
+    private func beginImmediate() throws {
+        let deadline = ProcessInfo.processInfo.systemUptime + busyTimeout
+        var pause: TimeInterval = 0.001
+        while true {
+            do {
+                try runCached("BEGIN IMMEDIATE", activity: "Cannot start a transaction on the store at \(path)")
+                return
+            } catch let error as ObjectGraphError where error.sqliteCode.map({ $0 & 0xFF == SQLITE_BUSY }) == true {
+                let remaining = deadline - ProcessInfo.processInfo.systemUptime
+                guard remaining > 0 else { throw busy(error) }
+                Thread.sleep(forTimeInterval: min(pause, remaining))
+                pause = min(pause * 2, 0.1)
+            }
+        }
+    }
+
+    /// The error of a write that could not take the write lock within the busy timeout: SQLite's
+    /// own error (the file, the message, the code), with the reason spelled out.
+    private func busy(_ error: ObjectGraphError) -> ObjectGraphError {
+        var explained = ObjectGraphError(
+            error.kind,
+            "\(error.message); another connection (perhaps another process) kept the database locked for longer than the busy timeout of \(busyTimeout.formatted()) s")
+        explained.sqliteCode = error.sqliteCode
+        explained.sql = error.sql
+        return explained
+    }
+
     private func runCached(_ sql: String, activity: @autoclosure () -> String) throws {
         let statement = try cachedStatement(sql)
         statement.reset()
@@ -145,6 +196,12 @@ final class SQLiteConnection {
     /// The number of rows the last INSERT, UPDATE or DELETE changed.
     var changes: Int {
         Int(sqlite3_changes64(handle))
+    }
+
+    /// The number of rows every INSERT, UPDATE and DELETE on this connection changed since it
+    /// opened: when it moves, the connection wrote.
+    var totalChanges: Int64 {
+        sqlite3_total_changes64(handle)
     }
 
     /// Whether a transaction is open.

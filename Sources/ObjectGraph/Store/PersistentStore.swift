@@ -56,6 +56,17 @@ protocol PersistentStore: AnyObject, Sendable {
 
     /// Releases the store's resources. Further calls throw.
     func close()
+
+    /// A number that changes whenever the stored data may have changed since it was last asked:
+    /// by this store's own saves, or by anyone else writing the same storage (another
+    /// coordinator's store on the same file, another process). The coordinator's row cache
+    /// compares it before trusting the rows it keeps. Cheap, and never waits for a save.
+    func dataGeneration() -> UInt64
+}
+
+extension PersistentStore {
+    /// For stores no one else can write: their own saves already empty the row cache.
+    func dataGeneration() -> UInt64 { 0 }
 }
 
 /// A stored row: the primary key, one value per attribute of the entity (transient attributes

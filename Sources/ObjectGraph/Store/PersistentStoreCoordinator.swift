@@ -29,7 +29,10 @@ public final class PersistentStoreCoordinator: Sendable {
             if current != nil {
                 throw ObjectGraphError(.invalidOperation, "this coordinator already has a store; one store per coordinator is supported (\(description) was not added)")
             }
-            current = try Self.openStore(description, model: managedObjectModel)
+            let opened = try Self.openStore(description, model: managedObjectModel)
+            current = opened
+            // The cache must not outlive a change someone else made to the store's data.
+            rowCache.watch { opened.dataGeneration() }
         }
     }
 
@@ -45,7 +48,7 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.
     public func removePersistentStore() {
-        rowCache.removeAll()
+        rowCache.watch(nil)
         let removed = store.withLock { current in
             defer { current = nil }
             return current

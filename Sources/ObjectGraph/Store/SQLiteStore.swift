@@ -4,14 +4,18 @@ import Foundation
 /// A store in a SQLite database file: one STRICT table per entity, written in one transaction per
 /// save, read through cached prepared statements.
 ///
-/// All database work runs on the store's own serial queue; the synchronous `PersistentStore`
-/// methods wait for it with `queue.sync`, so callers on any thread see each call complete.
+/// One writer and a few readers. Writes (saves, batch operations, key reservations) run on the
+/// store's own serial queue, on the writer's connection; the synchronous `PersistentStore`
+/// methods wait for it with `queue.sync`, so callers on any thread see each call complete. Reads
+/// run on the calling thread, on a connection of the reader pool, so in WAL mode they neither
+/// wait for a save nor for each other, and see every commit that finished before they started.
 final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // Why @unchecked Sendable is sound: every stored property but `state` is an immutable `let`
-    // of a Sendable type. `state` (the connection, its statements and the primary-key counters,
-    // none thread-safe) is only ever touched inside `queue.sync` — in `init` and in `withState` —
-    // and the queue is serial, so at most one thread uses it at a time and each use
-    // happens-after the previous one.
+    // of a Sendable type. `state` (the writer's connection, its statements and the primary-key
+    // counters, none thread-safe) is only ever touched inside `queue.sync` — in `init` and in
+    // `withState` — and the queue is serial, so at most one thread uses it at a time and each use
+    // happens-after the previous one. The tables `state` shares with the readers are safe to
+    // share (see `SQLiteStoreTables`).
 
     let identifier: String
     let idSpaces: [ObjectIDSpace]
@@ -21,6 +25,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let metadata: SQLiteStoreMetadata
     private let queue: DispatchQueue
     private let state: SQLiteStoreState
+    private let readers: SQLiteReaderPool
+    private let changes: SQLiteChangeMonitor
 
     /// Opens (or creates) the store `description` points at, for `model`.
     ///
@@ -41,6 +47,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
             try SQLiteStoreState.open(path: path, description: description, model: model)
         }
         self.queue = queue
+        self.readers = SQLiteReaderPool(schema: state.reader.schema, description: description)
+        self.changes = try SQLiteChangeMonitor(path: path, description: description, writerDataVersion: state.countersDataVersion)
         self.model = model
         self.storeDescription = description
         self.metadata = state.metadata
@@ -49,40 +57,42 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     deinit {
-        // The last reference is gone, so nothing else can be using the state.
+        // The last reference is gone, so nothing else can be using the state or the readers.
         state.close()
+        readers.close()
+        changes.close()
     }
 
     func save(_ request: SaveRequest) throws -> [Int64] {
-        try withState { try $0.save(request) }
+        try write { try $0.save(request) }
     }
 
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
-        try withState { try $0.fetch(request) }
+        try readers.read { try $0.fetch(request) }
     }
 
     func count(_ request: StoreFetchRequest) throws -> Int {
-        try withState { try $0.count(request) }
+        try readers.read { try $0.count(request) }
     }
 
     func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot] {
-        try withState { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
+        try readers.read { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
     }
 
     func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
-        try withState { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
+        try readers.read { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
     }
 
     func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
-        try withState { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
+        try readers.read { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
     }
 
     func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]]? {
-        try withState { try $0.groupedValues(request) }
+        try readers.read { try $0.groupedValues(request) }
     }
 
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
-        try withState { state in
+        try write { state in
             // An update of attributes only is one UPDATE statement: no row needs reading first.
             if case .update(let values) = request.operation, values.keys.allSatisfy({ $0 < request.entity.attributes.count }) {
                 return try state.updateInPlace(request, values)
@@ -93,7 +103,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
             var affected: [ManagedObjectID] = []
             _ = try state.save { apply in
-                affected = try request.run(model: model, spaces: idSpaces, read: { try state.fetch($0) }, apply: apply)
+                affected = try request.run(model: model, spaces: idSpaces, read: { try state.reader.fetch($0) }, apply: apply)
                 return []
             }
             return affected
@@ -101,18 +111,41 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
-        try withState { try $0.reservePrimaryKeys(for: entity, count: count) }
+        try write { try $0.reservePrimaryKeys(for: entity, count: count) }
     }
 
     func close() {
         queue.sync { state.close() }
+        readers.close()
+        changes.close()
     }
 
-    /// Calls `observer` with the SQL of every statement the store runs, as it starts, on the
-    /// store's queue (so it must not call back into the store); `nil` stops it. For tests that
-    /// check what a save executes.
+    /// Counts the commits to the file since the store opened, by this store's writer or anyone
+    /// else's (see `SQLiteChangeMonitor`); never waits for the writer.
+    func dataGeneration() -> UInt64 {
+        changes.generation()
+    }
+
+    /// Calls `observer` with the SQL of every statement the store runs, as it starts: the
+    /// writer's on the store's queue, the readers' on the threads reading (so it must be
+    /// thread-safe and must not call back into the store); `nil` stops it. For tests that
+    /// check what a save or a fetch executes.
     func setStatementObserver(_ observer: (@Sendable (String) -> Void)?) {
         queue.sync { state.connection.statementObserver = observer }
+        readers.setStatementObserver(observer)
+    }
+
+    /// Runs a write with the state on the store's queue; when it changed rows, tells the change
+    /// monitor the commit was the store's own.
+    private func write<T>(_ body: (SQLiteStoreState) throws -> T) throws -> T {
+        try withState { state in
+            let changesBefore = state.connection.totalChanges
+            let result = try body(state)
+            if state.connection.totalChanges != changesBefore {
+                changes.absorbOwnCommit { try SQLiteStoreState.dataVersion(on: state.connection) }
+            }
+            return result
+        }
     }
 
     /// Runs `body` with the state on the store's queue; throws once the store is closed.

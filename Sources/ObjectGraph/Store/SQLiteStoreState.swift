@@ -1,4 +1,4 @@
-/// Everything mutable about an open SQLite store: the connection, its statements, the
+/// Everything mutable about an open SQLite store's writer: the connection, its statements, the
 /// primary-key counters. Owned by one `SQLiteStore` and touched only on that store's serial queue.
 final class SQLiteStoreState {
     /// The prepared UPDATE for one (entity, changed stored attributes) combination.
@@ -36,6 +36,8 @@ final class SQLiteStoreState {
     var updatePlans: [UpdateShape: UpdatePlan] = [:]
     /// The last plan used, checked first: saves usually update many rows the same way.
     var lastUpdatePlan: (shape: UpdateShape, plan: UpdatePlan)?
+    /// Reads on the writer's connection: what batch operations read inside their transaction.
+    let reader: SQLiteReader
     private(set) var isClosed = false
 
     init(
@@ -52,17 +54,14 @@ final class SQLiteStoreState {
         self.tables = tables
         self.primaryKeyCounters = primaryKeyCounters
         self.countersDataVersion = countersDataVersion
+        self.reader = SQLiteReader(
+            connection: connection,
+            schema: SQLiteStoreTables(path: connection.path, model: model, idSpaces: idSpaces, relationshipLayout: relationshipLayout, tables: tables))
     }
 
     /// The table of `entity`, which must belong to the store's model.
     func table(for entity: EntityDescription) throws -> SQLiteStoreTable {
-        guard entity.index < tables.count, tables[entity.index].entity === entity else {
-            throw ObjectGraphError(
-                .invalidOperation,
-                "The entity \(entity.name) does not belong to the model of the store at \(connection.path)",
-                entityName: entity.name)
-        }
-        return tables[entity.index]
+        try reader.table(for: entity)
     }
 
     /// Finalizes every statement and closes the connection.
@@ -72,6 +71,7 @@ final class SQLiteStoreState {
         lastUpdatePlan = nil
         updatePlans.removeAll()
         for table in tables { table.releaseStatements() }
+        reader.releaseStatements()
         connection.close()
     }
 }

@@ -1,9 +1,10 @@
 import CSQLite
 
 /// One entity's view of its SQLite table (its own, or its hierarchy root's): the SQL worked out
-/// once at open, how result columns map to value-row slots, and the statements of the hot paths,
-/// kept here so a lookup by primary key or an insert costs no SQL building and no cache lookup.
-/// Confined to the store's queue, like the connection that prepared the statements.
+/// once at open, how result columns map to value-row slots, and the writer's INSERT statement,
+/// kept here so an insert costs no SQL building and no cache lookup. Everything but that
+/// statement is immutable, so readers on other threads share the table (see `SQLiteStoreTables`);
+/// the statement belongs to the writer's connection and is touched only on the store's queue.
 final class SQLiteStoreTable {
     /// A stored attribute's or to-one relationship's place in a SELECT row and in the value row.
     struct Column {
@@ -60,7 +61,6 @@ final class SQLiteStoreTable {
     let selectByKeysSQL: String
 
     private var insertStatement: SQLiteStatement?
-    private var selectByKeyStatement: SQLiteStatement?
 
     init(entity: EntityDescription, layout: SQLiteTableLayout, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
         self.entity = entity
@@ -129,10 +129,6 @@ final class SQLiteStoreTable {
         try Self.prepared(&insertStatement, insertSQL, on: connection)
     }
 
-    func selectByKey(on connection: SQLiteConnection) throws -> SQLiteStatement {
-        try Self.prepared(&selectByKeyStatement, selectByKeySQL, on: connection)
-    }
-
     /// Releases the values the write statements still hold from the last save.
     func releaseBindings() {
         insertStatement?.releaseBindings()
@@ -141,10 +137,9 @@ final class SQLiteStoreTable {
     /// Drops the statements, so closing the connection finalizes everything at once.
     func releaseStatements() {
         insertStatement = nil
-        selectByKeyStatement = nil
     }
 
-    private static func prepared(_ slot: inout SQLiteStatement?, _ sql: String, on connection: SQLiteConnection) throws -> SQLiteStatement {
+    static func prepared(_ slot: inout SQLiteStatement?, _ sql: String, on connection: SQLiteConnection) throws -> SQLiteStatement {
         if let statement = slot { return statement }
         let statement = try connection.prepare(sql, flags: UInt32(SQLITE_PREPARE_PERSISTENT))
         slot = statement

@@ -70,3 +70,19 @@ final class SQLiteStatementLog: Sendable {
 
     func record(_ sql: String) { statements.withLock { $0.append(sql) } }
 }
+
+/// A value set on one thread and read on another.
+final class LockedValue<Value: Sendable>: Sendable {
+    private let stored = Mutex<Value?>(nil)
+
+    var value: Value? { stored.withLock { $0 } }
+
+    func set(_ value: Value?) { stored.withLock { $0 = value } }
+
+    /// Changes the value in place (it must have been set).
+    func update(_ change: (inout Value) -> Void) {
+        stored.withLock { value in
+            if value != nil { change(&value!) }
+        }
+    }
+}

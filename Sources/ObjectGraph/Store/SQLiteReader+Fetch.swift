@@ -1,7 +1,7 @@
 /// Reading: fetches compile to one parameterised SELECT (cached by its SQL text, so a predicate
 /// of the same shape with other values reuses the prepared statement), ordered by the requested
 /// sort terms and then by `_pk`, the tie-breaker both stores share.
-extension SQLiteStoreState {
+extension SQLiteReader {
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
         let table = try table(for: request.entity)
         var sql = table.selectPrefix
@@ -60,7 +60,7 @@ extension SQLiteStoreState {
         case 0:
             return [:]
         case 1:
-            statement = try table.selectByKey(on: connection)
+            statement = try selectByKey(table)
             statement.reset()
             try statement.bind(.integer(primaryKeys[0]), at: 1)
         default:

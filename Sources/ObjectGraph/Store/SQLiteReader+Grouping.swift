@@ -1,5 +1,5 @@
 /// Values fetches with aggregates: one `SELECT … GROUP BY … ORDER BY` over the entity's table.
-extension SQLiteStoreState {
+extension SQLiteReader {
     func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]] {
         let table = try table(for: request.entity)
         let expressions = request.columns.map { column, _ -> String in

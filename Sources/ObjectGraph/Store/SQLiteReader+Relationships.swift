@@ -1,0 +1,99 @@
+/// Relationships in the SQLite store, the reading side: to-many destinations read by foreign key
+/// or join table (see `RelationshipStorage`).
+extension SQLiteReader {
+    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+        guard !sources.isEmpty else { return [:] }
+        _ = try table(for: entity)
+        // A destination in a table shared by a hierarchy: each row names its entity.
+        let destinationTable = tables[relationship.destinationIndex]
+        let sharedDestination = destinationTable.kindsFilter != nil
+        let filter = sources.count > 1 ? "IN (SELECT value FROM json_each(?))" : "= ?"
+        let sql: String
+        switch relationshipLayout[relationship, of: entity] {
+        case .foreignKey:
+            throw ObjectGraphError(.invalidOperation, "\(entity.name).\(relationship.name) is a to-one relationship", entityName: entity.name, key: relationship.name)
+        case .inverseForeignKey(let inverse, let positionColumn):
+            let own = quoteIdentifier(inverse.name)
+            let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+            let selected = [own, key] + (sharedDestination ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
+            let order = [own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [key]
+            sql = "SELECT \(selected.joined(separator: ", ")) FROM \(destinationTable.quotedName) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
+        case .joinTable(let table, let side):
+            let columns = table.columns(for: side)
+            let own = "j.\(quoteIdentifier(columns.own))"
+            let other = "j.\(quoteIdentifier(columns.other))"
+            let selected = [own, other] + (sharedDestination ? ["d.\(quoteIdentifier(SQLiteTableLayout.entityColumn))"] : [])
+            let join = sharedDestination ? " JOIN \(destinationTable.quotedName) AS d ON d.\(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(other)" : ""
+            let order = [own] + (columns.position.map { ["j.\(quoteIdentifier($0))"] } ?? []) + [other]
+            sql = "SELECT \(selected.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS j\(join) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
+        }
+        let statement = try connection.cachedStatement(sql)
+        statement.reset()
+        defer { statement.reset() }
+        if sources.count == 1 {
+            try statement.bind(.integer(sources[0]), at: 1)
+        } else {
+            try statement.bind(.string("[" + sources.map(String.init).joined(separator: ",") + "]"), at: 1)
+        }
+        let destination = model.entities[relationship.destinationIndex]
+        var related: [Int64: [ManagedObjectID]] = [:]
+        while try statement.step() {
+            let key = statement.int64(at: 1)
+            guard key > 0 else {
+                throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name).\(relationship.name) refers to a \(destination.name) with key \(key); keys start at 1", entityName: entity.name, key: relationship.name)
+            }
+            var space = idSpaces[destination.index]
+            if sharedDestination {
+                let name = statement.textValue(at: 2)
+                guard let kind = model.entity(named: name), model.entity(kind, isKindOf: destination) else {
+                    throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name).\(relationship.name) refers to row \(key) of entity '\(name)', which is not a \(destination.name)", entityName: entity.name, key: relationship.name)
+                }
+                space = idSpaces[kind.index]
+            }
+            related[statement.int64(at: 0), default: []].append(ManagedObjectID(space: space, primaryKey: key))
+        }
+        return related
+    }
+
+    /// The destinations with their rows: for a to-many kept through its inverse's foreign key, one
+    /// SELECT of the destination rows by that key (membership and rows at once); otherwise the
+    /// keys first, then the rows.
+    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+        guard !sources.isEmpty else { return [:] }
+        _ = try table(for: entity)
+        guard case .inverseForeignKey(let inverse, let positionColumn) = relationshipLayout[relationship, of: entity] else {
+            // Several statements: one read transaction, so the rows match the memberships.
+            return try connection.readTransaction {
+                let related = try relatedObjectIDs(of: relationship, in: entity, sources: sources)
+                var rows: [Int: [Int64: Snapshot]] = [:]
+                for (entityIndex, objectIDs) in Dictionary(grouping: related.values.joined(), by: { $0.entity.index }) {
+                    rows[entityIndex] = try snapshots(of: model.entities[entityIndex], primaryKeys: objectIDs.map { $0.primaryKey! })
+                }
+                return related.mapValues { $0.compactMap { rows[$0.entity.index]?[$0.primaryKey!] } }
+            }
+        }
+        let destination = tables[relationship.destinationIndex]
+        let own = quoteIdentifier(inverse.name)
+        let filter = sources.count > 1 ? "\(own) IN (SELECT value FROM json_each(?))" : "\(own) = ?"
+        let conditions = (destination.kindsFilter.map { [$0] } ?? []) + [filter]
+        let order = [own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]
+        let statement = try connection.cachedStatement(
+            "\(destination.selectPrefix) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", "))")
+        statement.reset()
+        defer { statement.reset() }
+        if sources.count == 1 {
+            try statement.bind(.integer(sources[0]), at: 1)
+        } else {
+            try statement.bind(.string("[" + sources.map(String.init).joined(separator: ",") + "]"), at: 1)
+        }
+        var related: [Int64: [Snapshot]] = [:]
+        while try statement.step() {
+            let row = try destination.snapshot(from: statement)
+            // The inverse keeps its position in every sub-entity; its slot follows the row's entity.
+            let slot = model.entities[row.entityIndex].relationships[inverse.index].slot
+            guard case .object(let owner) = row.values[slot], let key = owner.primaryKey else { continue }
+            related[key, default: []].append(row)
+        }
+        return related
+    }
+}
