@@ -120,7 +120,7 @@ extension SQLiteStoreState {
             let entity = objectIDs[0].entity
             for start in stride(from: 0, to: objectIDs.count, by: Self.deleteChunk) {
                 let chunk = objectIDs[start..<min(start + Self.deleteChunk, objectIDs.count)]
-                let rows = try snapshots(of: entity, primaryKeys: chunk.compactMap(\.primaryKey))
+                let rows = try reader.snapshots(of: entity, primaryKeys: chunk.compactMap(\.primaryKey))
                 for objectID in chunk {
                     guard let key = objectID.primaryKey, let row = rows[key], row.version != request.expectedDeleteVersions[objectID] else { continue }
                     conflicts.rows.append((objectID, row))
@@ -151,7 +151,7 @@ extension SQLiteStoreState {
         _ = try statement.step(explainingFailure: { explain($0, objectID: update.objectID, values: values, table: table) })
         guard connection.changes == 0 else { return nil }
         guard update.expectedVersion != nil else { throw ConstraintViolation.rowGone(update.objectID) }
-        return (update.objectID, try snapshots(of: update.objectID.entity, primaryKeys: [key])[key])
+        return (update.objectID, try reader.snapshots(of: update.objectID.entity, primaryKeys: [key])[key])
     }
 
     /// Inserts a row under `key`.
