@@ -1,13 +1,16 @@
 // A second process for the tests of several processes sharing one store file (the SQLite
-// store's change detection and busy handling). Tests cannot fork a Swift process that keeps
-// running ObjectGraph, and re-running the test binary for one helper is fragile, so they run
-// this small program instead. It is not a product and not meant for anything else.
+// store's change detection and busy handling), and for the tests of the concurrency debug switch
+// (which stops the process it catches). Tests cannot fork a Swift process that keeps running
+// ObjectGraph, and re-running the test binary for one helper is fragile, so they run this small
+// program instead. It is not a product and not meant for anything else.
 //
 //     ObjectGraphTestWriter <store.sqlite> <model.json> <command>...
 //
 // Commands, run in order, each saved on its own:
 //     insert <code> <title>      inserts an Item
 //     retitle <code> <title>     changes the title of the Item with that code
+//     fetch-off-queue <code> -   fetches the Item with that code outside the context's queue
+//     read-off-queue <code> -    fetches it on the queue, then reads its title outside
 import Foundation
 import ObjectGraph
 
@@ -25,10 +28,24 @@ func run(_ arguments: [String]) throws {
     container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: arguments[0]))]
     try container.loadPersistentStores()
     let context = container.newBackgroundContext()
+    context.name = "TestWriter"
     var commands = arguments.dropFirst(2)[...]
     while let command = commands.popFirst() {
         guard let code = commands.popFirst(), let title = commands.popFirst() else {
             throw UsageError("\(command) needs a code and a title")
+        }
+        let request = FetchRequest<ManagedObject>(entityName: "Item", predicate: try FetchPredicate(format: "code == %@", code))
+        // Misuse on purpose: with OBJECTGRAPH_CONCURRENCY_DEBUG=1 the process stops here.
+        switch command {
+        case "fetch-off-queue":
+            _ = try context.fetch(request)
+            continue
+        case "read-off-queue":
+            let item = try context.performAndWait { try context.fetch(request).first }
+            print(try item?.value(forKey: "title", as: String.self) ?? "nil")
+            continue
+        default:
+            break
         }
         try context.performAndWait {
             switch command {
@@ -37,7 +54,6 @@ func run(_ arguments: [String]) throws {
                 try item.setValue(code, forKey: "code")
                 try item.setValue(title, forKey: "title")
             case "retitle":
-                let request = FetchRequest<ManagedObject>(entityName: "Item", predicate: try FetchPredicate(format: "code == %@", code))
                 guard let item = try context.fetch(request).first else {
                     throw UsageError("no Item with code \(code)")
                 }

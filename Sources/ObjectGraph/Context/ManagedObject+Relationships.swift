@@ -195,6 +195,7 @@ extension ManagedObject {
 
     /// The destination of a to-one relationship of this object's entity.
     func toOneDestination(_ relationship: RelationshipDescription) throws -> ManagedObject? {
+        checkQueue("reading \(relationship.name)")
         if isFault { try fulfillFault() }
         let position = relationship.slot - entity.attributes.count
         if position < heldToOne.count, let held = heldToOne[position] { return held }
@@ -231,6 +232,7 @@ extension ManagedObject {
 
     /// Loads a to-many relationship if it is still a fault; returns its position in `loadedToMany`.
     func loadRelationship(_ relationship: RelationshipDescription) throws -> Int {
+        checkQueue("using \(relationship.name)")
         let position = relationship.slot - entity.rowWidth
         if loadedToMany.isEmpty { loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
         if loadedToMany[position] == nil {

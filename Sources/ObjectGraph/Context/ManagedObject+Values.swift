@@ -83,6 +83,7 @@ extension ManagedObject {
 
     /// The value in `slot`, loading the object's values first if it is a fault.
     func storedValue(at slot: Int) throws -> AttributeValue {
+        checkQueue("reading \(entity.propertyName(atSlot: slot))")
         if isFault { try fulfillFault() }
         return values[slot]
     }
@@ -99,6 +100,7 @@ extension ManagedObject {
 
     /// Sets the value in `slot` and records the change with the context.
     func setStoredValue(_ value: AttributeValue, at slot: Int) throws {
+        checkQueue("setting \(entity.propertyName(atSlot: slot))")
         if isFault { try fulfillFault() }
         guard !isDeleted else {
             throw ObjectGraphError(

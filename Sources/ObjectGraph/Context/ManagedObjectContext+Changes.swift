@@ -16,6 +16,7 @@ extension ManagedObjectContext {
 
     /// Inserts a new object, created with `init(entity:insertInto: nil)`, into the context.
     public func insert(_ object: ManagedObject) {
+        checkQueue("insert(_:) of a \(object.entity.name)")
         guard object.managedObjectContext == nil, !object.isInserted, object.objectID.isTemporaryID else { return }
         object.managedObjectContext = self
         object.isInserted = true
@@ -38,6 +39,7 @@ extension ManagedObjectContext {
 
     /// The registered object with `objectID`, or `nil`; never touches the store.
     public func registeredObject(for objectID: ManagedObjectID) -> ManagedObject? {
+        checkQueue("registeredObject(for: \(objectID.shortDescription))")
         processPendingMerges()
         if let object = liveObject(objectID) { return object }
         return objectID.isTemporaryID ? pendingInserts.first { $0.objectID == objectID } : nil
@@ -67,6 +69,7 @@ extension ManagedObjectContext {
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come back,
     /// changed values return to their last saved state.
     public func rollback() {
+        checkQueue("rollback()")
         deletionFailure = nil
         for object in pendingInserts { forgetInserted(object) }
         insertionOrder.removeAll()
@@ -83,6 +86,7 @@ extension ManagedObjectContext {
     /// Forgets every registered object and every unsaved change. Objects fetched before are
     /// detached and must not be used; fetch again.
     public func reset() {
+        checkQueue("reset()")
         deletionFailure = nil
         for object in pendingInserts { forgetInserted(object) }
         for object in registered.values { object.takeUnretainedValue().managedObjectContext = nil }
@@ -98,6 +102,7 @@ extension ManagedObjectContext {
     /// `mergeChanges: true` the stored values are reloaded and the object's unsaved changes are
     /// applied on top of them.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        checkQueue("refresh(_:mergeChanges:) of \(object.objectID.shortDescription)")
         guard object.managedObjectContext === self, !object.isInserted else { return }
         guard mergeChanges else {
             updated[ObjectIdentifier(object)] = nil

@@ -12,6 +12,7 @@ extension ManagedObjectContext {
     /// Deleting an object inserted since the last save forgets it. If the store cannot be read to
     /// follow a rule, the next `save()` throws that error and writes nothing.
     public func delete(_ object: ManagedObject) {
+        checkQueue("delete(_:) of \(object.objectID.shortDescription)")
         guard object.managedObjectContext === self, !object.isDeleted else { return }
         object.prepareForDeletion()
         guard object.entity.relationships.contains(where: Self.propagates) else {

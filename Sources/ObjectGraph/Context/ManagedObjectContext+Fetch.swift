@@ -7,6 +7,7 @@ extension ManagedObjectContext {
     /// Throws `.unknownEntity`, `.unknownKey` or `.typeMismatch` when the request does not fit
     /// the model — a mistake in a request is an error, never an empty result.
     public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>) throws -> [Result] {
+        checkQueue("fetch(_:) of \(request.entityName)")
         processPendingMerges()
         if request.fetchBatchSize > 0 && Result.self == ManagedObject.self {
             return Array(try fetch(request, batchSize: request.fetchBatchSize))
@@ -34,6 +35,7 @@ extension ManagedObjectContext {
 
     /// How many objects `request` would return, counting unsaved changes like `fetch` does.
     public func count<Result: FetchRequestResult>(for request: FetchRequest<Result>) throws -> Int {
+        checkQueue("count(for:) of \(request.entityName)")
         processPendingMerges()
         let store = try requireStore()
         let plan = try FetchPlan(request, model: store.model)
@@ -45,6 +47,7 @@ extension ManagedObjectContext {
     /// fault is returned without touching the store; reading it loads its values, and throws
     /// `.objectNotFound` if the object does not exist.
     public func object(with objectID: ManagedObjectID) -> ManagedObject {
+        checkQueue("object(with: \(objectID.shortDescription))")
         processPendingMerges()
         if let object = registeredObject(for: objectID) { return object }
         let object = ManagedObject(objectID: objectID, snapshot: nil, context: self)
@@ -55,6 +58,7 @@ extension ManagedObjectContext {
     /// The object with `objectID`, loaded from the store if needed; throws `.objectNotFound`
     /// when no such object exists.
     public func existingObject(with objectID: ManagedObjectID) throws -> ManagedObject {
+        checkQueue("existingObject(with: \(objectID.shortDescription))")
         processPendingMerges()
         if let object = registeredObject(for: objectID) {
             if object.isFault { try object.fulfillFault() }
@@ -67,6 +71,7 @@ extension ManagedObjectContext {
 
     /// Gives the objects with temporary IDs their permanent IDs now, before they are saved.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
+        checkQueue("obtainPermanentIDs(for:)")
         let store = try requireStore()
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
         for (_, group) in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) }) {

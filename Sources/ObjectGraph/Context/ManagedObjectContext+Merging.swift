@@ -32,6 +32,7 @@ extension ManagedObjectContext {
     /// own unsaved edits. Posts objects-did-change and passes the changes on to child contexts
     /// that merge automatically. Call it on the context's queue.
     public func mergeChanges(_ changes: ContextChanges) {
+        checkQueue("mergeChanges(_:)")
         var didChange = ContextChanges(event: .objectsDidChange, insertedObjectIDs: changes.insertedObjectIDs)
         didChange.deletedObjectIDs = forgetObjects(deletedElsewhere: changes.deletedObjectIDs)
         didChange.refreshedObjectIDs = refreshObjects(updatedElsewhere: changes.updatedObjectIDs)

@@ -11,6 +11,7 @@ extension ManagedObjectContext {
     /// Posts `willSaveNotification` before and `didSaveNotification` after (see `ContextChanges`);
     /// contexts that merge automatically receive the did-save changes.
     public func save() throws {
+        checkQueue("save()")
         processPendingMerges()
         guard hasChanges else { return }
         let store = try requireStore()

@@ -44,33 +44,11 @@ import Testing
         try expectOtherWritersChanges(in: store, item: id)
     }
 
-    /// `ObjectGraphTestWriter`, built next to the test binary (see its main.swift).
-    private static var writerExecutable: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("ObjectGraphTestWriter")
-    }
-
     @Test func aCommitByAnotherProcessIsSeen() throws {
-        let writer = Self.writerExecutable
-        try #require(FileManager.default.isExecutableFile(atPath: writer.path), "\(writer.path) is missing: run `swift build --build-tests` first")
         let store = try TestStore(.sqlite)
         let id = try cachedItem(in: store)
-        let directory = try #require(store.directory)
-        let modelURL = directory.appendingPathComponent("Conformance.json")
-        try Data(ConformanceModel.json.utf8).write(to: modelURL)
-
-        let process = Process()
-        process.executableURL = writer
-        process.arguments = [
-            directory.appendingPathComponent("Conformance.sqlite").path, modelURL.path,
-            "retitle", "A", "second", "insert", "B", "new",
-        ]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "the writer failed: \(message)")
+        let writer = try TestWriterProcess.run(["retitle", "A", "second", "insert", "B", "new"], on: store)
+        try #require(writer.status == 0, "the writer failed: \(writer.errors)")
 
         try expectOtherWritersChanges(in: store, item: id)
     }
