@@ -68,6 +68,13 @@ extension ManagedObjectContext {
         for update in request.updates {
             guard let object = try liveOrStoredObject(update.objectID) else { continue }
             updated.append(object.objectID)
+            if let expected = update.expectedVersion, let committed = update.committedValues, object.rowVersion != expected, !object.hasChanges {
+                // The row moved on since the child read it (this copy was reloaded since): the
+                // change stays tied to what the child read, so saving it is still a conflict.
+                object.values = committed
+                object.savedValues = nil
+                object.rowVersion = expected
+            }
             let entity = object.entity
             for slot in update.changedAttributes {
                 if slot < entity.attributes.count {

@@ -108,7 +108,8 @@ extension ManagedObjectContext {
             }
             plan.request.updates.append(SaveRequest.Update(
                 objectID: object.objectID, changedAttributes: columns, values: object.values,
-                expectedVersion: object.rowVersion > 0 ? object.rowVersion : nil))
+                expectedVersion: object.rowVersion > 0 ? object.rowVersion : nil,
+                committedValues: parent == nil ? nil : object.committed))
             plan.request.relationshipChanges += changes
         }
         plan.request.inserts.reserveCapacity(plan.inserted.count)

@@ -97,6 +97,10 @@ struct SaveRequest: Sendable {
         /// `VersionConflicts` error) when the row now has another version or is gone. `nil`
         /// writes without checking.
         var expectedVersion: Int64? = nil
+        /// The values the change was made against, for a child context's save: the parent holds
+        /// its object to them when its own copy moved on since the child read it, so the
+        /// parent's save still finds the conflict. `nil` for saves to a store.
+        var committedValues: [AttributeValue]? = nil
     }
 
     var inserts: [Insert] = []
