@@ -53,7 +53,7 @@ final class ChangeStreams: Sendable {
         let continuation: AsyncStream<ContextChanges>.Continuation
     }
 
-    private let subscribers = Mutex<[Int: Subscriber]>([:])
+    private let subscribers = Locked<[Int: Subscriber]>([:])
     private let nextIdentifier = Atomic<Int>(0)
 
     func stream(for event: ContextEvent) -> AsyncStream<ContextChanges> {

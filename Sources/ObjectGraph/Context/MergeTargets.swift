@@ -8,7 +8,7 @@ final class MergeTargets: Sendable {
         weak var context: ManagedObjectContext?
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
 
     func add(_ context: ManagedObjectContext) {
         entries.withLock { $0.append(Entry(context: context)) }
@@ -30,7 +30,7 @@ final class MergeTargets: Sendable {
 
 /// Change sets sent to a context from other queues, waiting to be merged on its own.
 final class MergeInbox: Sendable {
-    private let pending = Mutex<[ContextChanges]>([])
+    private let pending = Locked<[ContextChanges]>([])
     /// Read on every use of the context, so checking for nothing to merge costs one atomic load.
     private let pendingFlag = Atomic<Bool>(false)
 

@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 
 /// Converts decimal text to a Double exactly as SQLite's `CAST(text AS REAL)` does.
 ///
@@ -25,7 +24,7 @@ final class SQLiteRealConversion: Sendable {
 
     /// `nil` if SQLite could not open an in-memory database, in which case Swift's parser stands
     /// in (it agrees with SQLite on all but rare inputs).
-    private let converter: Mutex<Converter?>
+    private let converter: Locked<Converter?>
 
     private init() {
         var connection: OpaquePointer?
@@ -36,10 +35,10 @@ final class SQLiteRealConversion: Sendable {
               let statement
         else {
             sqlite3_close_v2(connection)
-            converter = Mutex(nil)
+            converter = Locked(nil)
             return
         }
-        converter = Mutex(Converter(connection: connection, statement: statement))
+        converter = Locked(Converter(connection: connection, statement: statement))
     }
 
     deinit {

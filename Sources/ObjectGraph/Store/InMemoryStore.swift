@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A store that keeps its rows in memory, with the same semantics as `SQLiteStore`: the same
 /// constraints, the same ordering, the same predicate results. Built for tests; gone when closed.
@@ -9,7 +8,7 @@ final class InMemoryStore: PersistentStore {
     let model: ManagedObjectModel
     let storeDescription: PersistentStoreDescription
     let relationshipLayout: RelationshipLayout
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// One entity's rows and the indexes that enforce its uniqueness constraints.
     struct Table {
@@ -49,7 +48,7 @@ final class InMemoryStore: PersistentStore {
         self.model = model
         self.storeDescription = description
         let tables = model.entities.map { Table(uniqueIndexes: Array(repeating: [:], count: $0.uniquenessConstraints.count)) }
-        self.state = Mutex(State(tables: tables))
+        self.state = Locked(State(tables: tables))
         self.idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: identifier)
         self.relationshipLayout = RelationshipLayout(model: model)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The whole stack in one object: a model, a coordinator, its store, a main-queue
 /// `viewContext`, and background contexts on demand — as `NSPersistentContainer`.
@@ -18,7 +17,7 @@ public final class PersistentContainer: Sendable {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     /// The main-queue context, for the program's main flow.
     public let viewContext: ManagedObjectContext
-    private let descriptions: Mutex<[PersistentStoreDescription]>
+    private let descriptions: Locked<[PersistentStoreDescription]>
 
     /// A container named `name` for `model`. Its store description defaults to a SQLite file
     /// named `<name>.sqlite` in `defaultDirectoryURL()`; change `persistentStoreDescriptions`
@@ -28,7 +27,7 @@ public final class PersistentContainer: Sendable {
         self.managedObjectModel = model
         self.persistentStoreCoordinator = PersistentStoreCoordinator(managedObjectModel: model)
         let defaultURL = Self.defaultDirectoryURL().appendingPathComponent("\(name).sqlite")
-        self.descriptions = Mutex([PersistentStoreDescription(url: defaultURL)])
+        self.descriptions = Locked([PersistentStoreDescription(url: defaultURL)])
         self.viewContext = ManagedObjectContext(concurrencyType: .mainQueue)
         viewContext.name = "viewContext"
         viewContext.persistentStoreCoordinator = persistentStoreCoordinator

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Connects contexts to a store: opens it for a model and routes every fetch and save to it.
 ///
@@ -8,8 +7,8 @@ import Synchronization
 public final class PersistentStoreCoordinator: Sendable {
     /// The model every store of this coordinator is opened with.
     public let managedObjectModel: ManagedObjectModel
-    private let store = Mutex<(any PersistentStore)?>(nil)
-    private let validationRules = Mutex(ValidationRules())
+    private let store = Locked<(any PersistentStore)?>(nil)
+    private let validationRules = Locked(ValidationRules())
     /// Rows recently fetched by any context of this coordinator.
     let rowCache = RowCache()
     /// The contexts without a parent that merge every save made through this coordinator.

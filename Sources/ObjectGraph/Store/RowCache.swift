@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Rows recently fetched through a coordinator, shared by all its contexts: firing a fault for
 /// an object another context fetched (or one this context let go of) takes its row from here
@@ -39,9 +38,9 @@ final class RowCache: Sendable {
     /// results (a loop of tiny fetches) must not pile up.
     static let batchLimit = 8
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The store's `dataGeneration`, once the coordinator has a store.
-    private let storeGeneration = Mutex<(@Sendable () -> UInt64)?>(nil)
+    private let storeGeneration = Locked<(@Sendable () -> UInt64)?>(nil)
     private let capacity: Int
 
     init(capacity: Int = 20_000) {

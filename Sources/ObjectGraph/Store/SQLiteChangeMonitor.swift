@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Notices commits to a store's file through `PRAGMA data_version` on a connection of its own,
 /// which changes whenever any other connection has committed since it last looked: the store's
@@ -20,14 +19,14 @@ final class SQLiteChangeMonitor: Sendable {
         var writerDataVersion: Int64
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Opens the monitor's connection and takes the file's current state as the starting point.
     /// `writerDataVersion` is the writer's data version when it opened.
     init(path: String, description: PersistentStoreDescription, writerDataVersion: Int64) throws {
         let connection = try SQLiteReaderPool.openConnection(path: path, description: description)
         let version = try SQLiteStoreState.dataVersion(on: connection)
-        state = Mutex(State(connection: connection, dataVersion: version, writerDataVersion: writerDataVersion))
+        state = Locked(State(connection: connection, dataVersion: version, writerDataVersion: writerDataVersion))
     }
 
     /// The number of changes to the file seen so far, after looking once more. A look that

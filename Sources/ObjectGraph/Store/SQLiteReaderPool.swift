@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// The reader connections of a SQLite store: opened on first need, up to `capacity`, each handed
 /// to one caller at a time and taken back afterwards. In WAL mode a reader never waits for the
@@ -19,7 +18,7 @@ final class SQLiteReaderPool: Sendable {
     /// few enough that their page caches stay small.
     static let capacity = 4
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Counts the readers free to hand out, opened or not.
     private let slots = DispatchSemaphore(value: capacity)
     private let schema: SQLiteStoreTables
