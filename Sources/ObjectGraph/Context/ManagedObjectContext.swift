@@ -10,10 +10,14 @@ import Synchronization
 /// context itself is `Sendable` so it can be handed to code that then calls `perform`; its
 /// objects are not.
 public final class ManagedObjectContext: @unchecked Sendable {
-    // Safety of @unchecked Sendable: every mutable property below is only touched by the methods
-    // of this class, which its contract confines to the context's queue (as with Core Data's
-    // NSManagedObjectContext); ManagedObject is not Sendable, so objects cannot leave that queue
-    // through checked code. A runtime check of the queue contract is planned (concurrency debug).
+    // Safety of @unchecked Sendable: the state other threads reach is thread-safe by itself —
+    // `mergeInbox`, `childMergeTargets` and `changeStreams` guard their contents with locks, and
+    // `mergesAutomatically` is atomic; `queue` and `concurrencyType` never change. Everything else
+    // is only touched by the methods of this class, which its contract confines to the context's
+    // queue (as with Core Data's NSManagedObjectContext): `perform`/`performAndWait` get there,
+    // `OBJECTGRAPH_CONCURRENCY_DEBUG=1` stops any public call made elsewhere, and ManagedObject
+    // is not Sendable, so objects cannot leave that queue through checked code. `name`,
+    // `mergePolicy`, `parent` and the coordinator are set up before the context is shared.
 
     /// Which queue a context is bound to.
     public enum ConcurrencyType: Sendable {
