@@ -111,21 +111,35 @@ extension SQLiteStoreState {
     private static let deleteChunk = 1_000
 
     /// The rows to delete whose versions are no longer those the deletions were decided against,
-    /// read in chunks of keys like the deletes themselves.
+    /// read in chunks of keys like the deletes themselves: keys and versions only, whole rows
+    /// only for the (rare) conflicts.
     private func versionConflicts(amongDeletes request: SaveRequest) throws -> VersionConflicts {
         var conflicts = VersionConflicts()
         guard !request.expectedDeleteVersions.isEmpty else { return conflicts }
         let byEntity = Dictionary(grouping: request.deletes.filter { request.expectedDeleteVersions[$0] != nil }, by: { ObjectIdentifier($0.entity) })
         for objectIDs in byEntity.values {
             let entity = objectIDs[0].entity
+            let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+            let statement = try connection.cachedStatement(
+                "SELECT \(primaryKey), \(quoteIdentifier(SQLiteSchema.versionColumn)) FROM \(try table(for: entity).quotedName) WHERE \(primaryKey) IN (SELECT value FROM json_each(?))")
+            var expected: [Int64: (ManagedObjectID, Int64)] = [:]
+            for objectID in objectIDs {
+                if let key = objectID.primaryKey, let version = request.expectedDeleteVersions[objectID] { expected[key] = (objectID, version) }
+            }
+            var moved: [(objectID: ManagedObjectID, key: Int64)] = []
             for start in stride(from: 0, to: objectIDs.count, by: Self.deleteChunk) {
                 let chunk = objectIDs[start..<min(start + Self.deleteChunk, objectIDs.count)]
-                let rows = try reader.snapshots(of: entity, primaryKeys: chunk.compactMap(\.primaryKey))
-                for objectID in chunk {
-                    guard let key = objectID.primaryKey, let row = rows[key], row.version != request.expectedDeleteVersions[objectID] else { continue }
-                    conflicts.rows.append((objectID, row))
+                statement.reset()
+                try statement.bind(.string("[" + chunk.compactMap(\.primaryKey).map(String.init).joined(separator: ",") + "]"), at: 1)
+                while try statement.step() {
+                    let key = statement.int64(at: 0)
+                    if let (objectID, version) = expected[key], statement.int64(at: 1) != version { moved.append((objectID, key)) }
                 }
             }
+            statement.reset()
+            guard !moved.isEmpty else { continue }
+            let rows = try reader.snapshots(of: entity, primaryKeys: moved.map(\.key))
+            for (objectID, key) in moved { conflicts.rows.append((objectID, rows[key])) }
         }
         return conflicts
     }
