@@ -220,5 +220,53 @@ let summary = try await container.performBackgroundTask { background in
     return "\(books) books, \(members) member\(members == 1 ? "" : "s"), \(loans) open loan\(loans == 1 ? "" : "s")"
 }
 print("   \(summary)")
+
+// 8. Several contexts: a background save merged into the view context, a child context used as a
+//    scratchpad, and a lost update caught by optimistic locking, then resolved by a merge policy.
+print("\n8. Several contexts")
+context.automaticallyMergesChangesFromParent = true
+var firstBook = FetchRequest<ManagedObject>(entityName: "Book")
+firstBook.sortDescriptors = [FetchSortDescriptor(key: "title")]
+firstBook.fetchLimit = 1
+let shown = try context.fetch(firstBook)[0]
+let bookID = shown.objectID
+try await container.performBackgroundTask { background in
+    try background.existingObject(with: bookID).setValue(Decimal(string: "9.99")!, forKey: "price")
+    try background.save()
+}
+// The merge runs on the view context's queue, at the latest before its next use.
+_ = try context.existingObject(with: bookID)
+print("   a background context changed the price; the view context shows \(try shown.value(forKey: "price", as: Decimal.self) ?? 0)")
+
+let oldTitle = try shown.value(forKey: "title", as: String.self) ?? ""
+let editor = context.newChildContext()
+try editor.performAndWait {
+    try editor.existingObject(with: bookID).setValue(oldTitle + " (2nd ed.)", forKey: "title")
+    try editor.save()
+}
+let storedTitle = try await container.performBackgroundTask { background in
+    try background.existingObject(with: bookID).value(forKey: "title", as: String.self) ?? ""
+}
+print("   a child context's save reached the view context (\"\(try shown.value(forKey: "title", as: String.self) ?? "")\"), not the store (\"\(storedTitle)\")")
+try context.save()
+
+let other = container.newBackgroundContext()
+other.name = "other"
+try other.performAndWait { try other.existingObject(with: bookID).setValue("Edited elsewhere", forKey: "summary") }
+try await container.performBackgroundTask { background in
+    try background.existingObject(with: bookID).setValue(oldTitle + " (3rd ed.)", forKey: "title")
+    try background.save()
+}
+try other.performAndWait {
+    do {
+        try other.save()
+    } catch let error as ObjectGraphError where error.kind == .mergeConflict {
+        print("   " + error.message.replacingOccurrences(of: "\n", with: "\n   "))
+    }
+    other.mergePolicy = .mergeByPropertyObjectTrump
+    try other.save()
+    let book = try other.existingObject(with: bookID)
+    print("   with .mergeByPropertyObjectTrump: title \"\(try book.value(forKey: "title", as: String.self) ?? "")\", summary \"\(try book.value(forKey: "summary", as: String.self) ?? "")\"")
+}
 container.persistentStoreCoordinator.removePersistentStore()
 print("\nDone. Inspect the file with: sqlite3 \(storeURL.path) .tables")

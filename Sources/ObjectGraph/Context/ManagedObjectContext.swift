@@ -50,7 +50,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     let queue: DispatchQueue
-    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     // Confined to the context's queue like the objects; see ManagedObject for the exclusivity note.
 
@@ -87,18 +86,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         switch concurrencyType {
         case .mainQueue:
             queue = .main
-            Self.markMainQueue
         case .privateQueue:
             queue = DispatchQueue(label: "ObjectGraph.ManagedObjectContext")
-            queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+            QueueOwnership.mark(queue, for: ObjectIdentifier(self))
         }
     }
-
-    /// Marks the main queue once, so work on it is recognised by queue rather than by thread:
-    /// `Thread.isMainThread` is not reliable on Linux, where the main queue may be drained by
-    /// another thread (as under the Swift Testing runner).
-    private static let markMainQueue: Void = DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
-    private static let mainQueueKey = DispatchSpecificKey<Bool>()
 
     /// The space for temporary IDs of `entity`'s new objects in this context.
     func temporaryIDSpace(for entity: EntityDescription) -> ObjectIDSpace {
@@ -114,10 +106,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Whether the caller is already running on the context's queue.
     var isOnQueue: Bool {
         switch concurrencyType {
-        // The main thread outside any queue block (a program's synchronous top level) counts too:
-        // waiting for the main queue from there would deadlock.
-        case .mainQueue: DispatchQueue.getSpecific(key: Self.mainQueueKey) == true || Thread.isMainThread
-        case .privateQueue: DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+        case .mainQueue: QueueOwnership.isOnMainQueue
+        case .privateQueue: QueueOwnership.isOnPrivateQueue(of: ObjectIdentifier(self))
         }
     }
 
@@ -136,9 +126,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
             processPendingMerges()
             return try block()
         }
-        return try queue.sync {
-            processPendingMerges()
-            return try block()
+        return try QueueOwnership.passingHeldQueues { held in
+            try queue.sync {
+                try QueueOwnership.holding(held) {
+                    processPendingMerges()
+                    return try block()
+                }
+            }
         }
     }
 
