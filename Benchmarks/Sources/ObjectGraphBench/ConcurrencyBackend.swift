@@ -52,8 +52,8 @@ struct LatencyFigures: Codable, Sendable {
 /// Opens the `Person` store of `kind` for the concurrency workloads. Not timed.
 func openConcurrencyBackend(_ kind: BackendKind, at location: StoreLocation) throws -> any ConcurrencyBackend {
     switch kind {
-    case .raw: try RawSQLiteConcurrencyBackend(location: location)
-    case .objectGraph: try ObjectGraphConcurrencyBackend(location: location)
+    case .raw: try RawSQLiteQueryBackend(location: location)
+    case .objectGraph: try ObjectGraphQueryBackend(location: location)
     case .grdb: throw VerificationFailure(description: "GRDB does not run the concurrency workloads")
     }
 }

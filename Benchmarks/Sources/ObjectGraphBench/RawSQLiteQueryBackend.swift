@@ -6,7 +6,9 @@ import Foundation
 /// prepared statements. Each fetch reads every attribute of each matching row into a struct, as
 /// a fetch of objects does, then reads the names.
 final class RawSQLiteQueryBackend: QueryBackend {
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
+    /// The database file, for the concurrency workloads' connections of their own.
+    let url: URL
 
     /// What `objectgraph schema Models/Benchmark.json` creates, less `_objectgraph_*`
     /// (`Models/BenchmarkIndexed.json` adds the index).
@@ -26,6 +28,7 @@ final class RawSQLiteQueryBackend: QueryBackend {
     static let index = #"CREATE INDEX IF NOT EXISTS "Person_age_idx" ON "Person" ("age")"#
 
     init(location: StoreLocation) throws {
+        url = location.url
         connection = try SQLiteConnection(url: location.url)
         try connection.execute(Self.schema)
         if location.indexed { try connection.execute(Self.index) }

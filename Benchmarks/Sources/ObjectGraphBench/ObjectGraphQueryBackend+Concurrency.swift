@@ -3,18 +3,9 @@ import Foundation
 import ObjectGraph
 
 /// The concurrency workloads through ObjectGraph's public API: background contexts, `perform`
-/// and `performAndWait`, `save`, `fetch`. The store is ObjectGraph's W1 store (indexed for C1).
-final class ObjectGraphConcurrencyBackend: ConcurrencyBackend {
-    private let container: PersistentContainer
-
-    init(location: StoreLocation) throws {
-        container = try openContainer(model: location.indexed ? "BenchmarkIndexed.json" : "Benchmark.json", at: location)
-    }
-
-    func close() throws {
-        container.persistentStoreCoordinator.removePersistentStore()
-    }
-
+/// and `performAndWait`, `save`, `fetch`. The store is ObjectGraph's W1 store (indexed for C1),
+/// opened as for the query workloads.
+extension ObjectGraphQueryBackend: ConcurrencyBackend {
     func fetchLatencies(_ parameters: WorkloadParameters, newRows: [PersonRow]) throws -> FetchLatencies {
         var request = FetchRequest<ManagedObject>(entityName: "Person", predicate: try FetchPredicate(format: "age == %d", parameters.equalAge))
         request.fetchLimit = parameters.smallFetchLimit

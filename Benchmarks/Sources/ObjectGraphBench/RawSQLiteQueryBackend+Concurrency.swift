@@ -4,20 +4,8 @@ import Foundation
 
 /// The reference for the concurrency workloads: the same work on ObjectGraph's `Person` table
 /// through SQLite's C API, one connection per thread (WAL lets a reader run beside a writer;
-/// writers take turns through SQLite's busy handler).
-final class RawSQLiteConcurrencyBackend: ConcurrencyBackend {
-    private let url: URL
-    private let reader: SQLiteConnection
-
-    init(location: StoreLocation) throws {
-        url = location.url
-        reader = try Self.connect(location.url)
-        try reader.execute(RawSQLiteQueryBackend.schema)
-        if location.indexed { try reader.execute(RawSQLiteQueryBackend.index) }
-    }
-
-    func close() throws { try reader.close() }
-
+/// writers take turns through SQLite's busy handler). The query backend's connection reads.
+extension RawSQLiteQueryBackend: ConcurrencyBackend {
     /// A connection of its own, waiting up to 10 s for another one's write lock.
     private static func connect(_ url: URL) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(url: url)
@@ -26,7 +14,7 @@ final class RawSQLiteConcurrencyBackend: ConcurrencyBackend {
     }
 
     func fetchLatencies(_ parameters: WorkloadParameters, newRows: [PersonRow]) throws -> FetchLatencies {
-        let statement = try reader.prepare(#"SELECT \#(personColumns) FROM "Person" WHERE "age" = ? ORDER BY "_pk" LIMIT ?"#)
+        let statement = try connection.prepare(#"SELECT \#(personColumns) FROM "Person" WHERE "age" = ? ORDER BY "_pk" LIMIT ?"#)
         func fetch() throws -> Checksum {
             sqlite3_bind_int64(statement.handle, 1, parameters.equalAge)
             sqlite3_bind_int64(statement.handle, 2, Int64(parameters.smallFetchLimit))
