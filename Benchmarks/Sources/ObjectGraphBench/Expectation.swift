@@ -27,6 +27,8 @@ struct Expectation {
     init(_ workload: Workload, parameters: WorkloadParameters) {
         if workload.isGraph {
             self.init(workload, graph: GraphDataset(bookCount: parameters.count, seed: parameters.seed), parameters: parameters)
+        } else if workload.isConcurrency {
+            self.init(concurrency: workload, parameters: parameters)
         } else if workload.usesObjectGraphPersonTable {
             self.init(query: workload, parameters: parameters)
         } else if workload == .m1 {
@@ -72,7 +74,7 @@ struct Expectation {
             result = graph.graphChecksum
         case .g4:
             table = Checksum()
-        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6:
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6, .c1, .c2:
             preconditionFailure("\(workload.rawValue) is not an object-graph workload")
         }
     }
@@ -127,7 +129,7 @@ struct Expectation {
             for row in rows { names.addName(row.name) }
             result = names
             rowsPerRepetition = rows.count
-        case .g1, .g2, .g3, .g4, .q1, .q2, .q3, .q4, .q5, .q6:
+        case .g1, .g2, .g3, .g4, .q1, .q2, .q3, .q4, .q5, .q6, .c1, .c2:
             preconditionFailure("\(workload.rawValue) is not a W workload")
         }
     }
@@ -200,6 +202,35 @@ struct Expectation {
             rowsPerRepetition = matched
         default:
             break
+        }
+    }
+
+    /// C1 and C2. The new rows continue the data set: generating more rows from the same seed
+    /// repeats the store's N rows first, then goes on with ids N + 1, N + 2, … (`rows`).
+    init(concurrency workload: Workload, parameters: WorkloadParameters) {
+        let count = parameters.count
+        switch workload {
+        case .c1:
+            // Every fetch returns the first rows of age `equalAge` in key (= id) order: the save's
+            // rows are not visible until it commits, and come after them anyway.
+            let all = Dataset(count: 2 * count, seed: parameters.seed).rows
+            var first = Checksum()
+            for row in all.prefix(count).filter({ $0.age == parameters.equalAge }).prefix(parameters.smallFetchLimit) { first.append(row) }
+            result = first
+            rows = Array(all[count...])
+            table = Expectation.unordered(all)
+            rowsPerRepetition = count
+        case .c2:
+            let transactions = parameters.concurrentWriters * parameters.writerTransactions
+            var all = Dataset(count: count + transactions, seed: parameters.seed).rows
+            for index in 0..<transactions { all[index].score = WorkloadParameters.newScore(all[index].score) }
+            rows = Array(all[count...])
+            table = Expectation.unordered(all)
+            resultCount = transactions
+            versionBumps = transactions
+            rowsPerRepetition = transactions
+        default:
+            preconditionFailure("\(workload.rawValue) is not a concurrency workload")
         }
     }
 

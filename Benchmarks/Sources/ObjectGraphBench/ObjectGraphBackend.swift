@@ -29,16 +29,7 @@ final class ObjectGraphBackend: Backend {
 
     func insert(_ rows: [PersonRow]) throws {
         let context = container.newBackgroundContext()
-        for row in rows {
-            let person = try context.insertNewObject(forEntityName: "Person")
-            try person.setValue(row.id, forKey: "id")
-            try person.setValue(row.name, forKey: "name")
-            try person.setValue(row.email, forKey: "email")
-            try person.setValue(row.age, forKey: "age")
-            try person.setValue(row.score, forKey: "score")
-            try person.setValue(Date(timeIntervalSinceReferenceDate: row.createdAt), forKey: "createdAt")
-            try person.setValue(row.bio, forKey: "bio")
-        }
+        for row in rows { try context.insertPerson(row) }
         try context.save()
     }
 
@@ -155,7 +146,21 @@ func openContainer(model: String, at location: StoreLocation) throws -> Persiste
     return container
 }
 
-private extension PersonRow {
+extension ManagedObjectContext {
+    /// Inserts a `Person` holding `row`, through the public key-value API (W1, C1, C2).
+    func insertPerson(_ row: PersonRow) throws {
+        let person = try insertNewObject(forEntityName: "Person")
+        try person.setValue(row.id, forKey: "id")
+        try person.setValue(row.name, forKey: "name")
+        try person.setValue(row.email, forKey: "email")
+        try person.setValue(row.age, forKey: "age")
+        try person.setValue(row.score, forKey: "score")
+        try person.setValue(Date(timeIntervalSinceReferenceDate: row.createdAt), forKey: "createdAt")
+        try person.setValue(row.bio, forKey: "bio")
+    }
+}
+
+extension PersonRow {
     /// Reads every attribute of `person` through the public typed key-value API; a missing or
     /// mistyped value fails the run.
     init(_ person: ManagedObject) throws {

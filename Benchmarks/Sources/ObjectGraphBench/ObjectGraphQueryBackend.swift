@@ -5,7 +5,7 @@ import ObjectGraph
 /// language, a values fetch with grouping and aggregates, and batch requests straight to the
 /// store. The store is the one ObjectGraph's W1 path builds (the W and M workloads use it too).
 final class ObjectGraphQueryBackend: QueryBackend {
-    private let container: PersistentContainer
+    let container: PersistentContainer
 
     init(location: StoreLocation) throws {
         container = try openContainer(model: location.indexed ? "BenchmarkIndexed.json" : "Benchmark.json", at: location)

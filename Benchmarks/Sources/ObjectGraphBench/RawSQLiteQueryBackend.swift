@@ -6,7 +6,9 @@ import Foundation
 /// prepared statements. Each fetch reads every attribute of each matching row into a struct, as
 /// a fetch of objects does, then reads the names.
 final class RawSQLiteQueryBackend: QueryBackend {
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
+    /// The database file, for the concurrency workloads' connections of their own.
+    let url: URL
 
     /// What `objectgraph schema Models/Benchmark.json` creates, less `_objectgraph_*`
     /// (`Models/BenchmarkIndexed.json` adds the index).
@@ -26,6 +28,7 @@ final class RawSQLiteQueryBackend: QueryBackend {
     static let index = #"CREATE INDEX IF NOT EXISTS "Person_age_idx" ON "Person" ("age")"#
 
     init(location: StoreLocation) throws {
+        url = location.url
         connection = try SQLiteConnection(url: location.url)
         try connection.execute(Self.schema)
         if location.indexed { try connection.execute(Self.index) }
@@ -37,34 +40,40 @@ final class RawSQLiteQueryBackend: QueryBackend {
     /// = `id` as ObjectGraph's keys count from 1 in insertion order.
     func insert(_ rows: [PersonRow]) throws {
         try connection.execute("BEGIN")
-        let statement = try connection.prepare(#"INSERT INTO "Person" ("_pk", \#(personColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#)
+        let statement = try connection.prepare(Self.insertSQL)
+        for row in rows { try Self.insert(row, with: statement) }
+        try connection.execute("COMMIT")
+    }
+
+    /// An `INSERT` of every column, `_pk` first.
+    static let insertSQL = #"INSERT INTO "Person" ("_pk", \#(personColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#
+
+    /// Runs `statement` (`insertSQL`) for `row`, strings bound without copying (W1, C1, C2).
+    static func insert(_ row: PersonRow, with statement: SQLiteStatement) throws {
         let handle = statement.handle
-        for row in rows {
-            sqlite3_bind_int64(handle, 1, row.id)
-            sqlite3_bind_int64(handle, 2, row.id)
-            sqlite3_bind_int64(handle, 5, row.age)
-            sqlite3_bind_double(handle, 6, row.score)
-            sqlite3_bind_double(handle, 7, row.createdAt)
-            var name = row.name
-            var email = row.email
-            try name.withUTF8 { name in
-                try email.withUTF8 { email in
-                    sqlite3_bind_text(handle, 3, name.baseAddress, Int32(name.count), nil)
-                    sqlite3_bind_text(handle, 4, email.baseAddress, Int32(email.count), nil)
-                    if var bio = row.bio {
-                        try bio.withUTF8 { bio in
-                            sqlite3_bind_text(handle, 8, bio.baseAddress, Int32(bio.count), nil)
-                            _ = try statement.step()
-                        }
-                    } else {
-                        sqlite3_bind_null(handle, 8)
+        sqlite3_bind_int64(handle, 1, row.id)
+        sqlite3_bind_int64(handle, 2, row.id)
+        sqlite3_bind_int64(handle, 5, row.age)
+        sqlite3_bind_double(handle, 6, row.score)
+        sqlite3_bind_double(handle, 7, row.createdAt)
+        var name = row.name
+        var email = row.email
+        try name.withUTF8 { name in
+            try email.withUTF8 { email in
+                sqlite3_bind_text(handle, 3, name.baseAddress, Int32(name.count), nil)
+                sqlite3_bind_text(handle, 4, email.baseAddress, Int32(email.count), nil)
+                if var bio = row.bio {
+                    try bio.withUTF8 { bio in
+                        sqlite3_bind_text(handle, 8, bio.baseAddress, Int32(bio.count), nil)
                         _ = try statement.step()
                     }
+                } else {
+                    sqlite3_bind_null(handle, 8)
+                    _ = try statement.step()
                 }
             }
-            statement.reset()
         }
-        try connection.execute("COMMIT")
+        statement.reset()
     }
 
     /// One prepared statement, re-run: the index on `age` finds the rows, SQLite sorts them.

@@ -17,6 +17,10 @@ enum Report {
             ? "Q1–Q6: issue 4's queries and batches, raw and objectgraph only; Q3 on N books of N/10 authors; "
                 + "rows/s counts rows returned (Q4: rows aggregated; Q5, Q6: rows changed)\n"
             : ""
+        let concurrencyNote = options.workloads.contains(where: \.isConcurrency)
+            ? "C1, C2: issue 5's concurrency, raw and objectgraph only; C1's time columns hold the whole workload (idle fetches, "
+                + "inserting N rows, their save), its latencies are reported apart; C2's rows/s counts transactions\n"
+            : ""
         let memoryNote = options.workloads.contains(where: \.isMemory)
             ? "M1: iterate N rows, fetch batches of \(WorkloadParameters(count: 0).fetchBatchSize), read name; judged by peak RSS (VmHWM)\n"
             : ""
@@ -38,7 +42,7 @@ enum Report {
             machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), CPU \(cpu), SQLite \(String(cString: sqlite3_libversion()))
             backends: \(options.backends.map(\.rawValue).joined(separator: ",")); workloads: \(options.workloads.map(\.rawValue).joined(separator: ",")); \
             N: \(countsText); 1 warm-up + \(options.repetitions) repetitions, each (backend, workload, N) in its own process
-            \(graphNote)\(memoryNote)\(queryNote)stores in \(directory.path)
+            \(graphNote)\(memoryNote)\(queryNote)\(concurrencyNote)stores in \(directory.path)
 
             """
     }
@@ -49,6 +53,7 @@ enum Report {
         let backend = result.backend.displayName.padding(toLength: 12, withPad: " ", startingAt: 0)
         return "\(workload) \(count) \(backend) median \(fixed(result.median, 4)) s (min \(fixed(result.min, 4)), max \(fixed(result.max, 4)))  "
             + "\(rate(result.rowsPerSecond)) rows/s  peak \(megabytes(result)) MB  ✓ \(result.checksum)"
+            + (result.latencies.map { "  fetch latency idle \(milliseconds($0.idleMedian)) ms, during the save \(milliseconds($0.duringMedian)) ms (\(fixed($0.ratio, 2))×)" } ?? "")
     }
 
     static func tables(_ results: [RunResult], options: Options) -> String {
@@ -83,8 +88,44 @@ enum Report {
             }
             text += memoryVerdict(forCount, options: options)
             text += queryVerdicts(forCount, workloads: workloads)
+            text += concurrencyFigures(forCount, options: options)
         }
         return text
+    }
+
+    /// Issue 5's target for C1: the median fetch latency during the save at most this many
+    /// times the idle one.
+    static let c1RatioLimit = 2.0
+
+    /// C1's latencies per backend with its verdict, and C2's throughput against raw SQLite's.
+    private static func concurrencyFigures(_ results: [RunResult], options: Options) -> String {
+        var text = ""
+        let c1 = options.backends.compactMap { backend in results.first { $0.workload == .c1 && $0.backend == backend } }
+        if !c1.isEmpty {
+            text += "\nC1, median latency of the small fetch (median over repetitions of each one's median):\n\n"
+            text += "| C1 backend | idle ms | during the save ms | during / idle | fetches during the save (fewest) |\n|---|---:|---:|---:|---:|\n"
+            for result in c1 {
+                guard let latencies = result.latencies else { continue }
+                text += "| \(result.backend.displayName) | \(milliseconds(latencies.idleMedian)) | \(milliseconds(latencies.duringMedian)) | "
+                    + "\(fixed(latencies.ratio, 2))× | \(latencies.duringSamples) |\n"
+            }
+            if let latencies = c1.first(where: { $0.backend == .objectGraph })?.latencies {
+                text += "\n- C1 ObjectGraph during / idle \(fixed(latencies.ratio, 2))×: "
+                    + (latencies.ratio <= c1RatioLimit ? "meets" : "MISSES") + " the ≤ \(fixed(c1RatioLimit, 1))× target\n"
+            }
+        }
+        if let raw = results.first(where: { $0.workload == .c2 && $0.backend == .raw }),
+           let objectGraph = results.first(where: { $0.workload == .c2 && $0.backend == .objectGraph }) {
+            text += "\nC2, \(raw.rowsPerRepetition) transactions from \(WorkloadParameters(count: 0).concurrentWriters) threads: "
+                + "raw SQLite \(fixed(raw.rowsPerSecond, 0)) tx/s, ObjectGraph \(fixed(objectGraph.rowsPerSecond, 0)) tx/s "
+                + "(ObjectGraph / raw time \(fixed(objectGraph.median / raw.median, 2))×)\n"
+        }
+        return text
+    }
+
+    /// Seconds as milliseconds, three decimals.
+    private static func milliseconds(_ seconds: Double) -> String {
+        fixed(seconds * 1000, 3)
     }
 
     /// Issue 4's targets: fetches (Q1–Q4) at most this many times raw SQLite's time…

@@ -35,6 +35,8 @@ struct RunResult: Codable, Sendable {
     /// and whatever the workload's setup keeps (W5's fetched objects).
     var baselineKB: Int
     var checksum: String
+    /// C1's latencies (the time columns then hold the whole workload).
+    var latencies: LatencyFigures?
 
     var median: Double { let sorted = seconds.sorted(); return sorted[sorted.count / 2] }
     var min: Double { seconds.min() ?? 0 }
@@ -93,6 +95,7 @@ enum Worker {
         var peakKB = 0
         var checksum = ""
         var baselineKB = 0
+        var latencyRuns: [FetchLatencies] = []
 
         for repetition in 0...request.repetitions {
             removeDatabase(at: request.work)
@@ -111,6 +114,7 @@ enum Worker {
             let elapsed = (clock.now - start).seconds
 
             try store.close()
+            if case .latencies(let latencies) = outcome, repetition > 0 { latencyRuns.append(latencies) }
             let label = "\(request.backend.rawValue) \(request.workload.rawValue) N=\(request.parameters.count) repetition \(repetition)"
             checksum = try verify(outcome, against: expectation, store: request.work, label: label)
             if repetition == 0 {
@@ -124,7 +128,8 @@ enum Worker {
         return RunResult(
             backend: request.backend, workload: request.workload, count: request.parameters.count,
             rowsPerRepetition: expectation.rowsPerRepetition, warmUpSeconds: warmUpSeconds, seconds: seconds,
-            peakKB: peakKB, baselineKB: baselineKB, checksum: checksum
+            peakKB: peakKB, baselineKB: baselineKB, checksum: checksum,
+            latencies: latencyRuns.isEmpty ? nil : LatencyFigures(latencyRuns)
         )
     }
 
@@ -134,6 +139,8 @@ enum Worker {
         case count(Int)
         /// Q4: the groups each query returned.
         case groups([[AgeGroup]])
+        /// C1: the latencies, and the rows every fetch returned.
+        case latencies(FetchLatencies)
         case nothing
     }
 
@@ -142,10 +149,13 @@ enum Worker {
         case person(any Backend)
         case graph(any GraphBackend)
         case query(any QueryBackend)
+        case concurrency(any ConcurrencyBackend)
 
         init(_ kind: BackendKind, for workload: Workload, at location: StoreLocation) throws {
             if workload.isGraph {
                 self = .graph(try openGraphBackend(kind, at: location))
+            } else if workload.isConcurrency {
+                self = .concurrency(try openConcurrencyBackend(kind, at: location))
             } else if workload.usesObjectGraphPersonTable {
                 self = .query(try openQueryBackend(kind, at: location))
             } else {
@@ -158,6 +168,7 @@ enum Worker {
             case .person(let backend): try backend.close()
             case .graph(let backend): try backend.close()
             case .query(let backend): try backend.close()
+            case .concurrency(let backend): try backend.close()
             }
         }
     }
@@ -193,6 +204,8 @@ enum Worker {
         case (.q4, .query(let backend)): return .groups(try backend.averageScoreByAge(parameters))
         case (.q5, .query(let backend)): return .count(try backend.batchUpdateScores(parameters))
         case (.q6, .query(let backend)): return .count(try backend.batchDelete(parameters))
+        case (.c1, .concurrency(let backend)): return .latencies(try backend.fetchLatencies(parameters, newRows: expectation.rows))
+        case (.c2, .concurrency(let backend)): return .count(try backend.concurrentSmallSaves(parameters, newRows: expectation.rows))
         default: throw VerificationFailure(description: "\(workload.rawValue) does not run on this store")
         }
     }
@@ -228,6 +241,11 @@ enum Worker {
             }
             let first = expected.first ?? []
             reported = "\(results.count) × \(first.count) groups of \(first.reduce(0) { $0 + $1.count }) rows"
+        case .latencies(let latencies):
+            guard latencies.rows == expectation.result else {
+                throw VerificationFailure(description: "\(label): the fetches read \(latencies.rows), expected \(expectation.result.map(String.init(describing:)) ?? "nothing")")
+            }
+            reported = "\(latencies.idle.count) idle and \(latencies.during.count) fetches during the save read \(latencies.rows)"
         case .nothing:
             break
         }

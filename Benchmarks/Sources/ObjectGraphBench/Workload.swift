@@ -2,7 +2,8 @@
 /// an index on `age`), the object-graph workloads of issue 3 (`Author` ↔ `Book`, G1–G4), the
 /// memory workload M1 (iterating `Person` through a batched fetch, at its own default N) and the
 /// query-language workloads of issue 4 (Q1–Q6: predicates, a grouped aggregate, batch update and
-/// delete; Q3 on the object graph, the others on `Person`).
+/// delete; Q3 on the object graph, the others on `Person`) and the concurrency workloads of
+/// issue 5 (C1: fetch latency during a large save; C2: four writers of small transactions).
 enum Workload: String, CaseIterable, Codable, Sendable {
     case w1 = "W1"
     case w2 = "W2"
@@ -22,6 +23,8 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     case q4 = "Q4"
     case q5 = "Q5"
     case q6 = "Q6"
+    case c1 = "C1"
+    case c2 = "C2"
 
     /// What the workload does, for the report.
     var summary: String {
@@ -44,19 +47,24 @@ enum Workload: String, CaseIterable, Codable, Sendable {
         case .q4: "GROUP BY age: count, average score, ×5"
         case .q5: "batch update score where age < 49 (~N/2)"
         case .q6: "batch delete where age < 49 (~N/2)"
+        case .c1: "age == 42 limit 10: latency during a save of N new rows / idle"
+        case .c2: "4 writers × 1,000 transactions (insert one, change one)"
         }
     }
 
-    /// The group a `--workloads` letter names: W, G, M or Q.
+    /// The group a `--workloads` letter names: W, G, M, Q or C.
     var group: String { String(rawValue.prefix(1)) }
 
     /// Whether it is one of issue 4's query-language workloads (Q1–Q6).
     var isQuery: Bool { group == "Q" }
 
+    /// Whether it is one of issue 5's concurrency workloads (C1, C2).
+    var isConcurrency: Bool { group == "C" }
+
     /// Whether it works on a `Person` store with exactly ObjectGraph's table (`_pk`, `_version`
-    /// and the attributes), which the raw backend then creates too: Q1, Q2 and Q4–Q6. (The W
-    /// workloads' raw table is keyed by `id` and has no `_version`.)
-    var usesObjectGraphPersonTable: Bool { isQuery && !isGraph }
+    /// and the attributes), which the raw backend then creates too: Q1, Q2, Q4–Q6, C1 and C2.
+    /// (The W workloads' raw table is keyed by `id` and has no `_version`.)
+    var usesObjectGraphPersonTable: Bool { (isQuery || isConcurrency) && !isGraph }
 
     /// Whether it is a batch operation (Q5, Q6), whose target is ≤ 1.5× raw; the other query
     /// workloads are fetches, whose target is ≤ 2.0× raw.
@@ -66,14 +74,14 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     var needsPopulatedStore: Bool { self != .w1 && self != .g1 }
 
     /// Whether the store it starts from has the index on `age`.
-    var indexed: Bool { self == .w3Indexed || self == .q1 }
+    var indexed: Bool { self == .w3Indexed || self == .q1 || self == .c1 }
 
     /// Whether it works on the `Author` ↔ `Book` graph (`Models/BenchmarkGraph.json`) rather than
     /// on `Person`.
     var isGraph: Bool {
         switch self {
         case .g1, .g2, .g3, .g4, .q3: true
-        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6: false
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6, .c1, .c2: false
         }
     }
 
@@ -82,11 +90,15 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     var isMemory: Bool { self == .m1 }
 
     /// The row counts it runs at when `--n` is not given: 1,000,000 for M1 and for the batch
-    /// operations (so that each changes ~500,000 rows), 100,000 and 20,000 for the others.
-    var defaultCounts: [Int] { isMemory || isBatch ? [1_000_000] : [100_000, 20_000] }
+    /// operations (so that each changes ~500,000 rows), 100,000 for the concurrency workloads
+    /// (C1 saves N new rows), 100,000 and 20,000 for the others.
+    var defaultCounts: [Int] {
+        if isMemory || isBatch { return [1_000_000] }
+        return isConcurrency ? [100_000] : [100_000, 20_000]
+    }
 
-    /// Whether `backend` runs it: GRDB does not run the object-graph or the query workloads.
-    func runs(on backend: BackendKind) -> Bool { !((isGraph || isQuery) && backend == .grdb) }
+    /// Whether `backend` runs it: GRDB does not run the object-graph, query or concurrency workloads.
+    func runs(on backend: BackendKind) -> Bool { !((isGraph || isQuery || isConcurrency) && backend == .grdb) }
 
     /// The populated store `backend` starts from, as a file-name suffix: one per data set and
     /// schema. ObjectGraph's `Person` stores are the same for the W, M and Q workloads; raw
@@ -98,11 +110,11 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     }
 
     /// The workloads a `--workloads` item names: one workload, or `W` (W1–W6 with W3i), `G`
-    /// (G1–G4), `M` (M1), `Q` (Q1–Q6) or `all`.
+    /// (G1–G4), `M` (M1), `Q` (Q1–Q6), `C` (C1, C2) or `all`.
     static func named(_ name: String) -> [Workload]? {
         switch name.lowercased() {
         case "all": allCases
-        case "w", "g", "m", "q": allCases.filter { $0.group.lowercased() == name.lowercased() }
+        case "w", "g", "m", "q", "c": allCases.filter { $0.group.lowercased() == name.lowercased() }
         default: allCases.first { $0.rawValue.lowercased() == name.lowercased() }.map { [$0] }
         }
     }
@@ -155,6 +167,17 @@ struct WorkloadParameters: Codable, Sendable {
     /// Q5: the score every matching row gets. A few rows may hold it already, so the check reads
     /// the rows' `_version`s too: exactly the matching rows must have gone from 1 to 2.
     var batchScore = 1.5
+    /// C1: the fetch's limit (the first rows with `age == equalAge`, in key order) …
+    var smallFetchLimit = 10
+    /// … and how many fetches measure its idle latency.
+    var latencySamples = 200
+    /// C2: writer threads (each with its own context or connection) and transactions each, at
+    /// most: each transaction changes a row of its own, so fewer when N is small (`--n 2000`).
+    var concurrentWriters = 4
+    var transactionsPerWriter = 1_000
+
+    /// C2's transactions per writer at this N.
+    var writerTransactions: Int { min(transactionsPerWriter, count / concurrentWriters) }
     /// The data seed.
     var seed = Dataset.defaultSeed
 

@@ -122,14 +122,7 @@ final class SQLiteConnection {
     /// hide it.
     func transaction<T>(_ body: () throws -> T) throws -> T {
         try beginImmediate()
-        do {
-            let result = try body()
-            try runCached("COMMIT", activity: "Cannot commit the transaction")
-            return result
-        } catch {
-            rollbackIfActive()
-            throw error
-        }
+        return try committing("Cannot commit the transaction", body)
     }
 
     /// Runs `body` inside one read transaction (`BEGIN DEFERRED … COMMIT`), so several statements
@@ -137,9 +130,15 @@ final class SQLiteConnection {
     func readTransaction<T>(_ body: () throws -> T) throws -> T {
         guard !isInTransaction else { return try body() }
         try runCached("BEGIN DEFERRED", activity: "Cannot start a read transaction on the store at \(path)")
+        return try committing("Cannot end the read transaction on the store at \(path)", body)
+    }
+
+    /// Runs `body` in the transaction just begun, then commits. On any error the transaction is
+    /// rolled back and the FIRST error is rethrown; a failed rollback cannot hide it.
+    private func committing<T>(_ activity: @autoclosure () -> String, _ body: () throws -> T) throws -> T {
         do {
             let result = try body()
-            try runCached("COMMIT", activity: "Cannot end the read transaction on the store at \(path)")
+            try runCached("COMMIT", activity: activity())
             return result
         } catch {
             rollbackIfActive()

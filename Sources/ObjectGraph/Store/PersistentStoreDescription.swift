@@ -16,7 +16,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var type: StoreType
     /// Opens the store for reading only: saves fail with a `.readOnly` error.
     public var isReadOnly: Bool = false
-    /// How long a write waits for another connection's lock before failing, in seconds.
+    /// How long a SQLite store waits for another connection's lock (another process writing the
+    /// same file, say) before failing with a busy error, in seconds: writes waiting to begin, and
+    /// reads in the rare moments a lock stops them too.
     public var busyTimeout: TimeInterval = 5
     /// SQLite pragmas applied after opening, by name (`["cache_size": "-20000"]`). They override
     /// the defaults `journal_mode=WAL` and `synchronous=NORMAL`.

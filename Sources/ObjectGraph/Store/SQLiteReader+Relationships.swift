@@ -30,11 +30,7 @@ extension SQLiteReader {
         let statement = try connection.cachedStatement(sql)
         statement.reset()
         defer { statement.reset() }
-        if sources.count == 1 {
-            try statement.bind(.integer(sources[0]), at: 1)
-        } else {
-            try statement.bind(.string("[" + sources.map(String.init).joined(separator: ",") + "]"), at: 1)
-        }
+        try bind(sources, to: statement)
         let destination = model.entities[relationship.destinationIndex]
         var related: [Int64: [ManagedObjectID]] = [:]
         while try statement.step() {
@@ -81,11 +77,7 @@ extension SQLiteReader {
             "\(destination.selectPrefix) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", "))")
         statement.reset()
         defer { statement.reset() }
-        if sources.count == 1 {
-            try statement.bind(.integer(sources[0]), at: 1)
-        } else {
-            try statement.bind(.string("[" + sources.map(String.init).joined(separator: ",") + "]"), at: 1)
-        }
+        try bind(sources, to: statement)
         var related: [Int64: [Snapshot]] = [:]
         while try statement.step() {
             let row = try destination.snapshot(from: statement)
@@ -95,5 +87,15 @@ extension SQLiteReader {
             related[key, default: []].append(row)
         }
         return related
+    }
+
+    /// Binds the source keys to parameter 1: the key itself for one (`= ?`), a JSON array for
+    /// several (`IN (SELECT value FROM json_each(?))`).
+    private func bind(_ sources: [Int64], to statement: SQLiteStatement) throws {
+        if sources.count == 1 {
+            try statement.bind(.integer(sources[0]), at: 1)
+        } else {
+            try statement.bind(.string("[" + sources.map(String.init).joined(separator: ",") + "]"), at: 1)
+        }
     }
 }

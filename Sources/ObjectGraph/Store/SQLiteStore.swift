@@ -58,9 +58,9 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     deinit {
         // The last reference is gone, so nothing else can be using the state or the readers.
-        state.close()
         readers.close()
         changes.close()
+        state.close()
     }
 
     func save(_ request: SaveRequest) throws -> [Int64] {
@@ -114,10 +114,13 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try write { try $0.reservePrimaryKeys(for: entity, count: count) }
     }
 
+    /// Closes the readers, then the writer: the last connection to close moves the WAL's pages
+    /// into the database file and deletes the WAL, which only a connection that may write can
+    /// do. So once the store is closed, the file alone holds everything.
     func close() {
-        queue.sync { state.close() }
         readers.close()
         changes.close()
+        queue.sync { state.close() }
     }
 
     /// Counts the commits to the file since the store opened, by this store's writer or anyone

@@ -134,4 +134,16 @@ import Testing
             #expect(try store.save(insert(store, 2)) == [1])
         }
     }
+
+    @Test func afterClosingTheFileAloneHoldsEverything() throws {
+        let directory = try SQLiteFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Club.sqlite")
+        let store = try SQLiteStore(description: SQLiteFixtures.description(url), model: SQLiteFixtures.model())
+        _ = try store.save(insert(store, 1))
+        // A read opens a reader; the writer must still be the last connection to close.
+        #expect(try SQLiteFixtures.fetchAll(store).count == 1)
+        store.close()
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"), "the WAL was not checkpointed and removed")
+    }
 }
