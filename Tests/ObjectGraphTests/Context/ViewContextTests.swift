@@ -34,4 +34,25 @@ import Testing
         }
         #expect(title == "PERF")
     }
+
+    @Test(arguments: StoreKind.allCases)
+    @MainActor
+    func aChildOfTheViewContextWorksFromTheMainQueue(kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let view = store.container.viewContext
+        let item = try view.insertItem("VIEW", ["title": "unsaved in view"])
+        let child = view.newChildContext()
+        // The child waits for its queue from the main queue, then asks the main-queue parent for
+        // rows: the parent must answer on the spot, not wait for the queue this thread holds.
+        let title = try child.performAndWait {
+            let copy = try child.existingObject(with: try #require(child.objects("Item").first).objectID)
+            try copy.setValue("edited in child", forKey: "title")
+            try child.save()
+            return try copy.get("title", as: String.self)
+        }
+        #expect(title == "edited in child")
+        #expect(try item.get("title", as: String.self) == "edited in child")
+        try await view.save()
+        #expect(try store.storedCount("Item", "title == 'edited in child'") == 1)
+    }
 }
