@@ -117,6 +117,17 @@ extension ManagedObjectContext {
         merge(storedRow: try storedSnapshot(of: object.objectID, fresh: true), into: object)
     }
 
+    /// Brings every registered object up to date with the store, as Core Data's
+    /// `refreshAllObjects()`: objects with unsaved changes reload their stored values and keep
+    /// their changes on top; the others become faults, their values released until next used.
+    public func refreshAllObjects() throws {
+        checkQueue("refreshAllObjects()")
+        processPendingMerges()
+        for object in registered.values.map({ $0.takeUnretainedValue() }) where !object.isInserted {
+            try refresh(object, mergeChanges: object.hasChanges)
+        }
+    }
+
     /// Gives `object` the stored `row`, with the object's unsaved changes applied on top of it:
     /// changed attributes and to-ones keep their values (only the slots `kept` accepts, when
     /// given), changed to-manys their changes, and unchanged to-manys load again when next used.

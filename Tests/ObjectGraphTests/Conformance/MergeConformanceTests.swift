@@ -178,6 +178,35 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func refreshAllObjectsReloadsKeepingUnsavedChanges(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let (plainID, editedID) = try store.withNewContext { context in
+            let plain = try context.insertItem("PLAIN", ["title": "old"])
+            let edited = try context.insertItem("EDITED", ["title": "old"])
+            try context.save()
+            return (plain.objectID, edited.objectID)
+        }
+        let viewer = store.newContext()
+        let (plain, edited) = try viewer.performAndWait { () throws in
+            let edited = try viewer.existingObject(with: editedID)
+            try edited.setValue("local note", forKey: "note")
+            return (try viewer.existingObject(with: plainID), edited)
+        }
+        try store.withNewContext { context in
+            for id in [plainID, editedID] { try context.existingObject(with: id).setValue("new", forKey: "title") }
+            try context.save()
+        }
+        try viewer.performAndWait { () throws in
+            try viewer.refreshAllObjects()
+            #expect(plain.isFault)
+            #expect(try plain.get("title", as: String.self) == "new")
+            #expect(try edited.get("title", as: String.self) == "new")
+            #expect(try edited.get("note", as: String.self) == "local note")
+            #expect(edited.isUpdated)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func siblingChildrenMergeWhatAnotherChildSavedIntoTheirParent(kind: StoreKind) throws {
         let store = try TestStore(kind)
         let id = try store.withNewContext { context in
