@@ -75,6 +75,22 @@ final class ObjectGraphQueryBackend: QueryBackend {
         return try context.execute(request).count
     }
 
+    /// A batch insert filled by a closure: the store writes the rows as the closure makes them.
+    func batchInsert(_ people: PersonPool) throws -> Int {
+        let context = container.newBackgroundContext()
+        let request = BatchInsertRequest(entityName: "Person", count: people.count) { index, values in
+            let row = people.row(index)
+            try values.setValue(row.id, forKey: "id")
+            try values.setValue(row.name, forKey: "name")
+            try values.setValue(row.email, forKey: "email")
+            try values.setValue(row.age, forKey: "age")
+            try values.setValue(row.score, forKey: "score")
+            try values.setValue(Date(timeIntervalSinceReferenceDate: row.createdAt), forKey: "createdAt")
+            try values.setValue(row.bio, forKey: "bio")
+        }
+        return try context.execute(request).count
+    }
+
     private func name(of person: ManagedObject) throws -> String {
         guard let name = try person.value(forKey: "name", as: String.self) else {
             throw VerificationFailure(description: "Person.name of \(person.objectID) is missing")

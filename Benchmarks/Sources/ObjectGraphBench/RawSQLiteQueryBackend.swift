@@ -33,13 +33,25 @@ final class RawSQLiteQueryBackend: QueryBackend {
 
     func close() throws { try connection.close() }
 
-    /// Builds the populated store (not timed): one prepared `INSERT` in one transaction, `_pk`
-    /// = `id` as ObjectGraph's keys count from 1 in insertion order.
+    /// Builds the populated store (not timed).
     func insert(_ rows: [PersonRow]) throws {
+        try insert(count: rows.count) { rows[$0] }
+    }
+
+    /// Q7: one prepared `INSERT` in one transaction.
+    func batchInsert(_ people: PersonPool) throws -> Int {
+        try insert(count: people.count, row: people.row)
+        return people.count
+    }
+
+    /// Rows `row(0)`, …, `row(count - 1)` by one prepared `INSERT` in one transaction, strings
+    /// bound without copying; `_pk` = `id`, as ObjectGraph's keys count from 1 in insertion order.
+    private func insert(count: Int, row makeRow: (Int) -> PersonRow) throws {
         try connection.execute("BEGIN")
         let statement = try connection.prepare(#"INSERT INTO "Person" ("_pk", \#(personColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#)
         let handle = statement.handle
-        for row in rows {
+        for index in 0..<count {
+            let row = makeRow(index)
             sqlite3_bind_int64(handle, 1, row.id)
             sqlite3_bind_int64(handle, 2, row.id)
             sqlite3_bind_int64(handle, 5, row.age)

@@ -193,6 +193,9 @@ enum Worker {
         case (.q4, .query(let backend)): return .groups(try backend.averageScoreByAge(parameters))
         case (.q5, .query(let backend)): return .count(try backend.batchUpdateScores(parameters))
         case (.q6, .query(let backend)): return .count(try backend.batchDelete(parameters))
+        case (.q7, .query(let backend)):
+            guard let people = expectation.people else { throw VerificationFailure(description: "Q7 has no rows to insert") }
+            return .count(try backend.batchInsert(people))
         default: throw VerificationFailure(description: "\(workload.rawValue) does not run on this store")
         }
     }
@@ -211,7 +214,7 @@ enum Worker {
             guard count == expectation.resultCount else {
                 throw VerificationFailure(description: "\(label): changed \(count) rows, expected \(expectation.resultCount ?? 0)")
             }
-            reported = "\(count) " + (expectation.versionBumps == nil ? "deleted" : "updated")
+            reported = "\(count) \(expectation.countedChange)"
         case .groups(let results):
             guard let expected = expectation.groups else { throw VerificationFailure(description: "\(label): no expected groups") }
             guard results.count == expected.count else {

@@ -1,8 +1,8 @@
 /// The workloads of shared/BENCHMARKS.md (`Person`, W1–W6; `w3Indexed` is W3 against a store with
 /// an index on `age`), the object-graph workloads of issue 3 (`Author` ↔ `Book`, G1–G4), the
 /// memory workload M1 (iterating `Person` through a batched fetch, at its own default N) and the
-/// query-language workloads of issue 4 (Q1–Q6: predicates, a grouped aggregate, batch update and
-/// delete; Q3 on the object graph, the others on `Person`).
+/// query-language workloads of issue 4 (Q1–Q7: predicates, a grouped aggregate, batch update,
+/// delete and insert; Q3 on the object graph, the others on `Person`).
 enum Workload: String, CaseIterable, Codable, Sendable {
     case w1 = "W1"
     case w2 = "W2"
@@ -22,6 +22,7 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     case q4 = "Q4"
     case q5 = "Q5"
     case q6 = "Q6"
+    case q7 = "Q7"
 
     /// What the workload does, for the report.
     var summary: String {
@@ -44,26 +45,27 @@ enum Workload: String, CaseIterable, Codable, Sendable {
         case .q4: "GROUP BY age: count, average score, ×5"
         case .q5: "batch update score where age < 49 (~N/2)"
         case .q6: "batch delete where age < 49 (~N/2)"
+        case .q7: "batch insert N rows, one transaction, fresh store"
         }
     }
 
     /// The group a `--workloads` letter names: W, G, M or Q.
     var group: String { String(rawValue.prefix(1)) }
 
-    /// Whether it is one of issue 4's query-language workloads (Q1–Q6).
+    /// Whether it is one of issue 4's query-language workloads (Q1–Q7).
     var isQuery: Bool { group == "Q" }
 
     /// Whether it works on a `Person` store with exactly ObjectGraph's table (`_pk`, `_version`
-    /// and the attributes), which the raw backend then creates too: Q1, Q2 and Q4–Q6. (The W
+    /// and the attributes), which the raw backend then creates too: Q1, Q2 and Q4–Q7. (The W
     /// workloads' raw table is keyed by `id` and has no `_version`.)
     var usesObjectGraphPersonTable: Bool { isQuery && !isGraph }
 
-    /// Whether it is a batch operation (Q5, Q6), whose target is ≤ 1.5× raw; the other query
+    /// Whether it is a batch operation (Q5–Q7), whose target is ≤ 1.5× raw; the other query
     /// workloads are fetches, whose target is ≤ 2.0× raw.
-    var isBatch: Bool { self == .q5 || self == .q6 }
+    var isBatch: Bool { self == .q5 || self == .q6 || self == .q7 }
 
-    /// Whether the workload starts from a populated store (all but W1 and G1).
-    var needsPopulatedStore: Bool { self != .w1 && self != .g1 }
+    /// Whether the workload starts from a populated store (all but the inserts W1, G1 and Q7).
+    var needsPopulatedStore: Bool { self != .w1 && self != .g1 && self != .q7 }
 
     /// Whether the store it starts from has the index on `age`.
     var indexed: Bool { self == .w3Indexed || self == .q1 }
@@ -73,7 +75,7 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     var isGraph: Bool {
         switch self {
         case .g1, .g2, .g3, .g4, .q3: true
-        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6: false
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6, .q7: false
         }
     }
 
@@ -82,7 +84,8 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     var isMemory: Bool { self == .m1 }
 
     /// The row counts it runs at when `--n` is not given: 1,000,000 for M1 and for the batch
-    /// operations (so that each changes ~500,000 rows), 100,000 and 20,000 for the others.
+    /// operations (so that Q5 and Q6 change ~500,000 rows and Q7 inserts a million), 100,000
+    /// and 20,000 for the others.
     var defaultCounts: [Int] { isMemory || isBatch ? [1_000_000] : [100_000, 20_000] }
 
     /// Whether `backend` runs it: GRDB does not run the object-graph or the query workloads.
@@ -98,7 +101,7 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     }
 
     /// The workloads a `--workloads` item names: one workload, or `W` (W1–W6 with W3i), `G`
-    /// (G1–G4), `M` (M1), `Q` (Q1–Q6) or `all`.
+    /// (G1–G4), `M` (M1), `Q` (Q1–Q7) or `all`.
     static func named(_ name: String) -> [Workload]? {
         switch name.lowercased() {
         case "all": allCases
