@@ -228,3 +228,49 @@ import Testing
         #expect(try store.storedCount("Person") == 0)
     }
 }
+
+/// Batch updates and deletes report exactly the objects they changed, with their entities, on a
+/// table of its own and on a table a hierarchy shares.
+@Suite struct BatchResultConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func theObjectsChangedAreTheOnesReported(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            _ = try context.execute(BatchInsertRequest(entityName: "Person", count: 50) { index, values in
+                try values.setValue("P\(index)", forKey: "name")
+                try values.setValue(index, forKey: "age")
+            })
+            let young = Set(try context.objects("Person", where: "age < 20").map(\.objectID))
+            #expect(young.count == 20)
+            let updated = try context.execute(BatchUpdateRequest(entityName: "Person", predicate: try FetchPredicate(format: "age < 20"), propertiesToUpdate: ["city": "Oslo"]))
+            #expect(Set(updated.objectIDs) == young)
+            #expect(updated.count == 20)
+            let deleted = try context.execute(BatchDeleteRequest(entityName: "Person", predicate: try FetchPredicate(format: "age < 20")))
+            #expect(Set(deleted.objectIDs) == young)
+            #expect(deleted.count == 20)
+        }
+        #expect(try store.storedCount("Person") == 30)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func subEntitiesInASharedTableAreReportedAsThemselves(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: InheritanceModel.load)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let dune = try context.insert("Book", ["title": "Dune", "sku": "B1", "pages": 412])
+            let algebra = try context.insert("Textbook", ["title": "Algebra", "sku": "T1", "pages": 300, "subject": "math"])
+            _ = try context.insert("Magazine", ["title": "Wired", "sku": "M1", "issue": 7])
+            try context.save()
+
+            let books = try context.execute(BatchUpdateRequest(entityName: "Book", propertiesToUpdate: ["pages": 5]))
+            #expect(Set(books.objectIDs) == [dune.objectID, algebra.objectID])
+            #expect(Set(books.objectIDs.map(\.entity.name)) == ["Book", "Textbook"])
+
+            var ownOnly = BatchUpdateRequest(entityName: "Book", propertiesToUpdate: ["pages": 6])
+            ownOnly.includesSubentities = false
+            #expect(try context.execute(ownOnly).objectIDs == [dune.objectID])
+        }
+        #expect(try store.storedCount("Book", "pages == 6") == 1)
+        #expect(try store.storedCount("Textbook", "pages == 5") == 1)
+        #expect(try store.storedCount("Magazine") == 1)
+    }
+}
