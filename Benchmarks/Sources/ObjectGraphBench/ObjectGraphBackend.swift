@@ -30,14 +30,8 @@ final class ObjectGraphBackend: Backend {
     func insert(_ rows: [PersonRow]) throws {
         let context = container.newBackgroundContext()
         for row in rows {
-            let person = try context.insertNewObject(forEntityName: "Person")
-            try person.setValue(row.id, forKey: "id")
-            try person.setValue(row.name, forKey: "name")
-            try person.setValue(row.email, forKey: "email")
-            try person.setValue(row.age, forKey: "age")
-            try person.setValue(row.score, forKey: "score")
-            try person.setValue(Date(timeIntervalSinceReferenceDate: row.createdAt), forKey: "createdAt")
-            try person.setValue(row.bio, forKey: "bio")
+            var person = try context.insertNewObject(forEntityName: "Person")
+            try row.write(into: &person)
         }
         try context.save()
     }

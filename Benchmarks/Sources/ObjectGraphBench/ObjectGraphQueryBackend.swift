@@ -79,14 +79,7 @@ final class ObjectGraphQueryBackend: QueryBackend {
     func batchInsert(_ people: PersonPool) throws -> Int {
         let context = container.newBackgroundContext()
         let request = BatchInsertRequest(entityName: "Person", count: people.count) { index, values in
-            let row = people.row(index)
-            try values.setValue(row.id, forKey: "id")
-            try values.setValue(row.name, forKey: "name")
-            try values.setValue(row.email, forKey: "email")
-            try values.setValue(row.age, forKey: "age")
-            try values.setValue(row.score, forKey: "score")
-            try values.setValue(Date(timeIntervalSinceReferenceDate: row.createdAt), forKey: "createdAt")
-            try values.setValue(row.bio, forKey: "bio")
+            try people.row(index).write(into: &values)
         }
         return try context.execute(request).count
     }
