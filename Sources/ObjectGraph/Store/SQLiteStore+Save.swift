@@ -130,10 +130,14 @@ extension SQLiteStoreState {
     }
 
     /// Inserts `values`, a value row of `table`'s entity, under `key`, checked as every inserted
-    /// row is (its width, its references, then the table's constraints); `objectID` names the
-    /// row in errors, and is made only for one.
+    /// row is (its width, its references, required values SQLite does not check, then the
+    /// table's constraints); `objectID` names the row in errors, and is made only for one.
     func insertRow(_ values: [AttributeValue], key: Int64, into table: SQLiteStoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID) throws {
         try checkRow(values, of: table.entity, objectID())
+        // Worded as the in-memory store words it; NOT NULL columns fail in the step, explained alike.
+        for attribute in table.requiredInNullableColumns where values[attribute.index].isNull {
+            throw ConstraintViolation.missingValue(entity: table.entity, objectID: objectID(), key: attribute.name)
+        }
         let values = table.entity.toOneRelationships.isEmpty ? values : try keys.resolvingReferences(in: values, of: objectID())
         let statement = try table.insert(on: connection)
         statement.reset()

@@ -227,6 +227,26 @@ import Testing
         }
         #expect(try store.storedCount("Person") == 0)
     }
+
+    /// A sub-entity's required attribute lives in a column its hierarchy's table lets be NULL:
+    /// the store checks it itself.
+    @Test(arguments: StoreKind.allCases)
+    func aSubEntitysMissingRequiredValueWritesNothing(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: InheritanceModel.load)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let missing = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Book", count: 2) { index, values in
+                    try values.setValue("Dune \(index)", forKey: "title")
+                    try values.setValue("B\(index)", forKey: "sku")
+                    if index == 0 { try values.setValue(412, forKey: "pages") }
+                })
+            }
+            #expect(missing?.kind == .constraintViolation)
+            #expect(missing?.key == "pages")
+            #expect(missing?.message.hasSuffix("Book.pages is required but has no value; nothing was written.") == true)
+        }
+        #expect(try store.storedCount("Item") == 0)
+    }
 }
 
 /// Batch updates and deletes report exactly the objects they changed, with their entities, on a
