@@ -40,11 +40,11 @@ final class SQLiteStatement {
         var string = string
         let code = string.withUTF8 { bytes -> Int32 in
             // A NULL pointer would bind NULL, so an empty string binds a copied "" instead.
-            guard let source = bytes.baseAddress, let buffer = textBuffer.baseAddress, !bytes.isEmpty else {
+            guard let source = bytes.baseAddress, !bytes.isEmpty else {
                 return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
             }
             precondition(textUsed + bytes.count <= textBuffer.count, "text bound beyond what reserveTextBuffer(_:) reserved")
-            let target = buffer + textUsed
+            let target = textBuffer.baseAddress! + textUsed
             target.copyMemory(from: source, byteCount: bytes.count)
             textUsed += bytes.count
             return sqlite3_bind_text64(handle, index, target.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
