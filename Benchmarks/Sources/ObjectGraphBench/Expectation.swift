@@ -3,8 +3,10 @@
 struct Expectation {
     /// The checksum the timed work must return (what it read), if it returns one.
     var result: Checksum?
-    /// The count the timed work must return (rows deleted), if it returns one.
+    /// The count the timed work must return (rows deleted, updated or inserted), if it returns one.
     var resultCount: Int?
+    /// What `resultCount` counts, for the report.
+    var countedChange = "deleted"
     /// The checksum of the whole table afterwards, for the workloads that write.
     var table: Checksum?
     /// Rows processed per repetition, for rows/s.
@@ -22,6 +24,8 @@ struct Expectation {
     var groups: [[AgeGroup]]?
     /// Q5: how many rows must be at version 2 afterwards (all others at 1).
     var versionBumps: Int?
+    /// Q7's input rows.
+    var people: PersonPool?
 
     /// The expectation of any workload, generating the data set it needs.
     init(_ workload: Workload, parameters: WorkloadParameters) {
@@ -29,6 +33,8 @@ struct Expectation {
             self.init(workload, graph: GraphDataset(bookCount: parameters.count, seed: parameters.seed), parameters: parameters)
         } else if workload.isConcurrency {
             self.init(concurrency: workload, parameters: parameters)
+        } else if workload == .q7 {
+            self.init(inserting: PersonPool(count: parameters.count, seed: parameters.seed))
         } else if workload.usesObjectGraphPersonTable {
             self.init(query: workload, parameters: parameters)
         } else if workload == .m1 {
@@ -74,7 +80,7 @@ struct Expectation {
             result = graph.graphChecksum
         case .g4:
             table = Checksum()
-        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6, .c1, .c2:
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6, .q7, .c1, .c2:
             preconditionFailure("\(workload.rawValue) is not an object-graph workload")
         }
     }
@@ -129,9 +135,20 @@ struct Expectation {
             for row in rows { names.addName(row.name) }
             result = names
             rowsPerRepetition = rows.count
-        case .g1, .g2, .g3, .g4, .q1, .q2, .q3, .q4, .q5, .q6, .c1, .c2:
+        case .g1, .g2, .g3, .g4, .q1, .q2, .q3, .q4, .q5, .q6, .q7, .c1, .c2:
             preconditionFailure("\(workload.rawValue) is not a W workload")
         }
+    }
+
+    /// Q7: every row of `people` inserted, counted and checksummed row by row.
+    init(inserting people: PersonPool) {
+        var table = Checksum()
+        for index in 0..<people.count { table.add(people.row(index)) }
+        self.table = table
+        self.people = people
+        resultCount = people.count
+        countedChange = "inserted"
+        rowsPerRepetition = people.count
     }
 
     /// Q1, Q2, Q4, Q5 and Q6, generating the rows one at a time without keeping them (Q5 and Q6
@@ -194,6 +211,7 @@ struct Expectation {
         case .q5:
             resultCount = matched
             versionBumps = matched
+            countedChange = "updated"
             table = found
             rowsPerRepetition = matched
         case .q6:

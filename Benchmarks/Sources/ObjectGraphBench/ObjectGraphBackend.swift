@@ -149,14 +149,8 @@ func openContainer(model: String, at location: StoreLocation) throws -> Persiste
 extension ManagedObjectContext {
     /// Inserts a `Person` holding `row`, through the public key-value API (W1, C1, C2).
     func insertPerson(_ row: PersonRow) throws {
-        let person = try insertNewObject(forEntityName: "Person")
-        try person.setValue(row.id, forKey: "id")
-        try person.setValue(row.name, forKey: "name")
-        try person.setValue(row.email, forKey: "email")
-        try person.setValue(row.age, forKey: "age")
-        try person.setValue(row.score, forKey: "score")
-        try person.setValue(Date(timeIntervalSinceReferenceDate: row.createdAt), forKey: "createdAt")
-        try person.setValue(row.bio, forKey: "bio")
+        var person = try insertNewObject(forEntityName: "Person")
+        try row.write(into: &person)
     }
 }
 

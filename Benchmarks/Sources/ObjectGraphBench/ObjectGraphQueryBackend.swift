@@ -75,6 +75,15 @@ final class ObjectGraphQueryBackend: QueryBackend {
         return try context.execute(request).count
     }
 
+    /// A batch insert filled by a closure: the store writes the rows as the closure makes them.
+    func batchInsert(_ people: PersonPool) throws -> Int {
+        let context = container.newBackgroundContext()
+        let request = BatchInsertRequest(entityName: "Person", count: people.count) { index, values in
+            try people.row(index).write(into: &values)
+        }
+        return try context.execute(request).count
+    }
+
     private func name(of person: ManagedObject) throws -> String {
         guard let name = try person.value(forKey: "name", as: String.self) else {
             throw VerificationFailure(description: "Person.name of \(person.objectID) is missing")

@@ -5,7 +5,7 @@ struct Options {
     var backends = BackendKind.allCases
     var workloads = Workload.allCases
     /// `--n`: the row counts of every workload; `nil` runs each at its own `defaultCounts`
-    /// (100,000 and 20,000 for W, G and Q1–Q4, 1,000,000 for M1, Q5 and Q6).
+    /// (100,000 and 20,000 for W, G and Q1–Q4, 1,000,000 for M1 and Q5–Q7).
     var explicitCounts: [Int]?
     var repetitions = 5
     var queries = 100
@@ -23,17 +23,17 @@ struct Options {
         USAGE: objectgraph-bench [options]
 
           --backends LIST     raw,grdb,objectgraph (default: all)
-          --workloads LIST    W1,W2,W3,W3i,W4,W5,W6,G1,G2,G3,G4,M1,Q1,…,Q6,C1,C2, or the groups
+          --workloads LIST    W1,W2,W3,W3i,W4,W5,W6,G1,G2,G3,G4,M1,Q1,…,Q7,C1,C2, or the groups
                               W, G, M, Q, C, all (default: all; W3i = W3 with an index on age;
                               G = the object graph of N/10 authors × 10 books, raw and
                               objectgraph only; M1 = iterate N rows in fetch batches of 500,
-                              peak memory; Q = issue 4's queries (Q1–Q4) and batch update
-                              and delete (Q5, Q6), raw and objectgraph only; C = issue 5's
-                              fetch latency during a large save (C1) and 4 concurrent
+                              peak memory; Q = issue 4's queries (Q1–Q4) and batch update,
+                              delete and insert (Q5–Q7), raw and objectgraph only; C = issue
+                              5's fetch latency during a large save (C1) and 4 concurrent
                               writers (C2), raw and objectgraph only)
           --n LIST            row counts of every chosen workload; books for G1–G4 and Q3
-                              (default: 100000,20000 for W, G and Q1–Q4; 1000000 for M1, Q5
-                              and Q6; 100000 for C1 and C2)
+                              (default: 100000,20000 for W, G and Q1–Q4; 1000000 for M1
+                              and Q5–Q7; 100000 for C1 and C2)
           --repetitions K     counted repetitions after the warm-up (default: 5)
           --queries K         W3 and Q1 queries per repetition (default: 100)
           --lookups K         W6 lookups per repetition (default: 10000)

@@ -1,7 +1,7 @@
 import BenchSQLite
 import Foundation
 
-/// The query-language workloads of issue 4 on `Person` (Q1, Q2, Q4, Q5, Q6), on a store whose
+/// The query-language workloads of issue 4 on `Person` (Q1, Q2, Q4–Q7), on a store whose
 /// `Person` table is exactly ObjectGraph's (`_pk`, `_version` and the seven attributes; an index
 /// on `age` for Q1). Q3 runs on the object graph (`GraphBackend.authorsWithBookTitle`). As with
 /// `Backend`, opening and closing are not timed; every other method is, commit included.
@@ -25,6 +25,10 @@ protocol QueryBackend: AnyObject {
     /// Q6: deletes every row with `age < parameters.batchAgeLimit` in one transaction; returns
     /// how many.
     func batchDelete(_ parameters: WorkloadParameters) throws -> Int
+
+    /// Q7: inserts every row of `people` into the empty store in one transaction, keys 1…N in
+    /// order; returns how many.
+    func batchInsert(_ people: PersonPool) throws -> Int
 
     func close() throws
 }

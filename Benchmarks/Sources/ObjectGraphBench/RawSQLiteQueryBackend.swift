@@ -36,12 +36,23 @@ final class RawSQLiteQueryBackend: QueryBackend {
 
     func close() throws { try connection.close() }
 
-    /// Builds the populated store (not timed): one prepared `INSERT` in one transaction, `_pk`
-    /// = `id` as ObjectGraph's keys count from 1 in insertion order.
+    /// Builds the populated store (not timed).
     func insert(_ rows: [PersonRow]) throws {
+        try insert(count: rows.count) { rows[$0] }
+    }
+
+    /// Q7: one prepared `INSERT` in one transaction.
+    func batchInsert(_ people: PersonPool) throws -> Int {
+        try insert(count: people.count, row: people.row)
+        return people.count
+    }
+
+    /// Rows `row(0)`, …, `row(count - 1)` by one prepared `INSERT` in one transaction; `_pk` =
+    /// `id`, as ObjectGraph's keys count from 1 in insertion order.
+    private func insert(count: Int, row makeRow: (Int) -> PersonRow) throws {
         try connection.execute("BEGIN")
         let statement = try connection.prepare(Self.insertSQL)
-        for row in rows { try Self.insert(row, with: statement) }
+        for index in 0..<count { try Self.insert(makeRow(index), with: statement) }
         try connection.execute("COMMIT")
     }
 

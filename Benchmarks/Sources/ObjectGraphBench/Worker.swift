@@ -206,6 +206,9 @@ enum Worker {
         case (.q6, .query(let backend)): return .count(try backend.batchDelete(parameters))
         case (.c1, .concurrency(let backend)): return .latencies(try backend.fetchLatencies(parameters, newRows: expectation.rows))
         case (.c2, .concurrency(let backend)): return .count(try backend.concurrentSmallSaves(parameters, newRows: expectation.rows))
+        case (.q7, .query(let backend)):
+            guard let people = expectation.people else { throw VerificationFailure(description: "Q7 has no rows to insert") }
+            return .count(try backend.batchInsert(people))
         default: throw VerificationFailure(description: "\(workload.rawValue) does not run on this store")
         }
     }
@@ -224,7 +227,7 @@ enum Worker {
             guard count == expectation.resultCount else {
                 throw VerificationFailure(description: "\(label): changed \(count) rows, expected \(expectation.resultCount ?? 0)")
             }
-            reported = "\(count) " + (expectation.versionBumps == nil ? "deleted" : "updated")
+            reported = "\(count) \(expectation.countedChange)"
         case .groups(let results):
             guard let expected = expectation.groups else { throw VerificationFailure(description: "\(label): no expected groups") }
             guard results.count == expected.count else {

@@ -1,9 +1,10 @@
 /// The workloads of shared/BENCHMARKS.md (`Person`, W1–W6; `w3Indexed` is W3 against a store with
 /// an index on `age`), the object-graph workloads of issue 3 (`Author` ↔ `Book`, G1–G4), the
 /// memory workload M1 (iterating `Person` through a batched fetch, at its own default N) and the
-/// query-language workloads of issue 4 (Q1–Q6: predicates, a grouped aggregate, batch update and
-/// delete; Q3 on the object graph, the others on `Person`) and the concurrency workloads of
-/// issue 5 (C1: fetch latency during a large save; C2: four writers of small transactions).
+/// query-language workloads of issue 4 (Q1–Q7: predicates, a grouped aggregate, batch update,
+/// delete and insert; Q3 on the object graph, the others on `Person`) and the concurrency
+/// workloads of issue 5 (C1: fetch latency during a large save; C2: four writers of small
+/// transactions).
 enum Workload: String, CaseIterable, Codable, Sendable {
     case w1 = "W1"
     case w2 = "W2"
@@ -23,6 +24,7 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     case q4 = "Q4"
     case q5 = "Q5"
     case q6 = "Q6"
+    case q7 = "Q7"
     case c1 = "C1"
     case c2 = "C2"
 
@@ -47,6 +49,7 @@ enum Workload: String, CaseIterable, Codable, Sendable {
         case .q4: "GROUP BY age: count, average score, ×5"
         case .q5: "batch update score where age < 49 (~N/2)"
         case .q6: "batch delete where age < 49 (~N/2)"
+        case .q7: "batch insert N rows, one transaction, fresh store"
         case .c1: "age == 42 limit 10: latency during a save of N new rows / idle"
         case .c2: "4 writers × 1,000 transactions (insert one, change one)"
         }
@@ -55,23 +58,23 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     /// The group a `--workloads` letter names: W, G, M, Q or C.
     var group: String { String(rawValue.prefix(1)) }
 
-    /// Whether it is one of issue 4's query-language workloads (Q1–Q6).
+    /// Whether it is one of issue 4's query-language workloads (Q1–Q7).
     var isQuery: Bool { group == "Q" }
 
     /// Whether it is one of issue 5's concurrency workloads (C1, C2).
     var isConcurrency: Bool { group == "C" }
 
     /// Whether it works on a `Person` store with exactly ObjectGraph's table (`_pk`, `_version`
-    /// and the attributes), which the raw backend then creates too: Q1, Q2, Q4–Q6, C1 and C2.
+    /// and the attributes), which the raw backend then creates too: Q1, Q2, Q4–Q7, C1 and C2.
     /// (The W workloads' raw table is keyed by `id` and has no `_version`.)
     var usesObjectGraphPersonTable: Bool { (isQuery || isConcurrency) && !isGraph }
 
-    /// Whether it is a batch operation (Q5, Q6), whose target is ≤ 1.5× raw; the other query
+    /// Whether it is a batch operation (Q5–Q7), whose target is ≤ 1.5× raw; the other query
     /// workloads are fetches, whose target is ≤ 2.0× raw.
-    var isBatch: Bool { self == .q5 || self == .q6 }
+    var isBatch: Bool { self == .q5 || self == .q6 || self == .q7 }
 
-    /// Whether the workload starts from a populated store (all but W1 and G1).
-    var needsPopulatedStore: Bool { self != .w1 && self != .g1 }
+    /// Whether the workload starts from a populated store (all but the inserts W1, G1 and Q7).
+    var needsPopulatedStore: Bool { self != .w1 && self != .g1 && self != .q7 }
 
     /// Whether the store it starts from has the index on `age`.
     var indexed: Bool { self == .w3Indexed || self == .q1 || self == .c1 }
@@ -81,7 +84,7 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     var isGraph: Bool {
         switch self {
         case .g1, .g2, .g3, .g4, .q3: true
-        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6, .c1, .c2: false
+        case .w1, .w2, .w3, .w3Indexed, .w4, .w5, .w6, .m1, .q1, .q2, .q4, .q5, .q6, .q7, .c1, .c2: false
         }
     }
 
@@ -90,8 +93,8 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     var isMemory: Bool { self == .m1 }
 
     /// The row counts it runs at when `--n` is not given: 1,000,000 for M1 and for the batch
-    /// operations (so that each changes ~500,000 rows), 100,000 for the concurrency workloads
-    /// (C1 saves N new rows), 100,000 and 20,000 for the others.
+    /// operations (so that Q5 and Q6 change ~500,000 rows and Q7 inserts a million), 100,000
+    /// for the concurrency workloads (C1 saves N new rows), 100,000 and 20,000 for the others.
     var defaultCounts: [Int] {
         if isMemory || isBatch { return [1_000_000] }
         return isConcurrency ? [100_000] : [100_000, 20_000]
@@ -110,7 +113,7 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     }
 
     /// The workloads a `--workloads` item names: one workload, or `W` (W1–W6 with W3i), `G`
-    /// (G1–G4), `M` (M1), `Q` (Q1–Q6), `C` (C1, C2) or `all`.
+    /// (G1–G4), `M` (M1), `Q` (Q1–Q7), `C` (C1, C2) or `all`.
     static func named(_ name: String) -> [Workload]? {
         switch name.lowercased() {
         case "all": allCases

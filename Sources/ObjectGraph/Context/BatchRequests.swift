@@ -71,12 +71,43 @@ public struct BatchInsertRequest {
 public struct BatchInsertValues {
     let entity: EntityDescription
     var row: [AttributeValue]
+    /// The keys set so far, with their slots, in the order they were set: a fill closure sets
+    /// the same keys in the same order for every object, so each key is looked up once and then
+    /// only compared with the one remembered at its position.
+    private var keysInOrder: [(key: String, slot: Int)] = []
+    /// How many keys the current object has set.
+    private var keyCount = 0
+
+    init(entity: EntityDescription, row: [AttributeValue]) {
+        self.entity = entity
+        self.row = row
+    }
 
     /// Sets the attribute `key` to `value`; throws `.unknownKey` or `.typeMismatch` as
     /// `ManagedObject.setValue(_:forKey:)` does.
     public mutating func setValue(_ value: Any?, forKey key: String) throws {
-        let slot = try entity.requireSlot(key)
+        let slot = try slot(forKey: key)
         row[slot] = try AttributeValue(converting: value, toSlot: slot, of: entity)
+    }
+
+    /// The slot of the attribute `key`, or `.unknownKey`.
+    mutating func slot(forKey key: String) throws -> Int {
+        defer { keyCount += 1 }
+        if keyCount < keysInOrder.count, keysInOrder[keyCount].key == key { return keysInOrder[keyCount].slot }
+        let slot = try entity.requireSlot(key)
+        if keyCount < keysInOrder.count {
+            keysInOrder[keyCount] = (key, slot)
+        } else {
+            keysInOrder.append((key, slot))
+        }
+        return slot
+    }
+
+    /// Gives every attribute its default again, for the next object.
+    mutating func resetToDefaults() {
+        let defaults = entity.defaultValues
+        for slot in row.indices { row[slot] = defaults[slot] }
+        keyCount = 0
     }
 }
 

@@ -47,8 +47,11 @@ extension ManagedObjectContext {
         guard request.count >= 0 else {
             throw ObjectGraphError(.invalidOperation, "a batch insert's count must not be negative (got \(request.count))", entityName: entity.name)
         }
+        // One row buffer for the whole batch: a store that is done with a row by the time it asks
+        // for the next (SQLite's) lets it be refilled in place, with no allocation per row.
+        var values = BatchInsertValues(entity: entity, row: entity.defaultValues)
         let row = { (index: Int) throws -> [AttributeValue] in
-            var values = BatchInsertValues(entity: entity, row: entity.defaultValues)
+            values.resetToDefaults()
             try request.fill(index, &values)
             return values.row
         }

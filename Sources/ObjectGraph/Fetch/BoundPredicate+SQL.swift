@@ -49,7 +49,7 @@ extension BoundPredicate {
             case .text(let operand, let op, let options, let pattern, _):
                 // The SQL function runs TextMatcher itself, so both stores agree on every string.
                 let value = sql(for: operand, scope: scope)
-                bindings += [.string(op.rawValue), .integer(Int64(options.rawValue)), .string(pattern)]
+                bindings += [.integer(op.code), .integer(Int64(options.rawValue)), .string(pattern)]
                 return "\(SQLiteTextFunction.name)(\(value), ?, ?, ?)"
             case .quantified(let quantifier, let collection, let inner):
                 // EXISTS is never unknown, as the evaluator's quantifiers are two-valued.

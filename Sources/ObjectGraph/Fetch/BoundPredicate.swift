@@ -188,7 +188,7 @@ struct BoundPredicate: Sendable {
             return sawNull ? nil : false
         case .text(let operand, let op, let options, _, let prepared):
             guard case .string(let string) = value(of: operand, in: row) else { return nil }
-            return TextMatcher.matches(string, op, options, foldedPattern: prepared.folded, regex: prepared.regex)
+            return TextMatcher.matches(string, op, options, prepared)
         case .quantified(let quantifier, let collection, let inner):
             // Two-valued, as SQL's EXISTS: a member whose comparison is unknown counts as neither.
             let members = row.members(of: collection)

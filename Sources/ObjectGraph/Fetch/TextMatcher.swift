@@ -11,6 +11,16 @@ enum TextOperator: String, Sendable, Equatable, CaseIterable {
     case contains = "CONTAINS"
     case like = "LIKE"
     case matches = "MATCHES"
+
+    /// The operator as a small integer, which is how SQL passes it to `objectgraph_text`: a
+    /// number is read per row for free, where a name would have to be parsed.
+    var code: Int64 { Int64(Self.allCases.firstIndex(of: self)!) }
+
+    /// The operator with this `code`.
+    init?(code: Int64) {
+        guard code >= 0 && code < Int64(Self.allCases.count) else { return nil }
+        self = Self.allCases[Int(code)]
+    }
 }
 
 /// The `[c]`, `[d]` and `[cd]` options of a string comparison.
@@ -35,19 +45,36 @@ public struct TextOptions: OptionSet, Sendable, Hashable {
 /// SQL function, by the SQLite store, so both give the same answer on every string. Strings
 /// compare as Swift strings (by characters, canonically equivalent forms equal); options fold
 /// case and diacritics first, locale-independently.
+///
+/// An ASCII value against an ASCII (folded) pattern is matched by bytes, with the result the
+/// Swift comparison gives: every ASCII string is in normal form and folds byte by byte, and
+/// Swift's `==`, `hasPrefix` and `hasSuffix` compare such strings by their bytes. LIKE and
+/// MATCHES always go through characters.
 enum TextMatcher {
-    /// Whether `value` matches the pattern under `op` and `options`. `pattern` is the pattern
-    /// folded by `fold(_:_:)` (for every operator but MATCHES, whose compiled form is `regex`):
-    /// callers that test many values fold it once (`PreparedPattern`).
-    static func matches(_ value: String, _ op: TextOperator, _ options: TextOptions, foldedPattern pattern: String, regex: NSRegularExpression?) -> Bool {
+    /// Whether `value` matches `pattern` under `op` and `options`.
+    static func matches(_ value: String, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern) -> Bool {
+        if let answer = value.utf8.withContiguousStorageIfAvailable({ asciiMatches($0, op, options, pattern) }) ?? nil {
+            return answer
+        }
+        return characterMatches(value, op, options, pattern)
+    }
+
+    /// Whether the UTF-8 text `value` matches; a Swift string is made only when it is not ASCII
+    /// (SQLite hands the function its values this way).
+    static func matches(utf8 value: UnsafeBufferPointer<UInt8>, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern) -> Bool {
+        asciiMatches(value, op, options, pattern) ?? characterMatches(String(decoding: value, as: UTF8.self), op, options, pattern)
+    }
+
+    /// The comparison by characters, after folding `value` as `options` say.
+    private static func characterMatches(_ value: String, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern) -> Bool {
         if op == .matches {
-            guard let regex else { return false }
+            guard let regex = pattern.regex else { return false }
             let subject = options.contains(.diacriticInsensitive) ? fold(value, .diacriticInsensitive) : value
             let range = NSRange(subject.startIndex..., in: subject)
             return regex.firstMatch(in: subject, options: [.anchored], range: range).map { $0.range == range } ?? false
         }
         let subject = fold(value, options)
-        let target = pattern
+        let target = pattern.folded
         switch op {
         case .equal: return subject == target
         case .notEqual: return subject != target
@@ -55,11 +82,77 @@ enum TextMatcher {
         case .endsWith: return subject.hasSuffix(target)
         case .contains:
             if target.isEmpty { return true }
-            if let found = asciiContains(subject, target) { return found }
-            return subject.contains(target)
+            // A value that folding made ASCII (Ö to o) is searched by bytes too.
+            if let found = subject.utf8.withContiguousStorageIfAvailable({ asciiMatches($0, .contains, [], pattern) }) ?? nil { return found }
+            return characterContains(Array(subject), Array(target))
         case .like: return wildcardMatch(Array(subject), Array(target))
         case .matches: return false
         }
+    }
+
+    /// The answer by bytes when `value` and the folded pattern are both ASCII and `op` compares
+    /// them as bytes; `nil` otherwise. `[c]` folds A–Z to a–z as it goes (the pattern is folded
+    /// already); `[d]` changes nothing in ASCII.
+    @inline(__always)
+    private static func asciiMatches(_ value: UnsafeBufferPointer<UInt8>, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern) -> Bool? {
+        guard let needle = pattern.asciiFolded, isASCII(value) else { return nil }
+        let folds = options.contains(.caseInsensitive)
+        return needle.withUnsafeBufferPointer { needle -> Bool? in
+            switch op {
+            case .equal: return value.count == needle.count && bytesEqual(value, 0, needle, folds)
+            case .notEqual: return !(value.count == needle.count && bytesEqual(value, 0, needle, folds))
+            case .beginsWith: return value.count >= needle.count && bytesEqual(value, 0, needle, folds)
+            case .endsWith: return value.count >= needle.count && bytesEqual(value, value.count - needle.count, needle, folds)
+            case .contains: return contains(value, needle, folds)
+            case .like, .matches: return nil
+            }
+        }
+    }
+
+    /// Whether every byte is below 0x80, eight at a time.
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        var high: UInt64 = 0
+        while offset + 8 <= bytes.count {
+            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            offset += 8
+        }
+        while offset < bytes.count {
+            high |= UInt64(bytes[offset])
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
+
+    /// `byte`, with A–Z folded to a–z when `folds`.
+    @inline(__always)
+    private static func folded(_ byte: UInt8, _ folds: Bool) -> UInt8 {
+        folds && byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+
+    /// Whether `value` from `start` begins with `needle` (which fits).
+    @inline(__always)
+    private static func bytesEqual(_ value: UnsafeBufferPointer<UInt8>, _ start: Int, _ needle: UnsafeBufferPointer<UInt8>, _ folds: Bool) -> Bool {
+        var index = 0
+        while index < needle.count {
+            guard folded(value[start + index], folds) == needle[index] else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Whether `needle` occurs in `value`: each place where its first byte occurs is compared.
+    @inline(__always)
+    private static func contains(_ value: UnsafeBufferPointer<UInt8>, _ needle: UnsafeBufferPointer<UInt8>, _ folds: Bool) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= value.count else { return false }
+        for start in 0...(value.count - needle.count) where folded(value[start], folds) == first {
+            if bytesEqual(value, start, needle, folds) { return true }
+        }
+        return false
     }
 
     /// `pattern` compiled for MATCHES: the whole string must match; `[c]` makes it
@@ -83,20 +176,15 @@ enum TextMatcher {
         return folding.isEmpty ? string : string.folding(options: folding, locale: nil)
     }
 
-    /// Whether ASCII `text` contains ASCII `part`, by bytes; `nil` when either is not ASCII (each
-    /// ASCII byte is a character, so bytes and characters agree).
-    private static func asciiContains(_ text: String, _ part: String) -> Bool? {
-        var text = text, part = part
-        return text.withUTF8 { haystack in
-            part.withUTF8 { needle -> Bool? in
-                guard haystack.allSatisfy({ $0 < 0x80 }), needle.allSatisfy({ $0 < 0x80 }) else { return nil }
-                guard needle.count <= haystack.count else { return false }
-                for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-                    if memcmp(haystack.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return true }
-                }
-                return false
-            }
+    /// Whether `part` occurs in `text` as a run of whole characters. (Foundation's `contains`
+    /// ends a pattern at a NUL, and then can trap on a range past the end of the value.)
+    private static func characterContains(_ text: [Character], _ part: [Character]) -> Bool {
+        guard let first = part.first else { return true }
+        guard part.count <= text.count else { return false }
+        for start in 0...(text.count - part.count) where text[start] == first {
+            if text[start..<(start + part.count)].elementsEqual(part) { return true }
         }
+        return false
     }
 
     /// LIKE: `*` matches any run of characters, `?` any one character, everything else itself;
@@ -127,14 +215,19 @@ enum TextMatcher {
 }
 
 /// A string comparison's pattern prepared once for many values: folded as its options say, or
-/// compiled for MATCHES. Sendable because `NSRegularExpression` is immutable once made and
-/// documented as safe to use from several threads at once.
-struct PreparedPattern: @unchecked Sendable {
+/// compiled for MATCHES. A class, so the SQL function hands it from row to row as one borrowed
+/// reference rather than copying (and retaining) each of its parts per row. Sendable because
+/// it is immutable and `NSRegularExpression` is immutable once made and documented as safe to
+/// use from several threads at once.
+final class PreparedPattern: @unchecked Sendable {
     let folded: String
     let regex: NSRegularExpression?
+    /// The bytes of `folded` when it is ASCII, for matching ASCII values by bytes.
+    let asciiFolded: [UInt8]?
 
     init(_ pattern: String, _ op: TextOperator, _ options: TextOptions) throws {
         folded = op == .matches ? pattern : TextMatcher.fold(pattern, options)
         regex = op == .matches ? try TextMatcher.regularExpression(pattern, options: options) : nil
+        asciiFolded = op != .matches && folded.utf8.allSatisfy({ $0 < 0x80 }) ? Array(folded.utf8) : nil
     }
 }

@@ -9,6 +9,11 @@ final class SQLiteStatement {
     /// The SQL text, for errors and logs.
     let sql: String
 
+    /// The statement's own copy of text bound by `bindBuffered(_:at:)`, and how much of it the
+    /// current row uses.
+    private var textBuffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+    private var textUsed = 0
+
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
         self.sql = sql
@@ -16,14 +21,44 @@ final class SQLiteStatement {
 
     deinit {
         sqlite3_finalize(handle)
+        textBuffer.deallocate()
+    }
+
+    /// Starts a row whose text, bound by `bindBuffered(_:at:)`, takes `byteCount` bytes in all:
+    /// the buffer grows (if it must) now, so that it never moves while the row's text is bound.
+    func reserveTextBuffer(_ byteCount: Int) {
+        textUsed = 0
+        guard byteCount > textBuffer.count else { return }
+        textBuffer.deallocate()
+        textBuffer = .allocate(byteCount: max(byteCount, 2 * textBuffer.count), alignment: 1)
+    }
+
+    /// Binds `string` as TEXT from a copy in the statement's own buffer (reserved by
+    /// `reserveTextBuffer(_:)`), which stays put until the next row: SQLite then reads it in place,
+    /// where a string bound as usual costs it an allocation, a copy and a free.
+    func bindBuffered(_ string: String, at index: Int32) throws {
+        var string = string
+        let code = string.withUTF8 { bytes -> Int32 in
+            // A NULL pointer would bind NULL, so an empty string binds a copied "" instead.
+            guard let source = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
+            }
+            precondition(textUsed + bytes.count <= textBuffer.count, "text bound beyond what reserveTextBuffer(_:) reserved")
+            let target = textBuffer.baseAddress! + textUsed
+            target.copyMemory(from: source, byteCount: bytes.count)
+            textUsed += bytes.count
+            return sqlite3_bind_text64(handle, index, target.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
+        }
+        if code != SQLITE_OK { throw bindingFailure(code, at: index) }
     }
 
     /// Readies the statement for a new run from the start. A reset statement also ends the read
     /// transaction an unfinished SELECT would hold open.
     ///
-    /// Bindings are kept: every caller binds all parameters before each run, and keeping them lets
-    /// SQLite reuse each parameter's buffer row after row instead of allocating a copy of every
-    /// string again (see `releaseBindings()` for giving the memory back).
+    /// Bindings are kept: every caller binds all parameters before each run. (Rebinding a
+    /// parameter frees SQLite's copy of its old text, so a copied string costs an allocation per
+    /// run whatever happens here; `bindBuffered(_:at:)` avoids the copy. `releaseBindings()`
+    /// gives the copies back once a save is over.)
     func reset() {
         // sqlite3_reset repeats the last step's error, which was already reported.
         sqlite3_reset(handle)

@@ -4,7 +4,8 @@ import Foundation
 /// `objectgraph_text(value, operator, options, pattern)`: the predicate language's string
 /// operators as an SQL function, registered on every connection. It calls `TextMatcher`, the
 /// code the in-memory store evaluates with, so `CONTAINS[cd]` and friends give the same answers
-/// on both stores. NULL when `value` is NULL (SQL's unknown, as the evaluator answers).
+/// on both stores. `operator` is `TextOperator.code`, `options` the bits of `TextOptions`. NULL
+/// when `value` is NULL (SQL's unknown, as the evaluator answers).
 enum SQLiteTextFunction {
     static let name = "objectgraph_text"
 
@@ -19,20 +20,26 @@ enum SQLiteTextFunction {
 /// A prepared pattern kept by SQLite with the statement's pattern argument, so a query folds
 /// (or compiles) it once, not once per row.
 private final class CachedPattern {
+    let code: Int64
+    let optionBits: Int64
     let op: TextOperator
     let options: TextOptions
+    /// `nil` for an invalid MATCHES pattern: refused when the predicate was bound, so here it
+    /// matches nothing.
     let prepared: PreparedPattern?
 
-    init(_ pattern: String, _ op: TextOperator, _ options: TextOptions) {
+    init(_ pattern: String, _ op: TextOperator, code: Int64, optionBits: Int64) {
+        self.code = code
+        self.optionBits = optionBits
         self.op = op
-        self.options = options
+        self.options = TextOptions(rawValue: Int(optionBits))
         self.prepared = try? PreparedPattern(pattern, op, options)
     }
-}
 
-private func text(_ value: OpaquePointer?) -> String? {
-    guard sqlite3_value_type(value) != SQLITE_NULL, let bytes = sqlite3_value_text(value) else { return nil }
-    return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+    func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let prepared else { return false }
+        return TextMatcher.matches(utf8: value, op, options, prepared)
+    }
 }
 
 private func objectGraphTextFunction(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
@@ -40,30 +47,34 @@ private func objectGraphTextFunction(_ context: OpaquePointer?, _ count: Int32, 
         sqlite3_result_error(context, "objectgraph_text takes 4 arguments", -1)
         return
     }
-    guard let value = text(arguments[0]) else {
+    // The value's own UTF-8 bytes: ASCII values are matched without becoming a Swift string.
+    guard sqlite3_value_type(arguments[0]) != SQLITE_NULL, let bytes = sqlite3_value_text(arguments[0]) else {
         sqlite3_result_null(context)
         return
     }
-    guard let opText = text(arguments[1]), let op = TextOperator(rawValue: opText), let pattern = text(arguments[3]) else {
+    let value = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(arguments[0])))
+    let code = sqlite3_value_int64(arguments[1])
+    let optionBits = sqlite3_value_int64(arguments[2])
+    // An earlier row of the statement prepared the pattern: SQLite holds it until the statement
+    // is reset, so it is borrowed here, not retained.
+    if let cached = sqlite3_get_auxdata(context, 3) {
+        let matched = Unmanaged<CachedPattern>.fromOpaque(cached)._withUnsafeGuaranteedRef { entry -> Bool? in
+            entry.code == code && entry.optionBits == optionBits ? entry.matches(value) : nil
+        }
+        if let matched {
+            sqlite3_result_int(context, matched ? 1 : 0)
+            return
+        }
+    }
+    guard let op = TextOperator(code: code), sqlite3_value_type(arguments[3]) != SQLITE_NULL, let pattern = sqlite3_value_text(arguments[3]) else {
         sqlite3_result_error(context, "objectgraph_text: unknown operator or missing pattern", -1)
         return
     }
-    let options = TextOptions(rawValue: Int(sqlite3_value_int64(arguments[2])))
-    let prepared: PreparedPattern?
-    if let cached = sqlite3_get_auxdata(context, 3), case let entry = Unmanaged<CachedPattern>.fromOpaque(cached).takeUnretainedValue(),
-       entry.op == op, entry.options == options {
-        prepared = entry.prepared
-    } else {
-        let entry = CachedPattern(pattern, op, options)
-        prepared = entry.prepared
-        sqlite3_set_auxdata(context, 3, Unmanaged.passRetained(entry).toOpaque()) { pointer in
-            if let pointer { Unmanaged<CachedPattern>.fromOpaque(pointer).release() }
-        }
+    let text = String(decoding: UnsafeBufferPointer(start: pattern, count: Int(sqlite3_value_bytes(arguments[3]))), as: UTF8.self)
+    let entry = CachedPattern(text, op, code: code, optionBits: optionBits)
+    sqlite3_result_int(context, entry.matches(value) ? 1 : 0)
+    // Last, as SQLite asks: it may release the entry before this call returns.
+    sqlite3_set_auxdata(context, 3, Unmanaged.passRetained(entry).toOpaque()) { pointer in
+        if let pointer { Unmanaged<CachedPattern>.fromOpaque(pointer).release() }
     }
-    // An invalid MATCHES pattern was refused when the predicate was bound; here it matches nothing.
-    guard let prepared else {
-        sqlite3_result_int(context, 0)
-        return
-    }
-    sqlite3_result_int(context, TextMatcher.matches(value, op, options, foldedPattern: prepared.folded, regex: prepared.regex) ? 1 : 0)
 }

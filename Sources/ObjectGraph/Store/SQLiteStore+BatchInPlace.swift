@@ -1,7 +1,7 @@
 import CSQLite
 
 /// Batch updates of attributes, and deletes of rows nothing refers to, as one `UPDATE`/`DELETE …
-/// WHERE … RETURNING` statement in a transaction: no row is read first.
+/// WHERE …` statement in a transaction: no row is read first.
 extension SQLiteStoreState {
     func updateInPlace(_ request: StoreBatchRequest, _ values: [Int: AttributeValue]) throws -> [ManagedObjectID] {
         let slots = values.keys.sorted()
@@ -24,8 +24,11 @@ extension SQLiteStoreState {
         return pointedAt || model.kinds(of: entity).contains { !relationshipLayout.joinColumns(holding: $0, in: model).isEmpty }
     }
 
-    /// `<verb> "Table" <clause> WHERE <rows> RETURNING "_pk"`, bound to `bindings` then the
-    /// predicate's, in one transaction; returns the IDs of the rows it touched.
+    /// `<verb> "Table" <clause> WHERE <rows>`, bound to `bindings` then the predicate's, in one
+    /// transaction; returns the IDs of the rows it touched. A table of one entity reports the
+    /// keys through SQLite's update hook as the statement changes its rows (the same work a
+    /// plain statement does); a shared table's rows must also say their entity, so there the
+    /// statement ends `RETURNING "_pk", "_entity"`.
     private func runInPlace(_ request: StoreBatchRequest, _ verb: String, _ clause: String, _ leading: [AttributeValue]) throws -> [ManagedObjectID] {
         try checkWritable()
         let table = try table(for: request.entity)
@@ -38,10 +41,9 @@ extension SQLiteStoreState {
             bindings += fragment.bindings
         }
         let shared = table.kindsFilter != nil
-        let returning = [quoteIdentifier(SQLiteSchema.primaryKeyColumn)] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
         let sql = "\(verb) \(table.quotedName)\(clause.isEmpty ? "" : " " + clause)"
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
-            + " RETURNING \(returning.joined(separator: ", "))"
+            + (shared ? " RETURNING \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)), \(quoteIdentifier(SQLiteTableLayout.entityColumn))" : "")
         return try connection.transaction {
             let statement = try connection.cachedStatement(sql)
             statement.reset()
@@ -50,20 +52,27 @@ extension SQLiteStoreState {
                 statement.releaseBindings()
             }
             try statement.bind(bindings)
-            var updated: [ManagedObjectID] = []
-            while try statement.step(explainingFailure: { failure in
-                // A uniqueness clash names its columns; other failures keep SQLite's own kind.
-                guard failure.primaryCode == SQLITE_CONSTRAINT else {
-                    return failure.error("Cannot change \(request.entity.name) objects", entityName: request.entity.name)
-                }
-                return failure.error(
-                    .constraintViolation, "Cannot change \(request.entity.name) objects: \(failure.message)",
-                    entityName: request.entity.name, key: Self.constrainedColumns(in: failure.message).first)
-            }) {
-                let entity = shared ? model.entity(named: statement.textValue(at: 1)) ?? request.entity : request.entity
-                updated.append(ManagedObjectID(space: idSpaces[entity.index], primaryKey: statement.int64(at: 0)))
+            func step() throws -> Bool {
+                try statement.step(explainingFailure: { failure in
+                    // A uniqueness clash names its columns; other failures keep SQLite's own kind.
+                    guard failure.primaryCode == SQLITE_CONSTRAINT else {
+                        return failure.error("Cannot change \(request.entity.name) objects", entityName: request.entity.name)
+                    }
+                    return failure.error(
+                        .constraintViolation, "Cannot change \(request.entity.name) objects: \(failure.message)",
+                        entityName: request.entity.name, key: Self.constrainedColumns(in: failure.message).first)
+                })
             }
-            return updated
+            guard shared else {
+                let space = idSpaces[request.entity.index]
+                return try connection.changedRowIDs { while try step() {} }.map { ManagedObjectID(space: space, primaryKey: $0) }
+            }
+            var changed: [ManagedObjectID] = []
+            while try step() {
+                let entity = model.entity(named: statement.textValue(at: 1)) ?? request.entity
+                changed.append(ManagedObjectID(space: idSpaces[entity.index], primaryKey: statement.int64(at: 0)))
+            }
+            return changed
         }
     }
 }

@@ -150,7 +150,7 @@ extension SQLiteStoreState {
     private func apply(_ update: SaveRequest.Update, keys: SaveKeys) throws -> (objectID: ManagedObjectID, current: Snapshot?)? {
         let table = try table(for: update.objectID.entity)
         let key = try savedKey(of: update.objectID, "update")
-        try checkRow(update.values, of: update.objectID)
+        try checkRow(update.values, of: update.objectID.entity, update.objectID)
         let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
         let plan = try updatePlan(for: table, changing: update.changedAttributes, checkingVersion: update.expectedVersion != nil, of: update.objectID)
         let statement = plan.statement
@@ -170,19 +170,40 @@ extension SQLiteStoreState {
 
     /// Inserts a row under `key`.
     private func insert(_ insert: SaveRequest.Insert, key: Int64, keys: SaveKeys) throws {
-        let table = try table(for: insert.objectID.entity)
-        try checkRow(insert.values, of: insert.objectID)
-        let values = table.entity.toOneRelationships.isEmpty ? insert.values : try keys.resolvingReferences(in: insert.values, of: insert.objectID)
+        try insertRow(insert.values, key: key, into: try table(for: insert.objectID.entity), keys: keys, objectID: insert.objectID)
+    }
+
+    /// Inserts `values`, a value row of `table`'s entity, under `key`, checked as every inserted
+    /// row is (its width, its references, required values SQLite does not check, then the
+    /// table's constraints); `objectID` names the row in errors, and is made only for one.
+    func insertRow(_ values: [AttributeValue], key: Int64, into table: SQLiteStoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID) throws {
+        try checkRow(values, of: table.entity, objectID())
+        // Worded as the in-memory store words it; NOT NULL columns fail in the step, explained alike.
+        for attribute in table.requiredInNullableColumns where values[attribute.index].isNull {
+            throw ConstraintViolation.missingValue(entity: table.entity, objectID: objectID(), key: attribute.name)
+        }
+        let values = table.entity.toOneRelationships.isEmpty ? values : try keys.resolvingReferences(in: values, of: objectID())
         let statement = try table.insert(on: connection)
         statement.reset()
         try statement.bind(.integer(key), at: 1)
-        // Parameter 1 is `_pk`, the written columns follow from 2.
+        // Parameter 1 is `_pk`, the written columns follow from 2; strings go through the
+        // statement's buffer, which holds the whole row's text.
+        var textBytes = 0
+        for column in table.writeColumns {
+            if case .string(let string) = Self.written(values[column.slot], column) { textBytes += string.utf8.count }
+        }
+        statement.reserveTextBuffer(textBytes)
         var parameter: Int32 = 2
         for column in table.writeColumns {
-            try statement.bind(Self.written(values[column.slot], column), at: parameter)
+            let value = Self.written(values[column.slot], column)
+            if case .string(let string) = value {
+                try statement.bindBuffered(string, at: parameter)
+            } else {
+                try statement.bind(value, at: parameter)
+            }
             parameter += 1
         }
-        _ = try statement.step(explainingFailure: { explain($0, objectID: insert.objectID, values: values, table: table) })
+        _ = try statement.step(explainingFailure: { explain($0, objectID: objectID(), values: values, table: table) })
     }
 
     /// The UPDATE for this combination of changed attributes, prepared once. Transient
@@ -235,12 +256,13 @@ extension SQLiteStoreState {
     }
 
     /// A value row must hold one value per attribute and to-one relationship of its entity.
-    private func checkRow(_ values: [AttributeValue], of objectID: ManagedObjectID) throws {
-        let expected = objectID.entity.rowWidth
+    private func checkRow(_ values: [AttributeValue], of entity: EntityDescription, _ objectID: @autoclosure () -> ManagedObjectID) throws {
+        let expected = entity.rowWidth
         guard values.count == expected else {
+            let objectID = objectID()
             throw ObjectGraphError(
                 .invalidOperation, "Cannot save \(objectID.shortDescription): its row has \(values.count) values for \(expected) properties",
-                entityName: objectID.entity.name, objectID: objectID)
+                entityName: entity.name, objectID: objectID)
         }
     }
 }

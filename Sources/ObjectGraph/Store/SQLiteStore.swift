@@ -101,6 +101,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
             if case .delete = request.operation, !state.isReferenced(request.entity) {
                 return try state.deleteInPlace(request)
             }
+            // Inserted rows are written as they are made.
+            if case .insert(let count, let row) = request.operation {
+                return try state.insertInPlace(request.entity, count: count, row: row)
+            }
             var affected: [ManagedObjectID] = []
             _ = try state.save { apply in
                 affected = try request.run(model: model, spaces: idSpaces, read: { try state.reader.fetch($0) }, apply: apply)

@@ -55,6 +55,9 @@ final class SQLiteStoreTable {
     private let ownDecoder: RowDecoder
     /// What an INSERT binds after `_pk`, in parameter order from 2, and what updates assign.
     let writeColumns: [WriteColumn]
+    /// The entity's required attributes whose columns SQLite lets be NULL (a sub-entity's, in
+    /// its hierarchy's table): an insert checks these itself.
+    let requiredInNullableColumns: [AttributeDescription]
     let insertSQL: String
     let selectByKeySQL: String
     /// Many rows by key in one statement whatever their number: the keys come as one JSON array.
@@ -107,6 +110,8 @@ final class SQLiteStoreTable {
 
         let writes = Self.writeColumns(of: entity, model: model)
         self.writeColumns = writes
+        let notNull = Set(layout.columns.filter(\.isRequired).map(\.name))
+        self.requiredInNullableColumns = entity.storedAttributes.filter { !$0.isOptional && !notNull.contains($0.name) }
         let inserted = [primaryKey] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
         let placeholders = ["?"] + (shared ? ["'\(entity.name)'"] : []) + writes.map { _ in "?" }
         self.insertSQL = "INSERT INTO \(table) (\(inserted.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"

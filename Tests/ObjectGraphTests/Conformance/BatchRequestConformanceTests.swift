@@ -129,3 +129,168 @@ import Testing
         #expect(try store.storedCount("Person", "age == 89") == count / 90 + (count % 90 > 89 ? 1 : 0))
     }
 }
+
+/// What a batch insert's fill closure sets is what the store holds, however it sets it.
+@Suite struct BatchInsertValuesConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func typedValuesAreStoredAsTheyAre(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let stamp = Date(timeIntervalSinceReferenceDate: 123.25)
+        let uid = UUID()
+        let link = try #require(URL(string: "https://example.com/a?b=1"))
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            _ = try context.execute(BatchInsertRequest(entityName: "Item", count: 1) { _, values in
+                try values.setValue("T1", forKey: "code")
+                try values.setValue(Int16(-3), forKey: "i16")
+                try values.setValue(Int32(70_000), forKey: "i32")
+                try values.setValue(Int(1 << 40), forKey: "i64")
+                try values.setValue(2.5, forKey: "dbl")
+                try values.setValue(Float(0.5), forKey: "flt")
+                try values.setValue(Decimal(string: "1.25")!, forKey: "dec")
+                try values.setValue(false, forKey: "flag")
+                try values.setValue(stamp, forKey: "stamp")
+                try values.setValue(Data([1, 2, 3]), forKey: "blob")
+                try values.setValue(uid, forKey: "uid")
+                try values.setValue(link, forKey: "link")
+            })
+            let item = try #require(try context.item("T1"))
+            #expect(try item.value(forKey: "i16", as: Int16.self) == -3)
+            #expect(try item.value(forKey: "i32", as: Int32.self) == 70_000)
+            #expect(try item.value(forKey: "i64", as: Int64.self) == 1 << 40)
+            #expect(try item.value(forKey: "dbl", as: Double.self) == 2.5)
+            #expect(try item.value(forKey: "flt", as: Float.self) == 0.5)
+            #expect(try item.value(forKey: "dec", as: Decimal.self) == Decimal(string: "1.25"))
+            #expect(try item.value(forKey: "flag", as: Bool.self) == false)
+            #expect(try item.value(forKey: "stamp", as: Date.self) == stamp)
+            #expect(try item.value(forKey: "blob", as: Data.self) == Data([1, 2, 3]))
+            #expect(try item.value(forKey: "uid", as: UUID.self) == uid)
+            #expect(try item.value(forKey: "link", as: URL.self) == link)
+            #expect(try item.value(forKey: "note", as: String.self) == "none", "unset attributes keep their defaults")
+
+            // A typed value that does not fit is refused as an untyped one is.
+            let typed = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Item", count: 1) { _, values in try values.setValue(Int32(70_000), forKey: "i16") })
+            }
+            let untyped = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Item", count: 1) { _, values in try values.setValue(Int32(70_000) as Any?, forKey: "i16") })
+            }
+            #expect(typed?.kind == .typeMismatch)
+            #expect(typed?.message == untyped?.message)
+        }
+        #expect(try store.storedCount("Item") == 1)
+    }
+
+    /// Keys set in another order, or fewer of them, from one object to the next still land on
+    /// their own attributes; every object starts from the defaults.
+    @Test(arguments: StoreKind.allCases)
+    func keysMaySwitchOrderFromObjectToObject(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            _ = try context.execute(BatchInsertRequest(entityName: "Person", count: 300) { index, values in
+                let name = String(repeating: "n", count: index % 40) + "\(index)"
+                switch index % 3 {
+                case 0:
+                    try values.setValue(name, forKey: "name")
+                    try values.setValue(index, forKey: "age")
+                    try values.setValue("c\(index)", forKey: "city")
+                case 1:
+                    try values.setValue(index, forKey: "age")
+                    try values.setValue(name, forKey: "name")
+                default:
+                    try values.setValue("c\(index)", forKey: "city")
+                    try values.setValue(name, forKey: "name")
+                }
+            })
+            for person in try context.objects("Person") {
+                let name = try #require(try person.value(forKey: "name", as: String.self))
+                let index = try #require(Int(name.drop { $0 == "n" }))
+                #expect(name.count(where: { $0 == "n" }) == index % 40)
+                #expect(try person.value(forKey: "age", as: Int.self) == (index % 3 == 2 ? nil : index))
+                #expect(try person.value(forKey: "city", as: String.self) == (index % 3 == 1 ? nil : "c\(index)"))
+            }
+        }
+        #expect(try store.storedCount("Person") == 300)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aMissingRequiredValueWritesNothing(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let missing = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Person", count: 7_000) { index, values in
+                    if index != 6_500 { try values.setValue("P\(index)", forKey: "name") }
+                })
+            }
+            #expect(missing?.kind == .constraintViolation)
+            #expect(missing?.key == "name")
+            #expect(missing?.message.hasSuffix("Person.name is required but has no value; nothing was written.") == true)
+        }
+        #expect(try store.storedCount("Person") == 0)
+    }
+
+    /// A sub-entity's required attribute lives in a column its hierarchy's table lets be NULL:
+    /// the store checks it itself.
+    @Test(arguments: StoreKind.allCases)
+    func aSubEntitysMissingRequiredValueWritesNothing(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: InheritanceModel.load)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let missing = #expect(throws: ObjectGraphError.self) {
+                try context.execute(BatchInsertRequest(entityName: "Book", count: 2) { index, values in
+                    try values.setValue("Dune \(index)", forKey: "title")
+                    try values.setValue("B\(index)", forKey: "sku")
+                    if index == 0 { try values.setValue(412, forKey: "pages") }
+                })
+            }
+            #expect(missing?.kind == .constraintViolation)
+            #expect(missing?.key == "pages")
+            #expect(missing?.message.hasSuffix("Book.pages is required but has no value; nothing was written.") == true)
+        }
+        #expect(try store.storedCount("Item") == 0)
+    }
+}
+
+/// Batch updates and deletes report exactly the objects they changed, with their entities, on a
+/// table of its own and on a table a hierarchy shares.
+@Suite struct BatchResultConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func theObjectsChangedAreTheOnesReported(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            _ = try context.execute(BatchInsertRequest(entityName: "Person", count: 50) { index, values in
+                try values.setValue("P\(index)", forKey: "name")
+                try values.setValue(index, forKey: "age")
+            })
+            let young = Set(try context.objects("Person", where: "age < 20").map(\.objectID))
+            #expect(young.count == 20)
+            let updated = try context.execute(BatchUpdateRequest(entityName: "Person", predicate: try FetchPredicate(format: "age < 20"), propertiesToUpdate: ["city": "Oslo"]))
+            #expect(Set(updated.objectIDs) == young)
+            #expect(updated.count == 20)
+            let deleted = try context.execute(BatchDeleteRequest(entityName: "Person", predicate: try FetchPredicate(format: "age < 20")))
+            #expect(Set(deleted.objectIDs) == young)
+            #expect(deleted.count == 20)
+        }
+        #expect(try store.storedCount("Person") == 30)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func subEntitiesInASharedTableAreReportedAsThemselves(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: InheritanceModel.load)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let dune = try context.insert("Book", ["title": "Dune", "sku": "B1", "pages": 412])
+            let algebra = try context.insert("Textbook", ["title": "Algebra", "sku": "T1", "pages": 300, "subject": "math"])
+            _ = try context.insert("Magazine", ["title": "Wired", "sku": "M1", "issue": 7])
+            try context.save()
+
+            let books = try context.execute(BatchUpdateRequest(entityName: "Book", propertiesToUpdate: ["pages": 5]))
+            #expect(Set(books.objectIDs) == [dune.objectID, algebra.objectID])
+            #expect(Set(books.objectIDs.map(\.entity.name)) == ["Book", "Textbook"])
+
+            var ownOnly = BatchUpdateRequest(entityName: "Book", propertiesToUpdate: ["pages": 6])
+            ownOnly.includesSubentities = false
+            #expect(try context.execute(ownOnly).objectIDs == [dune.objectID])
+        }
+        #expect(try store.storedCount("Book", "pages == 6") == 1)
+        #expect(try store.storedCount("Textbook", "pages == 5") == 1)
+        #expect(try store.storedCount("Magazine") == 1)
+    }
+}
