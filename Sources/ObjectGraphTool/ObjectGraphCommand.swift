@@ -7,6 +7,6 @@ struct ObjectGraphCommand: ParsableCommand {
         commandName: "objectgraph",
         abstract: "Work with ObjectGraph models and stores.",
         discussion: "Models are JSON files in the format described in the ObjectGraph documentation.",
-        subcommands: [ValidateCommand.self, SchemaCommand.self]
+        subcommands: [ValidateCommand.self, SchemaCommand.self, GenerateCommand.self]
     )
 }

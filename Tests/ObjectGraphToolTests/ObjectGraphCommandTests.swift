@@ -4,7 +4,7 @@ import Testing
 
 /// The root command's help, and the errors ArgumentParser reports before any subcommand runs.
 @Suite struct ObjectGraphCommandTests {
-    @Test func rootHelpListsBothSubcommands() {
+    @Test func rootHelpListsEverySubcommand() {
         #expect(ObjectGraphCommand.helpMessage(columns: 80) == """
             OVERVIEW: Work with ObjectGraph models and stores.
 
@@ -19,6 +19,7 @@ import Testing
               validate                Check model files and summarise them.
               schema                  Print the SQL schema the SQLite store creates for a
                                       model.
+              generate                Generate Swift classes for a model's entities.
 
               See 'objectgraph help <subcommand>' for detailed help.
             """)

@@ -14,10 +14,12 @@ func runTool(_ arguments: [String]) throws -> CommandOutput {
 
 /// The repository's model files, found from this source file so tests run from any directory.
 enum ToolFixtures {
-    /// The top-level `Models` folder: Tests/ObjectGraphToolTests/../../Models.
-    static let modelsDirectory = URL(fileURLWithPath: #filePath)
+    /// The repository: Tests/ObjectGraphToolTests/../..
+    static let repositoryDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Models")
+
+    /// The top-level `Models` folder.
+    static let modelsDirectory = repositoryDirectory.appendingPathComponent("Models")
 
     /// The path of a model in `Models`, such as `Library.json`.
     static func modelPath(_ name: String) -> String {

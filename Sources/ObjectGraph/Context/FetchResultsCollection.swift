@@ -43,8 +43,8 @@ public struct FetchResultsCollection<Result: FetchRequestResult>: RandomAccessCo
     /// a fault and reading it throws the reason, as with Core Data; `object(at:)` throws at once.
     public subscript(position: Int) -> Result {
         if let result = try? object(at: position) { return result }
-        // `fetch(_:batchSize:)` only makes collections of ManagedObject or ManagedObjectID, and an
-        // ID result never fails above.
+        // `fetch(_:batchSize:)` makes collections of ID results, which never fail above, or of a
+        // class every fetched entity's objects are made as.
         return batches.context.object(with: batches.objectIDs[position]) as! Result
     }
 
@@ -53,9 +53,7 @@ public struct FetchResultsCollection<Result: FetchRequestResult>: RandomAccessCo
     public func object(at position: Int) throws -> Result {
         if Result.self == ManagedObjectID.self { return batches.objectIDs[position] as! Result }
         let object = try batches.object(at: position)
-        guard let result = object as? Result else {
-            throw ObjectGraphError(.typeMismatch, "a \(object.entity.name) object is a \(type(of: object)), not the requested \(Result.self)", entityName: object.entity.name)
-        }
+        guard let result = object as? Result else { throw batches.context.resultTypeMismatch(object, requested: Result.self) }
         return result
     }
 
@@ -75,11 +73,12 @@ extension ManagedObjectContext {
         guard batchSize > 0 else {
             throw ObjectGraphError(.invalidOperation, "batchSize must be positive (got \(batchSize))", entityName: request.entityName)
         }
-        guard Result.self == ManagedObject.self || Result.self == ManagedObjectID.self else {
-            throw ObjectGraphError(.typeMismatch, "batched fetches return ManagedObject or ManagedObjectID results, not \(Result.self)", entityName: request.entityName)
+        guard Result.self is ManagedObject.Type || Result.self == ManagedObjectID.self else {
+            throw ObjectGraphError(.typeMismatch, "batched fetches return managed objects or ManagedObjectID results, not \(Result.self)", entityName: request.entityName)
         }
         let store = try requireStore()
         let plan = try FetchPlan(request, model: store.model)
+        if Result.self != ManagedObjectID.self { try checkObjectClasses(plan, request: request, model: store.model) }
         if hasPendingChanges(for: plan, in: request) {
             let objects = try fetchObjects(plan, request: request, store: store)
             return FetchResultsCollection(batches: .init(context: self, objectIDs: objects.map(\.objectID), preloaded: objects, batchSize: batchSize))

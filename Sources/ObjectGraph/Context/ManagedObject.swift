@@ -60,15 +60,16 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         context?.insert(self)
     }
 
-    /// An object for a stored row registered by a context: a fault holding its row when
-    /// `asFault`, or without one (loaded on first access) when `snapshot` is `nil`.
-    init(objectID: ManagedObjectID, snapshot: Snapshot?, context: ManagedObjectContext, asFault: Bool = false) {
-        self.objectID = objectID
-        self.managedObjectContext = context
-        if let snapshot {
+    /// The object a context makes for a stored row, as an instance of the class registered for
+    /// the row's entity. Only ObjectGraph creates rows; a subclass that declares designated
+    /// initialisers of its own passes this one on (`required init(row:) { super.init(row: row) }`).
+    public required init(row: ManagedObjectRow) {
+        self.objectID = row.objectID
+        self.managedObjectContext = row.context
+        if let snapshot = row.snapshot {
             self.values = snapshot.values
             self.rowVersion = snapshot.version
-            self.isFault = asFault
+            self.isFault = row.asFault
         } else {
             self.values = []
             self.isFault = true
@@ -133,6 +134,17 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         let fields = entity.attributes.map { "\($0.name)=\(values[$0.index].debugText)" }
         return "<\(entity.name) \(objectID.shortDescription): \(fields.joined(separator: ", "))>"
     }
+}
+
+/// A stored row a context turns into an object: what `ManagedObject.init(row:)` receives. Only
+/// ObjectGraph makes them.
+public struct ManagedObjectRow {
+    let objectID: ManagedObjectID
+    /// The row's values; `nil` for a fault that loads them on first access.
+    let snapshot: Snapshot?
+    let context: ManagedObjectContext
+    /// Whether an object with values starts as a fault.
+    let asFault: Bool
 }
 
 /// The objects of a context are confined to its queue; they must not cross threads.

@@ -3,7 +3,15 @@ import Foundation
 extension ManagedObjectContext {
     /// Creates an object of the entity named `entityName` with its default values and inserts it.
     /// Throws `.unknownEntity` (suggesting the closest name) when the model has no such entity.
+    /// The object is an instance of the class registered for the entity (see
+    /// `ManagedObjectModel.register(_:)`).
     public func insertNewObject(forEntityName entityName: String) throws -> ManagedObject {
+        let entity = try entityForInsertion(named: entityName)
+        return objectClass(for: entity).init(entity: entity, insertInto: self)
+    }
+
+    /// The entity a new object of `entityName` belongs to: in the model, and not abstract.
+    func entityForInsertion(named entityName: String) throws -> EntityDescription {
         guard let model else {
             throw ObjectGraphError(.invalidOperation, "cannot insert a \(entityName): the context\(nameForMessages) has no coordinator")
         }
@@ -11,7 +19,21 @@ extension ManagedObjectContext {
         guard !entity.isAbstract else {
             throw ObjectGraphError(.invalidOperation, "cannot insert a \(entityName): the entity is abstract and has no instances of its own", entityName: entityName)
         }
-        return ManagedObject(entity: entity, insertInto: self)
+        return entity
+    }
+
+    /// The entity for `Book(context:)`: as `entityForInsertion(named:)`, and `objectClass` must be
+    /// the class the context makes for it, or fetches would return objects of another class.
+    func entityForInsertion(of objectClass: ManagedObject.Type, named entityName: String) throws -> EntityDescription {
+        let entity = try entityForInsertion(named: entityName)
+        let registered = self.objectClass(for: entity)
+        guard registered == objectClass else {
+            throw ObjectGraphError(
+                .typeMismatch,
+                "the class of \(entityName) objects in this context's model is \(registered), not \(objectClass); register \(objectClass) with ManagedObjectModel.register(_:) before creating the container or coordinator",
+                entityName: entityName)
+        }
+        return entity
     }
 
     /// Inserts a new object, created with `init(entity:insertInto: nil)`, into the context.

@@ -52,7 +52,7 @@ extension ManagedObjectContext {
         processPendingMerges()
         var inserted: [(ManagedObject, [AttributeValue])] = []
         for insert in request.inserts {
-            let object = ManagedObject(entity: insert.objectID.entity, insertInto: self)
+            let object = objectClass(for: insert.objectID.entity).init(entity: insert.objectID.entity, insertInto: self)
             object.objectID = insert.objectID
             register(object)
             for attribute in object.entity.attributes { object.values[attribute.index] = insert.values[attribute.index] }

@@ -9,7 +9,7 @@ extension ManagedObjectContext {
     public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>) throws -> [Result] {
         checkQueue("fetch(_:) of \(request.entityName)")
         processPendingMerges()
-        if request.fetchBatchSize > 0 && Result.self == ManagedObject.self {
+        if request.fetchBatchSize > 0 && Result.self is ManagedObject.Type {
             return Array(try fetch(request, batchSize: request.fetchBatchSize))
         }
         let store = try requireStore()
@@ -26,9 +26,7 @@ extension ManagedObjectContext {
         if Result.self == ManagedObjectID.self { return objects.map { $0.objectID as! Result } }
         if Result.self == ManagedObject.self { return unsafeBitCast(objects, to: [Result].self) }
         return try objects.map { object in
-            guard let result = object as? Result else {
-                throw ObjectGraphError(.typeMismatch, "a \(plan.entity.name) object is a \(type(of: object)), not the requested \(Result.self)", entityName: plan.entity.name)
-            }
+            guard let result = object as? Result else { throw resultTypeMismatch(object, requested: Result.self) }
             return result
         }
     }
@@ -50,7 +48,7 @@ extension ManagedObjectContext {
         checkQueue("object(with: \(objectID.shortDescription))")
         processPendingMerges()
         if let object = registeredObject(for: objectID) { return object }
-        let object = ManagedObject(objectID: objectID, snapshot: nil, context: self)
+        let object = makeObject(objectID, snapshot: nil)
         register(object)
         return object
     }
@@ -64,7 +62,7 @@ extension ManagedObjectContext {
             if object.isFault { try object.fulfillFault() }
             return object
         }
-        let object = ManagedObject(objectID: objectID, snapshot: try storedSnapshot(of: objectID), context: self)
+        let object = makeObject(objectID, snapshot: try storedSnapshot(of: objectID))
         register(object)
         return object
     }
@@ -102,6 +100,31 @@ extension ManagedObjectContext {
             throw notFound(objectID)
         }
         return snapshot
+    }
+
+    /// Throws unless every entity `plan` fetches makes its objects as `Result` or a subclass.
+    func checkObjectClasses<Result>(_ plan: FetchPlan, request: FetchRequest<Result>, model: ManagedObjectModel) throws {
+        let entities = request.includesSubentities ? model.kinds(of: plan.entity) : [plan.entity]
+        for entity in entities where !entity.isAbstract {
+            let objectClass = objectClass(for: entity)
+            guard objectClass is Result.Type else {
+                var message = "\(entity.name) objects are made as \(objectClass), not the requested \(Result.self)"
+                if objectClass == ManagedObject.self {
+                    message += "; register the class for \(entity.name) with ManagedObjectModel.register(_:) before creating the container or coordinator"
+                }
+                throw ObjectGraphError(.typeMismatch, message, entityName: entity.name)
+            }
+        }
+    }
+
+    /// Why an object cannot be returned as the requested class, and what to do about it.
+    func resultTypeMismatch(_ object: ManagedObject, requested: Any.Type) -> ObjectGraphError {
+        let entity = object.entity
+        var message = "a \(entity.name) object is a \(type(of: object)), not the requested \(requested)"
+        if type(of: object) == ManagedObject.self {
+            message += "; register the class for \(entity.name) with ManagedObjectModel.register(_:) before creating the container or coordinator"
+        }
+        return ObjectGraphError(.typeMismatch, message, entityName: entity.name, objectID: object.objectID)
     }
 
     private func notFound(_ objectID: ManagedObjectID) -> ObjectGraphError {
@@ -143,7 +166,7 @@ extension ManagedObjectContext {
         // `created` holds the new object: the registry itself does not.
         var created: ManagedObject?
         let entry = Self.slot(&registered[objectID, default: {
-            let object = ManagedObject(objectID: objectID, snapshot: hasValues ? snapshot : nil, context: self, asFault: asFault)
+            let object = makeObject(objectID, snapshot: hasValues ? snapshot : nil, asFault: asFault)
             created = object
             return .passUnretained(object)
         }()])
@@ -151,6 +174,18 @@ extension ManagedObjectContext {
         let object = entry.takeUnretainedValue()
         if object.values.isEmpty && hasValues { object.fill(from: snapshot) }
         return object
+    }
+
+    /// A new object for a stored row, as an instance of the class registered for its entity.
+    @inline(__always)
+    func makeObject(_ objectID: ManagedObjectID, snapshot: Snapshot?, asFault: Bool = false) -> ManagedObject {
+        objectClass(for: objectID.entity).init(row: ManagedObjectRow(objectID: objectID, snapshot: snapshot, context: self, asFault: asFault))
+    }
+
+    /// The class of `entity`'s objects: one array slot, sealed when the coordinator was made.
+    @inline(__always)
+    func objectClass(for entity: EntityDescription) -> ManagedObject.Type {
+        persistentStoreCoordinator?.objectClasses[entity.index] ?? ManagedObject.self
     }
 
     /// The value in a dictionary slot: passing `&dictionary[key, default: …]` here looks the key

@@ -26,6 +26,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// Per entity: itself and every entity that inherits from it, directly or not, parents before
     /// their children.
     let kindIndexes: [[Int]]
+    /// The class registered for each entity's objects (see `register(_:)`).
+    let classRegistry: ObjectClassRegistry
 
     init(name: String, version: Int, entities: [EntityDescription], versionHash: String, canonicalJSON: Data, sourceURL: URL?) {
         self.name = name
@@ -34,6 +36,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.versionHash = versionHash
         self.canonicalJSON = canonicalJSON
         self.sourceURL = sourceURL
+        self.classRegistry = ObjectClassRegistry(entityCount: entities.count)
         let entityNames = NameIndex(entities.map(\.name))
         self.entityNames = entityNames
         let parents = entities.map { $0.parentName.flatMap(entityNames.position(of:)) }

@@ -13,10 +13,15 @@ public final class PersistentStoreCoordinator: Sendable {
     let rowCache = RowCache()
     /// The contexts without a parent that merge every save made through this coordinator.
     let mergeTargets = MergeTargets()
+    /// The class of each entity's objects, by entity index: the model's registered classes,
+    /// sealed when the coordinator was made.
+    let objectClasses: [ManagedObject.Type]
 
-    /// A coordinator for `model`, with no store yet.
+    /// A coordinator for `model`, with no store yet. Classes registered with the model
+    /// (`ManagedObjectModel.register(_:)`) are fixed from now on.
     public init(managedObjectModel model: ManagedObjectModel) {
         self.managedObjectModel = model
+        self.objectClasses = model.classRegistry.seal()
     }
 
     /// Opens the store that `description` names and attaches it.
