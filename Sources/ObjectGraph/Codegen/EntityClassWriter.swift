@@ -118,7 +118,8 @@ struct EntityClassWriter {
         if attribute.isTransient { facts.append("transient (kept in memory, never saved)") }
         if !attribute.defaultValue.isNull { facts.append("default \(attribute.defaultValue.modelLiteralText)") }
         if attribute.type == .json { facts.append("decode it with `.decode(T.self)`, set it with `JSONDocument(encoding:)`") }
-        if !attribute.isOptional { facts.append("reading it before it has a value stops the program") }
+        // With a default, a new object has a value from the start.
+        if !attribute.isOptional && attribute.defaultValue.isNull { facts.append("reading it before it has a value stops the program") }
         return facts.joined(separator: "; ") + "."
     }
 
