@@ -25,6 +25,10 @@ import Testing
         book.chapters = [chapters[2], chapters[0]]                  // ordered, set as a whole
         book.addToChapters(chapters[1])                             // appended
         #expect(chapters[1].book === book)
+        book.insertIntoChapters(chapters[1], at: 0)                 // moved to the front
+        #expect(book.chapters.map(\.number) == [2, 3, 1])
+        book.removeFromChapters([chapters[1]])
+        book.addToChapters([chapters[1]])                           // several at once: back at the end
         let tags = ["anarchy", "physics"].map { name in
             let tag = Tag(context: context)
             tag.name = name

@@ -55,6 +55,7 @@ func openBackend(_ kind: BackendKind, at location: StoreLocation) throws -> any 
     case .raw: try RawSQLiteBackend(location: location)
     case .grdb: try GRDBBackend(location: location)
     case .objectGraph: try ObjectGraphBackend(location: location)
+    case .objectGraphTyped: try ObjectGraphBackend(location: location, typed: true)
     }
 }
 

@@ -3,7 +3,8 @@ import ObjectGraph
 
 /// ObjectGraph through its public, Core Data–style API: a container on the store file, a
 /// background context used directly from this one thread, `ManagedObject`s read and written by
-/// key. `id` is an ordinary attribute; objects are identified by their own object IDs.
+/// key. `id` is an ordinary attribute; objects are identified by their own object IDs. `typed`,
+/// the generated `Person` class is registered and W1 and W2 use its properties instead of keys.
 final class ObjectGraphBackend: Backend {
     private let container: PersistentContainer
     private var objectsToDelete: [ManagedObject] = []
@@ -11,10 +12,12 @@ final class ObjectGraphBackend: Backend {
     private var deleteContext: ManagedObjectContext?
     private var lookupIDs: [ManagedObjectID] = []
     private let location: StoreLocation
+    private let typed: Bool
 
-    init(location: StoreLocation) throws {
+    init(location: StoreLocation, typed: Bool = false) throws {
         self.location = location
-        container = try openContainer(model: Self.modelName(location), at: location)
+        self.typed = typed
+        container = try openContainer(model: Self.modelName(location), at: location, classes: typed ? BenchmarkClasses.all : [])
     }
 
     private static func modelName(_ location: StoreLocation) -> String {
@@ -29,12 +32,21 @@ final class ObjectGraphBackend: Backend {
 
     func insert(_ rows: [PersonRow]) throws {
         let context = container.newBackgroundContext()
-        for row in rows { try context.insertPerson(row) }
+        if typed {
+            for row in rows { Person(context: context).fill(from: row) }
+        } else {
+            for row in rows { try context.insertPerson(row) }
+        }
         try context.save()
     }
 
     func fetchAll() throws -> Checksum {
         let context = container.newBackgroundContext()
+        if typed {
+            var checksum = Checksum()
+            for person in try context.fetch(Person.fetchRequest()) { checksum.add(PersonRow(person)) }
+            return checksum
+        }
         let people = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person"))
         var checksum = Checksum()
         for person in people { try checksum.add(PersonRow(person)) }
@@ -134,9 +146,11 @@ final class ObjectGraphBackend: Backend {
     }
 }
 
-/// A container on `location`'s store file with the model file `model` of the models folder.
-func openContainer(model: String, at location: StoreLocation) throws -> PersistentContainer {
+/// A container on `location`'s store file with the model file `model` of the models folder, and
+/// `classes` registered for their entities.
+func openContainer(model: String, at location: StoreLocation, classes: [any EntityClass.Type] = []) throws -> PersistentContainer {
     let model = try ManagedObjectModel(contentsOf: location.modelsDirectory.appendingPathComponent(model))
+    try model.register(classes)
     let container = PersistentContainer(name: "Bench", managedObjectModel: model)
     // The defaults are the contract's settings (WAL, synchronous=NORMAL); say so anyway.
     var description = PersistentStoreDescription(url: location.url)

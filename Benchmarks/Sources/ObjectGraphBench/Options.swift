@@ -22,7 +22,8 @@ struct Options {
     static let usage = """
         USAGE: objectgraph-bench [options]
 
-          --backends LIST     raw,grdb,objectgraph (default: all)
+          --backends LIST     raw,grdb,objectgraph,objectgraph-typed (default: all;
+                              objectgraph-typed = the generated Person class, W1 and W2)
           --workloads LIST    W1,W2,W3,W3i,W4,W5,W6,G1,G2,G3,G4,M1,Q1,…,Q7,C1,C2, or the groups
                               W, G, M, Q, C, all (default: all; W3i = W3 with an index on age;
                               G = the object graph of N/10 authors × 10 books, raw and

@@ -88,6 +88,7 @@ enum Report {
             }
             text += memoryVerdict(forCount, options: options)
             text += queryVerdicts(forCount, workloads: workloads)
+            text += typedVerdicts(forCount, workloads: workloads)
             text += concurrencyFigures(forCount, options: options)
         }
         return text
@@ -158,6 +159,31 @@ enum Report {
         return "\nIssue 4's targets (fetches ≤ \(fixed(queryFetchLimit, 1))× raw, batch operations ≤ \(fixed(queryBatchLimit, 1))× raw, "
             + "batch insert of 1,000,000 rows under \(fixed(q7PeakLimitMB, 0)) MB peak RSS):\n\n"
             + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Issue 6's targets for typed generated accessors: at most this many times the dynamic
+    /// (key-based) figure, and at most `typedRawLimit` times raw SQLite.
+    static let typedDynamicLimit = 1.10
+    static let typedRawLimit = 2.0
+
+    /// W1 and W2 through the generated class against dynamic access and raw SQLite.
+    private static func typedVerdicts(_ results: [RunResult], workloads: [Workload]) -> String {
+        var lines: [String] = []
+        for workload in workloads {
+            guard let typed = results.first(where: { $0.workload == workload && $0.backend == .objectGraphTyped }) else { continue }
+            var parts: [String] = []
+            if let dynamic = results.first(where: { $0.workload == workload && $0.backend == .objectGraph }) {
+                let ratio = typed.median / dynamic.median
+                parts.append("typed / dynamic \(fixed(ratio, 2))× (" + (ratio <= typedDynamicLimit ? "meets" : "MISSES") + " ≤ \(fixed(typedDynamicLimit, 2))×)")
+            }
+            if let raw = results.first(where: { $0.workload == workload && $0.backend == .raw }) {
+                let ratio = typed.median / raw.median
+                parts.append("typed / raw \(fixed(ratio, 2))× (" + (ratio <= typedRawLimit ? "meets" : "MISSES") + " ≤ \(fixed(typedRawLimit, 1))×)")
+            }
+            if !parts.isEmpty { lines.append("- \(workload.rawValue): " + parts.joined(separator: ", ")) }
+        }
+        guard !lines.isEmpty else { return "" }
+        return "\nIssue 6's targets for typed generated accessors:\n\n" + lines.joined(separator: "\n") + "\n"
     }
 
     /// The issue's memory target for M1: iterating 1,000,000 rows in batches of 500 keeps

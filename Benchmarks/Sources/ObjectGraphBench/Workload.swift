@@ -101,7 +101,14 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     }
 
     /// Whether `backend` runs it: GRDB does not run the object-graph, query or concurrency workloads.
-    func runs(on backend: BackendKind) -> Bool { !((isGraph || isQuery || isConcurrency) && backend == .grdb) }
+    /// The typed backend runs only W1 and W2, the workloads issue 6 compares with dynamic access.
+    func runs(on backend: BackendKind) -> Bool {
+        switch backend {
+        case .grdb: !(isGraph || isQuery || isConcurrency)
+        case .objectGraphTyped: self == .w1 || self == .w2
+        case .raw, .objectGraph: true
+        }
+    }
 
     /// The populated store `backend` starts from, as a file-name suffix: one per data set and
     /// schema. ObjectGraph's `Person` stores are the same for the W, M and Q workloads; raw
@@ -128,6 +135,8 @@ enum BackendKind: String, CaseIterable, Codable, Sendable {
     case raw
     case grdb
     case objectGraph = "objectgraph"
+    /// ObjectGraph through the generated `Person` class's typed properties (issue 6): W1 and W2.
+    case objectGraphTyped = "objectgraph-typed"
 
     /// The name printed in tables.
     var displayName: String {
@@ -135,6 +144,7 @@ enum BackendKind: String, CaseIterable, Codable, Sendable {
         case .raw: "raw SQLite"
         case .grdb: "GRDB 7.10"
         case .objectGraph: "ObjectGraph"
+        case .objectGraphTyped: "ObjectGraph typed"
         }
     }
 }

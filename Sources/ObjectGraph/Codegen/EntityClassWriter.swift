@@ -118,7 +118,8 @@ struct EntityClassWriter {
         if attribute.isTransient { facts.append("transient (kept in memory, never saved)") }
         if !attribute.defaultValue.isNull { facts.append("default \(attribute.defaultValue.modelLiteralText)") }
         if attribute.type == .json { facts.append("decode it with `.decode(T.self)`, set it with `JSONDocument(encoding:)`") }
-        if !attribute.isOptional { facts.append("reading it before it has a value stops the program") }
+        // With a default, a new object has a value from the start.
+        if !attribute.isOptional && attribute.defaultValue.isNull { facts.append("reading it before it has a value stops the program") }
         return facts.joined(separator: "; ") + "."
     }
 
@@ -151,8 +152,19 @@ struct EntityClassWriter {
         code.line("/// Adds `\(value)` to `\(relationship.name)`\(ordered ? " (at the end)" : ""), updating the inverse.")
         code.line("\(modifier)func addTo\(suffix)(_ \(value): \(destination)) { _addDestination(\(value), \(index)) }")
         code.line()
+        code.line("/// Adds each of `values` to `\(relationship.name)`\(ordered ? ", in order, at the end" : ""), updating the inverses.")
+        code.line("\(modifier)func addTo\(suffix)(_ values: some Sequence<\(destination)>) { for \(value) in values { _addDestination(\(value), \(index)) } }")
+        if ordered {
+            code.line()
+            code.line("/// Inserts `\(value)` into `\(relationship.name)` at `index` (moving it there if it is a member), updating the inverse.")
+            code.line("\(modifier)func insertInto\(suffix)(_ \(value): \(destination), at index: Int) { _insertDestination(\(value), at: index, \(index)) }")
+        }
+        code.line()
         code.line("/// Removes `\(value)` from `\(relationship.name)`, updating the inverse.")
         code.line("\(modifier)func removeFrom\(suffix)(_ \(value): \(destination)) { _removeDestination(\(value), \(index)) }")
+        code.line()
+        code.line("/// Removes each of `values` from `\(relationship.name)`, updating the inverses.")
+        code.line("\(modifier)func removeFrom\(suffix)(_ values: some Sequence<\(destination)>) { for \(value) in values { _removeDestination(\(value), \(index)) } }")
     }
 
     private func writeKeyPaths(into code: inout SourceWriter) {

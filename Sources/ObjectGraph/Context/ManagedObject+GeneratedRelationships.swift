@@ -53,6 +53,13 @@ extension ManagedObject {
         relationshipOperation("adding to", index) { try addDestination(object, to: $0, at: nil) }
     }
 
+    /// For generated code: inserts `object` at `position` of ordered to-many relationship `index`
+    /// (moving it there if it is a member).
+    public func _insertDestination(_ object: ManagedObject, at position: Int, _ index: Int) {
+        // Through the keyed call, for its checks of the position (not a hot path).
+        relationshipOperation("inserting into", index) { try insertRelatedObject(object, at: position, forKey: $0.name) }
+    }
+
     /// For generated code: removes `object` from to-many relationship `index`.
     public func _removeDestination(_ object: ManagedObject, _ index: Int) {
         relationshipOperation("removing from", index) { try removeDestination(object, from: $0) }

@@ -81,7 +81,10 @@ extension ManagedObject {
         return result
     }
 
-    /// The value in `slot`, loading the object's values first if it is a fault.
+    /// The value in `slot`, loading the object's values first if it is a fault. Always inlined:
+    /// it is the inner step of every keyed and generated read, and with that many callers the
+    /// optimiser otherwise stops inlining it.
+    @inline(__always)
     func storedValue(at slot: Int) throws -> AttributeValue {
         checkQueue("reading \(entity.propertyName(atSlot: slot))")
         if isFault { try fulfillFault() }

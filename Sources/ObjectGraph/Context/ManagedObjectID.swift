@@ -79,14 +79,20 @@ final class ObjectIDSpace: Sendable {
     let entity: EntityDescription
     /// The store's identifier; empty for temporary IDs not yet tied to a store.
     let storeIdentifier: String
+    /// The class a context makes the entity's objects for this store's rows as: read once per
+    /// fetched row, so it sits here, next to the entity every row already reaches.
+    let objectClass: ManagedObject.Type
 
-    init(entity: EntityDescription, storeIdentifier: String) {
+    init(entity: EntityDescription, storeIdentifier: String, objectClass: ManagedObject.Type = ManagedObject.self) {
         self.entity = entity
         self.storeIdentifier = storeIdentifier
+        self.objectClass = objectClass
     }
 
-    /// One space per entity of `model`, indexed like `model.entities`.
+    /// One space per entity of `model`, indexed like `model.entities`, with the model's
+    /// registered classes (which opening a store seals, as making a coordinator does).
     static func spaces(for model: ManagedObjectModel, storeIdentifier: String) -> [ObjectIDSpace] {
-        model.entities.map { ObjectIDSpace(entity: $0, storeIdentifier: storeIdentifier) }
+        let classes = model.classRegistry.seal()
+        return model.entities.map { ObjectIDSpace(entity: $0, storeIdentifier: storeIdentifier, objectClass: classes[$0.index]) }
     }
 }

@@ -14,6 +14,8 @@ enum ModelNameRules {
         "committedValues", "changedValuesForCurrentEvent", "faultingState", "willSave", "didSave",
         "awakeFromInsert", "awakeFromFetch", "prepareForDeletion", "willTurnIntoFault", "didTurnIntoFault",
         "validateForInsert", "validateForUpdate", "validateForDelete",
+        // The name-constant enums of generated classes.
+        "Attributes", "Relationships",
     ]
 
     /// Column names SQLite gives a meaning of its own: the implicit row id's aliases
@@ -28,6 +30,7 @@ enum ModelNameRules {
         "PersistentStoreCoordinator", "PersistentStoreDescription", "JSONDocument", "ObjectGraphError",
         "Any", "AnyObject", "Self", "Type", "Protocol", "Int", "Int16", "Int32", "Int64", "Double", "Float",
         "Decimal", "String", "Bool", "Date", "Data", "UUID", "URL", "Array", "Set", "Dictionary", "Optional",
+        "EntityClass", "GeneratedEntityClass", "TypedManagedObject", "ManagedObjectRow", "PartialKeyPath",
     ]
 
     /// Why `name` is not a valid identifier, or `nil` when it is one: a letter, then letters,

@@ -97,7 +97,8 @@ import Testing
     }
 
     @Test(arguments: ["objectID", "entity", "managedObjectContext", "isFault", "isInserted", "isUpdated", "isDeleted",
-                      "hasChanges", "description", "hash", "hashValue", "self", "changedValues", "committedValues"])
+                      "hasChanges", "description", "hash", "hashValue", "self", "changedValues", "committedValues",
+                      "Attributes", "Relationships"])
     func propertyNamesCollidingWithManagedObjectAreReserved(name: String) {
         ModelFixtures.expectSingleIssue(ModelFixtures.thing(attributes: #"{ "name": "\#(name)", "type": "string" }"#),
                                         path: "entities[0].attributes[0].name", "found property name \"\(name)\"", "reserved")
@@ -113,6 +114,8 @@ import Testing
         ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "Date" }"#), path: "entities[0].name", "class name \"Date\"", "add a \"className\"")
         ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "Thing", "className": "ManagedObject" }"#),
                                         path: "entities[0].className", "class name \"ManagedObject\"")
+        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "Thing", "className": "TypedManagedObject" }"#),
+                                        path: "entities[0].className", "class name \"TypedManagedObject\"")
         #expect(throws: Never.self) { try ModelFixtures.load(ModelFixtures.model(#"{ "name": "Date", "className": "CalendarDate" }"#)) }
     }
 
