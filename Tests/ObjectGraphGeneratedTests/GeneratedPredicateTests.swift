@@ -64,4 +64,30 @@ import Testing
         let long: [CatalogBook] = try context.fetch(try FetchRequest(predicate: #Predicate { $0.pages > 900 }))
         #expect(long == [draft])
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func predicatesWorkThroughClassHierarchies(_ kind: StoreKind) throws {
+        let store = try CatalogStore(kind)
+        let context = store.context
+        let max = Manager(context: context)
+        max.name = "Max"
+        max.level = 3
+        for (name, salary) in [("Eve", Decimal(120)), ("Ed", Decimal(80))] {
+            let employee = Employee(context: context)
+            employee.name = name
+            employee.salary = salary
+            employee.manager = max
+        }
+        try context.save()
+
+        // The abstract parent class: its objects are the sub-entities' objects.
+        let people: [Person] = try context.fetch(try FetchRequest(predicate: #Predicate { $0.name.starts(with: "E") }, sortBy: [SortDescriptor(\.name)]))
+        #expect(people.map(\.name) == ["Ed", "Eve"])
+        #expect(people.allSatisfy { $0 is Employee })
+        // An inherited property, a to-one into a subclass, and the subclass's own attribute.
+        let managed: [Employee] = try context.fetch(try FetchRequest(predicate: #Predicate { $0.manager?.level == 3 && $0.name != "Ed" }))
+        #expect(managed.map(\.name) == ["Eve"])
+        let managers: [Manager] = try context.fetch(try FetchRequest(predicate: #Predicate { $0.reports.count == 2 }))
+        #expect(managers == [max])
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 /// A class written by hand against the documented protocols, with key-based accessors.
 final class Note: ManagedObject, EntityClass, TypedManagedObject {
     static let entityName = "Note"
-    static var propertyKeyPaths: [PartialKeyPath<Note>: String] { [\Note.text: "text"] }
+    static var propertyKeyPaths: [AnyKeyPath: String] { [\Note.text: "text"] }
 
     var text: String? {
         get { try? value(forKey: "text", as: String.self) }

@@ -33,8 +33,9 @@ import Testing
         #expect(result.exitCode == .success)
         let generated = try String(contentsOf: output.directory.appendingPathComponent("Catalog.objectgraph.swift"), encoding: .utf8)
         #expect(generated.contains("public final class CatalogBook: ManagedObject, GeneratedEntityClass, TypedManagedObject {"))
-        #expect(generated.contains("open class Person: ManagedObject, GeneratedEntityClass {"))
+        #expect(generated.contains("open class Person: ManagedObject, GeneratedEntityClass, TypedManagedObject {"))
         #expect(generated.contains("open override class var entityName: String { \"Employee\" }"))
+        #expect(generated.contains("open override class var propertyKeyPaths: [AnyKeyPath: String] {"))
         #expect(generated.contains("public var title: String {"))
     }
 

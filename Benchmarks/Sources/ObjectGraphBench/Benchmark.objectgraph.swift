@@ -97,7 +97,7 @@ final class Person: ManagedObject, GeneratedEntityClass, TypedManagedObject {
     }
 
     /// The model property each key path stands for, for `#Predicate` and typed sort orders.
-    static var propertyKeyPaths: [PartialKeyPath<Person>: String] {
+    static var propertyKeyPaths: [AnyKeyPath: String] {
         [
             \Person.id: "id",
             \Person.name: "name",

@@ -30,10 +30,8 @@ struct EntityClassWriter {
                 code.line()
                 writeRelationship(entity.relationships[index], index: index, into: &code)
             }
-            if isFinal {
-                code.line()
-                writeKeyPaths(into: &code)
-            }
+            code.line()
+            writeKeyPaths(into: &code)
         }
         code.line("}")
     }
@@ -45,11 +43,10 @@ struct EntityClassWriter {
         return generator.accessLevel == .public ? "open " : ""
     }
 
-    /// The superclass and protocols. Only final classes conform to `TypedManagedObject`: its
-    /// key-path table is typed by `Self`, which a class with subclasses cannot satisfy.
+    /// The superclass and protocols; a subclass inherits its parent's conformances.
     private var conformances: String {
-        if let parent { return "\(parent.className)\(isFinal ? ", TypedManagedObject" : "")" }
-        return "ManagedObject, GeneratedEntityClass\(isFinal ? ", TypedManagedObject" : "")"
+        if let parent { return parent.className }
+        return "ManagedObject, GeneratedEntityClass, TypedManagedObject"
     }
 
     private func writeIdentity(into code: inout SourceWriter) {
@@ -170,8 +167,14 @@ struct EntityClassWriter {
     private func writeKeyPaths(into code: inout SourceWriter) {
         let name = entity.className
         code.line("/// The model property each key path stands for, for `#Predicate` and typed sort orders.")
-        // Computed: a stored table of key paths would be a global of a non-Sendable type.
-        code.line("\(modifier)static var propertyKeyPaths: [PartialKeyPath<\(name)>: String] {")
+        // Computed: a stored table of key paths would be a global of a non-Sendable type. In a
+        // hierarchy each class lists its own key paths (inherited properties included), so it
+        // overrides a class property.
+        if parent == nil && isFinal {
+            code.line("\(modifier)static var propertyKeyPaths: [AnyKeyPath: String] {")
+        } else {
+            code.line("\(classPropertyModifiers)class var propertyKeyPaths: [AnyKeyPath: String] {")
+        }
         code.indented { code in
             code.line("[")
             code.indented { code in

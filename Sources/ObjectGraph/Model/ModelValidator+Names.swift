@@ -30,7 +30,7 @@ enum ModelNameRules {
         "PersistentStoreCoordinator", "PersistentStoreDescription", "JSONDocument", "ObjectGraphError",
         "Any", "AnyObject", "Self", "Type", "Protocol", "Int", "Int16", "Int32", "Int64", "Double", "Float",
         "Decimal", "String", "Bool", "Date", "Data", "UUID", "URL", "Array", "Set", "Dictionary", "Optional",
-        "EntityClass", "GeneratedEntityClass", "TypedManagedObject", "ManagedObjectRow", "PartialKeyPath",
+        "EntityClass", "GeneratedEntityClass", "TypedManagedObject", "ManagedObjectRow", "AnyKeyPath", "PartialKeyPath",
     ]
 
     /// Why `name` is not a valid identifier, or `nil` when it is one: a letter, then letters,

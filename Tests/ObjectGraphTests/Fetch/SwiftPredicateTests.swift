@@ -7,7 +7,7 @@ import Testing
 
 final class PersonRecord: ManagedObject, TypedManagedObject {
     static let entityName = "Person"
-    static var propertyKeyPaths: [PartialKeyPath<PersonRecord>: String] { [\.name: "name", \.age: "age", \.city: "city"] }
+    static var propertyKeyPaths: [AnyKeyPath: String] { [\PersonRecord.name: "name", \PersonRecord.age: "age", \PersonRecord.city: "city"] }
     var name: String { (try? value(forKey: "name", as: String.self)) ?? "" }
     var age: Int32? { try? value(forKey: "age", as: Int32.self) }
     var city: String? { try? value(forKey: "city", as: String.self) }
@@ -17,14 +17,14 @@ final class PersonRecord: ManagedObject, TypedManagedObject {
 
 final class AuthorRecord: ManagedObject, TypedManagedObject {
     static let entityName = "Author"
-    static var propertyKeyPaths: [PartialKeyPath<AuthorRecord>: String] { [\.name: "name", \.books: "books"] }
+    static var propertyKeyPaths: [AnyKeyPath: String] { [\AuthorRecord.name: "name", \AuthorRecord.books: "books"] }
     var name: String { (try? value(forKey: "name", as: String.self)) ?? "" }
     var books: Set<BookRecord> { Set(((try? relatedObjects(forKey: "books")) ?? []).compactMap { $0 as? BookRecord }) }
 }
 
 final class BookRecord: ManagedObject, TypedManagedObject {
     static let entityName = "Book"
-    static var propertyKeyPaths: [PartialKeyPath<BookRecord>: String] { [\.title: "title", \.author: "author"] }
+    static var propertyKeyPaths: [AnyKeyPath: String] { [\BookRecord.title: "title", \BookRecord.author: "author"] }
     var title: String { (try? value(forKey: "title", as: String.self)) ?? "" }
     var author: AuthorRecord? { (try? relatedObject(forKey: "author")) as? AuthorRecord }
 }
