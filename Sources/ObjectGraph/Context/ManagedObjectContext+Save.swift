@@ -94,7 +94,7 @@ extension ManagedObjectContext {
 
         plan.request.deletes = plan.deleted.map(\.objectID)
         // Only rows the context read have a version to hold them to (a deleted fault has none).
-        for object in plan.deleted where object.rowVersion > 0 { plan.request.expectedDeleteVersions[object.objectID] = object.rowVersion }
+        if plan.deleted.contains(where: { $0.rowVersion > 0 }) { plan.request.deleteVersions = plan.deleted.map(\.rowVersion) }
         for object in plan.updated {
             object.refreshHeldReferences()
             let entity = object.entity

@@ -21,9 +21,10 @@ extension InMemoryStore {
             }
         }
         var conflicts = VersionConflicts()
-        for objectID in request.deletes {
+        for (position, objectID) in request.deletes.enumerated() {
             guard let primaryKey = objectID.primaryKey, let current = state.tables[objectID.entity.index].rows[primaryKey] else { continue }
-            if let expected = request.expectedDeleteVersions[objectID], current.version != expected {
+            let expected = request.deleteVersions.isEmpty ? 0 : request.deleteVersions[position]
+            if expected > 0, current.version != expected {
                 conflicts.rows.append((objectID, current))
                 continue
             }

@@ -106,9 +106,10 @@ struct SaveRequest: Sendable {
     var inserts: [Insert] = []
     var updates: [Update] = []
     var deletes: [ManagedObjectID] = []
-    /// The row versions deletions were decided against, by object: a row that now has another
-    /// version is a conflict. Deleting a row that is already gone is not.
-    var expectedDeleteVersions: [ManagedObjectID: Int64] = [:]
+    /// The row version each deletion was decided against, in the order of `deletes` (0 where
+    /// unknown), or empty when none is known: a row that now has another version is a conflict.
+    /// Deleting a row that is already gone is not.
+    var deleteVersions: [Int64] = []
     /// Changes of to-many relationships, applied once every row is written.
     var relationshipChanges: [RelationshipChange] = []
 

@@ -54,8 +54,7 @@ extension SQLiteStoreState {
                 assigned.append(key)
             }
         }
-        var conflicts = try versionConflicts(amongDeletes: request)
-        try deleteRows(conflicts.rows.isEmpty ? request.deletes : request.deletes.filter { id in !conflicts.rows.contains { $0.objectID == id } })
+        var conflicts = try deleteRows(request)
         for update in request.updates {
             if let conflict = try apply(update, keys: keys) { conflicts.rows.append(conflict) }
         }
@@ -76,73 +75,68 @@ extension SQLiteStoreState {
 
     /// Deletes rows and the join-table pairs they are part of, each entity's keys in chunks of one
     /// statement (`_pk IN` a JSON array of keys): a large delete is a few statements, not one per
-    /// row. A row that is already gone is not an error: the save's intent holds.
-    private func deleteRows(_ objectIDs: [ManagedObjectID]) throws {
-        var groups: [(entity: EntityDescription, keys: [Int64])] = []
-        for objectID in objectIDs {
-            let key = try savedKey(of: objectID, "delete")
+    /// row. A row that is already gone is not an error: the save's intent holds. Rows whose
+    /// deletion expects a version are deleted only at that version (`AND "_version" = ?`, one
+    /// statement per distinct version in a chunk, usually one); a row left behind was changed
+    /// since, and is returned as a conflict (the caller then rolls the transaction back).
+    private func deleteRows(_ request: SaveRequest) throws -> VersionConflicts {
+        var conflicts = VersionConflicts()
+        // Each entity's deletes, as (position in the request, primary key).
+        var groups: [(entity: EntityDescription, rows: [(position: Int, key: Int64)])] = []
+        for (position, objectID) in request.deletes.enumerated() {
+            let row = (position, try savedKey(of: objectID, "delete"))
             if groups.last?.entity === objectID.entity {
-                groups[groups.count - 1].keys.append(key)
+                groups[groups.count - 1].rows.append(row)
             } else {
-                groups.append((objectID.entity, [key]))
+                groups.append((objectID.entity, [row]))
             }
         }
-        for (entity, keys) in groups {
+        for (entity, rows) in groups {
             let table = try table(for: entity)
-            let targets = [(table.quotedName, quoteIdentifier(SQLiteSchema.primaryKeyColumn))]
-                + relationshipLayout.joinColumns(holding: entity, in: model).map { (quoteIdentifier($0.table.name), quoteIdentifier($0.column)) }
-            for (name, column) in targets {
-                let statement = try connection.cachedStatement("DELETE FROM \(name) WHERE \(column) IN (SELECT value FROM json_each(?))")
-                for start in stride(from: 0, to: keys.count, by: Self.deleteChunk) {
-                    let chunk = keys[start..<min(start + Self.deleteChunk, keys.count)]
+            let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+            for start in stride(from: 0, to: rows.count, by: Self.deleteChunk) {
+                var byVersion: [Int64: [(position: Int, key: Int64)]] = [:]
+                for row in rows[start..<min(start + Self.deleteChunk, rows.count)] {
+                    byVersion[request.deleteVersions.isEmpty ? 0 : request.deleteVersions[row.position], default: []].append(row)
+                }
+                for (version, members) in byVersion {
+                    let versionTest = version > 0 ? " AND \(quoteIdentifier(SQLiteSchema.versionColumn)) = ?" : ""
+                    let statement = try connection.cachedStatement("DELETE FROM \(table.quotedName) WHERE \(primaryKey) IN (SELECT value FROM json_each(?))\(versionTest)")
                     statement.reset()
-                    try statement.bind(.string("[" + chunk.map(String.init).joined(separator: ",") + "]"), at: 1)
-                    _ = try statement.step(explainingFailure: {
-                        $0.error("Cannot delete \(entity.name) objects", entityName: entity.name)
-                    })
+                    try statement.bind(.string(Self.keyList(members.map(\.key))), at: 1)
+                    if version > 0 { try statement.bind(.integer(version), at: 2) }
+                    _ = try statement.step(explainingFailure: { $0.error("Cannot delete \(entity.name) objects", entityName: entity.name) })
+                    statement.reset()
+                    if version > 0, connection.changes < members.count {
+                        // Rows still there were at another version; rows missing were gone before.
+                        let left = try reader.snapshots(of: entity, primaryKeys: members.map(\.key))
+                        for member in members {
+                            if let row = left[member.key] { conflicts.rows.append((request.deletes[member.position], row)) }
+                        }
+                    }
+                }
+            }
+            for (name, column) in relationshipLayout.joinColumns(holding: entity, in: model).map({ (quoteIdentifier($0.table.name), quoteIdentifier($0.column)) }) {
+                let statement = try connection.cachedStatement("DELETE FROM \(name) WHERE \(column) IN (SELECT value FROM json_each(?))")
+                for start in stride(from: 0, to: rows.count, by: Self.deleteChunk) {
+                    statement.reset()
+                    try statement.bind(.string(Self.keyList(rows[start..<min(start + Self.deleteChunk, rows.count)].map(\.key))), at: 1)
+                    _ = try statement.step(explainingFailure: { $0.error("Cannot delete \(entity.name) objects", entityName: entity.name) })
                 }
                 statement.reset()
             }
         }
+        return conflicts
+    }
+
+    /// Keys as the JSON array `json_each` reads.
+    private static func keyList(_ keys: [Int64]) -> String {
+        "[" + keys.map(String.init).joined(separator: ",") + "]"
     }
 
     /// Keys per DELETE statement: large enough that statements are few, small enough that the
     /// JSON text stays small.
     private static let deleteChunk = 1_000
-
-    /// The rows to delete whose versions are no longer those the deletions were decided against,
-    /// read in chunks of keys like the deletes themselves: keys and versions only, whole rows
-    /// only for the (rare) conflicts.
-    private func versionConflicts(amongDeletes request: SaveRequest) throws -> VersionConflicts {
-        var conflicts = VersionConflicts()
-        guard !request.expectedDeleteVersions.isEmpty else { return conflicts }
-        let byEntity = Dictionary(grouping: request.deletes.filter { request.expectedDeleteVersions[$0] != nil }, by: { ObjectIdentifier($0.entity) })
-        for objectIDs in byEntity.values {
-            let entity = objectIDs[0].entity
-            let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-            let statement = try connection.cachedStatement(
-                "SELECT \(primaryKey), \(quoteIdentifier(SQLiteSchema.versionColumn)) FROM \(try table(for: entity).quotedName) WHERE \(primaryKey) IN (SELECT value FROM json_each(?))")
-            var expected: [Int64: (ManagedObjectID, Int64)] = [:]
-            for objectID in objectIDs {
-                if let key = objectID.primaryKey, let version = request.expectedDeleteVersions[objectID] { expected[key] = (objectID, version) }
-            }
-            var moved: [(objectID: ManagedObjectID, key: Int64)] = []
-            for start in stride(from: 0, to: objectIDs.count, by: Self.deleteChunk) {
-                let chunk = objectIDs[start..<min(start + Self.deleteChunk, objectIDs.count)]
-                statement.reset()
-                try statement.bind(.string("[" + chunk.compactMap(\.primaryKey).map(String.init).joined(separator: ",") + "]"), at: 1)
-                while try statement.step() {
-                    let key = statement.int64(at: 0)
-                    if let (objectID, version) = expected[key], statement.int64(at: 1) != version { moved.append((objectID, key)) }
-                }
-            }
-            statement.reset()
-            guard !moved.isEmpty else { continue }
-            let rows = try reader.snapshots(of: entity, primaryKeys: moved.map(\.key))
-            for (objectID, key) in moved { conflicts.rows.append((objectID, rows[key])) }
-        }
-        return conflicts
-    }
 
     /// Writes the changed stored attributes and to-one relationships of a row and bumps its
     /// version; returns the conflict instead when the row is not at the version the update
