@@ -7,6 +7,7 @@ import ObjectGraph
 protocol PersonValueSetter {
     mutating func setValue(_ value: Int64, forKey key: String) throws
     mutating func setValue(_ value: String, forKey key: String) throws
+    mutating func setValue(_ value: String?, forKey key: String) throws
     mutating func setValue(_ value: Double, forKey key: String) throws
     mutating func setValue(_ value: Date, forKey key: String) throws
     mutating func setValue(_ value: Any?, forKey key: String) throws

@@ -2,12 +2,17 @@ import Foundation
 
 // The same concrete overloads of `setValue(_:forKey:)` as `ManagedObject` has, for the same
 // reason: a value of an attribute type's own Swift type converts without the dynamic casts a
-// value passed as `Any` needs, which are most of what filling a batch row costs. Non-optional on
-// purpose, so `setValue(nil, forKey:)` stays unambiguous; optionals and every other type go
-// through `setValue(_: Any?, forKey:)`.
+// value passed as `Any` needs, which are most of what filling a batch row costs. Non-optional, but
+// for `String?`, which hands nil to `setValue(_: Any?, forKey:)` (Swift prefers it for
+// `setValue(nil, forKey:)`); other optionals and every other type go through that one.
 extension BatchInsertValues {
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
     public mutating func setValue(_ value: String, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+
+    /// Sets the attribute `key` to `value`, or to nil; see `setValue(_:forKey:)`.
+    public mutating func setValue(_ value: String?, forKey key: String) throws {
+        if let value { try setValue(value, forKey: key) } else { try setValue(nil as Any?, forKey: key) }
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
     public mutating func setValue(_ value: Int, forKey key: String) throws { try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) }) }
