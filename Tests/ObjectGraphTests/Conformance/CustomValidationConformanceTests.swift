@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ObjectGraph
 
@@ -95,7 +94,7 @@ import Testing
 
 /// The phases a rule saw, in order (rules run on the context's queue, one save at a time).
 final class PhaseLog: Sendable {
-    private let phases = Mutex<[ValidationPhase]>([])
+    private let phases = Locked<[ValidationPhase]>([])
     var all: [ValidationPhase] { phases.withLock { $0 } }
     func record(_ phase: ValidationPhase) { phases.withLock { $0.append(phase) } }
 }

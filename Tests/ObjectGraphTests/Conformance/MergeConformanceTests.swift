@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import ObjectGraph
 
@@ -231,7 +230,7 @@ import Testing
 
 /// Change sets collected by notification observers, which may run on any thread.
 final class Received: Sendable {
-    private let changes = Mutex<[ContextChanges]>([])
+    private let changes = Locked<[ContextChanges]>([])
     func append(_ change: ContextChanges) { changes.withLock { $0.append(change) } }
     var all: [ContextChanges] { changes.withLock { $0 } }
 }

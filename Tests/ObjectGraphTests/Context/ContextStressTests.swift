@@ -18,7 +18,7 @@ import Testing
         let committed = Atomic<Int>(0)
         let conflicts = Atomic<Int>(0)
         let titleSaves = Atomic<Int>(0)
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         func fail(_ message: String) { failures.withLock { $0.append(message) } }
     }
 

@@ -1,6 +1,5 @@
 import CSQLite
 import Foundation
-import Synchronization
 import Testing
 @testable import ObjectGraph
 
@@ -236,7 +235,7 @@ import Testing
 
     @Test func concurrentCallersAreSerialised() throws {
         try withStore { store, _ throws in
-            let failures = Mutex(0)
+            let failures = Locked(0)
             DispatchQueue.concurrentPerform(iterations: 8) { worker in
                 do {
                     for round in 0..<20 {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import ObjectGraph
 
 /// Models, directories and save requests for the SQLite layer's tests, built directly through the
@@ -64,7 +63,7 @@ enum SQLiteFixtures {
 
 /// Collects the SQL a store runs, from its queue, for the test thread to read.
 final class SQLiteStatementLog: Sendable {
-    private let statements = Mutex<[String]>([])
+    private let statements = Locked<[String]>([])
 
     var all: [String] { statements.withLock { $0 } }
 
@@ -73,7 +72,7 @@ final class SQLiteStatementLog: Sendable {
 
 /// A value set on one thread and read on another.
 final class LockedValue<Value: Sendable>: Sendable {
-    private let stored = Mutex<Value?>(nil)
+    private let stored = Locked<Value?>(nil)
 
     var value: Value? { stored.withLock { $0 } }
 
