@@ -56,13 +56,13 @@ extension PredicateExpressions.Negation: TranslatablePredicateExpression {
 
 extension PredicateExpressions.Equal: TranslatablePredicateExpression {
     func translate(_ translator: inout SwiftPredicateTranslator) throws -> PredicateTerm {
-        try translator.compare(try translator.term(lhs), .equal, try translator.term(rhs))
+        .condition(try translator.compare(try translator.term(lhs), .equal, try translator.term(rhs)))
     }
 }
 
 extension PredicateExpressions.NotEqual: TranslatablePredicateExpression {
     func translate(_ translator: inout SwiftPredicateTranslator) throws -> PredicateTerm {
-        try translator.compare(try translator.term(lhs), .notEqual, try translator.term(rhs))
+        .condition(try translator.compare(try translator.term(lhs), .notEqual, try translator.term(rhs)))
     }
 }
 
@@ -74,7 +74,7 @@ extension PredicateExpressions.Comparison: TranslatablePredicateExpression {
         case .greaterThan: .greater
         case .greaterThanOrEqual: .greaterOrEqual
         }
-        return try translator.compare(try translator.term(lhs), comparison, try translator.term(rhs))
+        return .condition(try translator.compare(try translator.term(lhs), comparison, try translator.term(rhs)))
     }
 }
 

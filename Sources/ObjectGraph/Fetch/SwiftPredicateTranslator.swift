@@ -26,7 +26,7 @@ struct SwiftPredicateTranslator {
         case .path(let path): return .comparison(.keyPath(path), .equal, .value(.boolean(true)))
         case .constant(let value as Bool): return .constant(value)
         case .coalesced(let path, let fallback):
-            return try compare(.coalesced(path, fallback), .equal, .constant(true)).node
+            return try compare(.coalesced(path, fallback), .equal, .constant(true))
         default: throw Self.unsupported(expression, "is not a condition a fetch can test")
         }
     }
@@ -66,34 +66,34 @@ struct SwiftPredicateTranslator {
     }
 
     /// `lhs op rhs` as a condition.
-    func compare(_ lhs: PredicateTerm, _ op: ComparisonOperator, _ rhs: PredicateTerm) throws -> PredicateTerm {
+    func compare(_ lhs: PredicateTerm, _ op: ComparisonOperator, _ rhs: PredicateTerm) throws -> PredicateNode {
         switch (lhs, rhs) {
         case (.path(let path), .constant(let value)):
-            return .condition(.comparison(.keyPath(path), op, .value(try Self.value(value, comparedWith: path))))
+            return .comparison(.keyPath(path), op, .value(try Self.value(value, comparedWith: path)))
         case (.constant, .path), (.constant, .subqueryCount), (.constant, .coalesced):
             return try compare(rhs, op.mirrored, lhs)
         case (.path(let left), .path(let right)):
-            return .condition(.comparison(.keyPath(left), op, .keyPath(right)))
+            return .comparison(.keyPath(left), op, .keyPath(right))
         case (.subqueryCount(let collection, let variable, let predicate), .constant(let value)):
-            return .condition(.comparison(
+            return .comparison(
                 .subqueryCount(collection: collection, variable: variable, predicate: predicate), op,
-                .value(try Self.value(value, comparedWith: collection + ["@count"]))))
+                .value(try Self.value(value, comparedWith: collection + ["@count"])))
         case (.coalesced(let path, let fallback), .constant(let value)):
             // `(x ?? d) op v` is `x op v` when x has a value, and `d op v` when it is nil.
-            let whenPresent = try compare(.path(path), op, .constant(value)).node
+            let whenPresent = try compare(.path(path), op, .constant(value))
             let whenNil = try Self.fold(fallback, op, value, path: path)
-            return .condition(.or([
+            return .or([
                 .and([.comparison(.keyPath(path), .notEqual, .value(.null)), whenPresent]),
                 .and([.comparison(.keyPath(path), .equal, .value(.null)), .constant(whenNil)]),
-            ]))
+            ])
         case (.condition(let node), .constant(let value as Bool)):
             switch op {
-            case .equal: return .condition(value ? node : .not(node))
-            case .notEqual: return .condition(value ? .not(node) : node)
+            case .equal: return value ? node : .not(node)
+            case .notEqual: return value ? .not(node) : node
             default: break
             }
         case (.constant(let a), .constant(let b)):
-            return .condition(.constant(try Self.fold(a, op, b, path: [])))
+            return .constant(try Self.fold(a, op, b, path: []))
         default:
             break
         }
@@ -164,11 +164,7 @@ enum PredicateTerm {
     /// How many members of `collection` match `predicate` (`filter(…).count`).
     case subqueryCount(collection: [String], variable: String, predicate: PredicateNode)
 
-    var node: PredicateNode {
-        if case .condition(let node) = self { return node }
-        return .constant(false)
-    }
-
+    /// How error messages name the term.
     var phrase: String {
         switch self {
         case .condition: "a condition"
