@@ -57,6 +57,10 @@ struct EntityClassWriter {
             // Classes in a hierarchy override the name, so it is a class property.
             code.line("\(classPropertyModifiers)class var entityName: String { \(literal(entity.name)) }")
         }
+        if isFinal {
+            code.line("/// A final generated class overrides none of the save hooks, so saves skip them.")
+            code.line("\(modifier)override class var hasSaveHooks: Bool { false }")
+        }
         if parent == nil {
             code.line("/// The version hash of the model the class was generated from.")
             code.line("\(modifier)static let _modelVersionHash = \(literal(generator.model.versionHash))")

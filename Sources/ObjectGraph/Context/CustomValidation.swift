@@ -63,9 +63,11 @@ struct ValidationRules: Sendable {
         rules[entity.index, default: []].append(rule)
     }
 
-    /// Runs the object's own hook and every rule of its entity and its ancestors; returns the failures.
-    func failures(of object: ManagedObject, phase: ValidationPhase, model: ManagedObjectModel) -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
+    /// Runs the object's own hook and every rule of its entity and its ancestors; appends the
+    /// failures to `failures`.
+    func appendFailures(of object: ManagedObject, phase: ValidationPhase, model: ManagedObjectModel, to failures: inout [ValidationFailure]) {
+        // Without hooks and rules there is nothing to run.
+        if rules.isEmpty && !object.runsSaveHooks { return }
         func collect(_ body: () throws -> Void) {
             do {
                 try body()
@@ -82,9 +84,8 @@ struct ValidationRules: Sendable {
         case .update: collect { try object.validateForUpdate() }
         case .delete: collect { try object.validateForDelete() }
         }
-        for entity in model.entities where model.entity(object.entity, isKindOf: entity) {
+        for entity in model.entities where !rules.isEmpty && model.entity(object.entity, isKindOf: entity) {
             for rule in rules[entity.index] ?? [] { collect { try rule(object, phase) } }
         }
-        return failures
     }
 }

@@ -40,6 +40,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) var heldToOne: [ManagedObject?] = []
     /// The row version read from the store, for optimistic locking.
     @exclusivity(unchecked) var rowVersion: Int64 = 0
+    /// Whether a save gave the object its permanent ID without registering it, because nothing
+    /// else held it (see `didSave`): it is about to be released, with no registry entry to remove.
+    @exclusivity(unchecked) var isLeftUnregistered = false
 
     /// Whether the object is new in its context and not saved yet.
     @exclusivity(unchecked) public internal(set) var isInserted = false
@@ -55,7 +58,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         let space = context?.temporaryIDSpace(for: entity) ?? ObjectIDSpace(entity: entity, storeIdentifier: "")
         self.objectID = ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next())
-        self.values = entity.defaultValues
+        self.values = entity.makeDefaultRow()
         self.isNew = true
         context?.insert(self)
     }
@@ -79,7 +82,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     deinit {
         // Registration is weak: a released object leaves its context's registry. Objects are
         // confined to their context's queue, so this runs there.
-        if !objectID.isTemporaryID, let context = managedObjectContext {
+        if !objectID.isTemporaryID, !isLeftUnregistered, let context = managedObjectContext {
             context.objectWillBeReleased(objectID, Unmanaged.passUnretained(self).toOpaque())
         }
     }
@@ -99,6 +102,20 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     // Lifecycle hooks, as in Core Data: override them in a subclass. They run on the context's
     // queue; the defaults do nothing.
+
+    /// Whether objects of this class may do something in `willSave()`, `didSave()` or the
+    /// `validateFor…()` hooks: a save calls those hooks only for classes that say `true`. It is
+    /// `true` for every subclass of `ManagedObject` unless the subclass says otherwise; the
+    /// generator's `final` classes say `false` (they cannot override the hooks), which spares
+    /// a large save a call per object and hook. A class that overrides a hook must not say `false`.
+    open class var hasSaveHooks: Bool { self != ManagedObject.self }
+
+    /// Whether a save calls this object's save hooks (see `hasSaveHooks`).
+    @inline(__always)
+    var runsSaveHooks: Bool {
+        let objectClass = type(of: self)
+        return objectClass != ManagedObject.self && objectClass.hasSaveHooks
+    }
 
     /// Called once, when the object is first inserted into a context: a place to set initial
     /// values that defaults in the model cannot express.

@@ -17,17 +17,24 @@ extension ManagedObjectContext {
         let store = try requireStore()
         // A child hands its new objects to its parent under their lasting IDs (see ParentContextStore).
         if parent != nil { try obtainPermanentIDs(for: pendingInserts.filter(\.objectID.isTemporaryID)) }
+        // One pass over the new objects gathers their IDs and those whose class has save hooks.
+        var insertedIDs: [ManagedObjectID] = []
+        insertedIDs.reserveCapacity(insertedCount)
+        var hooked: [ManagedObject] = []
+        for object in pendingInserts {
+            insertedIDs.append(object.objectID)
+            if object.runsSaveHooks { hooked.append(object) }
+        }
         post(ContextChanges(
-            event: .willSave, insertedObjectIDs: Set(pendingInserts.map(\.objectID)),
+            event: .willSave, insertedObjectIDs: Set(insertedIDs),
             updatedObjectIDs: Set(updated.values.map(\.objectID)), deletedObjectIDs: Set(deleted.values.map(\.objectID))))
-        for object in pendingInserts + Array(updated.values) + Array(deleted.values) { object.willSave() }
-        guard let (plan, assignedKeys) = try writeResolvingConflicts(to: store) else { return }
+        for object in hooked { object.willSave() }
+        for object in updated.values where object.runsSaveHooks { object.willSave() }
+        for object in deleted.values where object.runsSaveHooks { object.willSave() }
+        guard var saved = try writeResolvingConflicts(to: store) else { return }
         sharedRowCache?.removeAll()
-        didSave(plan, assignedKeys: assignedKeys, store: store)
-        let changes = ContextChanges(
-            event: .didSave, insertedObjectIDs: Set(plan.inserted.map(\.objectID)),
-            updatedObjectIDs: Set(plan.updated.map(\.objectID)), deletedObjectIDs: Set(plan.deleted.map(\.objectID)))
-        for object in plan.inserted + plan.updated + plan.deleted { object.didSave() }
+        let changes = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
+        for object in saved.plan.hooked { object.didSave() }
         post(changes)
         if parent == nil { persistentStoreCoordinator?.mergeTargets.deliver(changes, except: self) }
         childMergeTargets.deliver(changes, except: nil)
@@ -41,7 +48,7 @@ extension ManagedObjectContext {
     /// Writes the changes; on conflicts with changes saved elsewhere, resolves them by the merge
     /// policy and tries again (a few times at most), or throws `.mergeConflict`. Returns the plan
     /// written and the keys the store assigned, or `nil` when resolving left nothing to save.
-    private func writeResolvingConflicts(to store: any PersistentStore) throws -> (SavePlan, [Int64])? {
+    private func writeResolvingConflicts(to store: any PersistentStore) throws -> (plan: SavePlan, assignedKeys: [Int64])? {
         var attempt = 1
         while true {
             let plan = try makeSavePlan(for: store)
@@ -71,6 +78,9 @@ extension ManagedObjectContext {
         /// Updated objects with nothing to write to their own rows (only transient attributes, or
         /// to-manys stored in the other side's rows): their row versions stay as they are.
         var unwritten: Set<ObjectIdentifier> = []
+        /// The saved objects whose class has save hooks (`ManagedObject.hasSaveHooks`): their
+        /// `didSave()` runs once the whole context is up to date.
+        var hooked: [ManagedObject] = []
     }
 
     private func makeSavePlan(for store: any PersistentStore) throws -> SavePlan {
@@ -81,15 +91,30 @@ extension ManagedObjectContext {
         // sequence, instead of at random (several times faster for large saves).
         plan.updated = Self.inStorageOrder(updated.values)
         plan.deleted = Self.inStorageOrder(deleted.values)
+        let customRules = persistentStoreCoordinator?.customValidationRules ?? ValidationRules()
+        let model = store.model
         var failures: [ValidationFailure] = []
-        for object in plan.inserted { failures += ObjectValidator.failures(of: object) }
-        for object in plan.updated { failures += ObjectValidator.failures(of: object) }
-        failures += try denyFailures(of: plan.deleted)
-        if let coordinator = persistentStoreCoordinator {
-            for object in plan.inserted { failures += coordinator.customValidationFailures(of: object, phase: .insert) }
-            for object in plan.updated { failures += coordinator.customValidationFailures(of: object, phase: .update) }
-            for object in plan.deleted { failures += coordinator.customValidationFailures(of: object, phase: .delete) }
+        var customFailures: [ValidationFailure] = []
+        // One pass over the new objects validates each and takes its row: a large insert's
+        // objects are mostly out of the processor's caches, and each pass over them costs a miss
+        // per object.
+        plan.request.inserts.reserveCapacity(plan.inserted.count)
+        for object in plan.inserted {
+            ObjectValidator.appendFailures(of: object, to: &failures)
+            customRules.appendFailures(of: object, phase: .insert, model: model, to: &customFailures)
+            if !object.heldToOne.isEmpty { object.refreshHeldReferences() }
+            plan.request.inserts.append(SaveRequest.Insert(objectID: object.objectID, values: object.values))
+            if !object.loadedToMany.isEmpty { plan.request.relationshipChanges += object.relationshipChanges() }
         }
+        var savedCustomFailures: [ValidationFailure] = []
+        for object in plan.updated {
+            ObjectValidator.appendFailures(of: object, to: &failures)
+            customRules.appendFailures(of: object, phase: .update, model: model, to: &savedCustomFailures)
+        }
+        failures += try denyFailures(of: plan.deleted)
+        for object in plan.deleted { customRules.appendFailures(of: object, phase: .delete, model: model, to: &savedCustomFailures) }
+        failures += customFailures
+        failures += savedCustomFailures
         if !failures.isEmpty { throw ObjectValidator.error(for: failures) }
 
         plan.request.deletes = plan.deleted.map(\.objectID)
@@ -112,12 +137,6 @@ extension ManagedObjectContext {
                 committedValues: parent == nil ? nil : object.committed))
             plan.request.relationshipChanges += changes
         }
-        plan.request.inserts.reserveCapacity(plan.inserted.count)
-        for object in plan.inserted {
-            if !object.heldToOne.isEmpty { object.refreshHeldReferences() }
-            plan.request.inserts.append(SaveRequest.Insert(objectID: object.objectID, values: object.values))
-            if !object.loadedToMany.isEmpty { plan.request.relationshipChanges += object.relationshipChanges() }
-        }
         return plan
     }
 
@@ -129,36 +148,59 @@ extension ManagedObjectContext {
     }
 
     /// Makes the context match the store after a committed save: inserted objects get permanent
-    /// IDs, committed values move forward, deleted objects leave the context.
-    private func didSave(_ plan: SavePlan, assignedKeys: [Int64], store: any PersistentStore) {
+    /// IDs, committed values move forward, deleted objects leave the context. Returns the
+    /// did-save change set, and fills `plan.hooked`.
+    ///
+    /// A saved insert that nothing but the plan holds any more — no variable of the caller, no
+    /// other object — is not registered: it is released when the save returns, as it would be
+    /// right after registering it, and `object(with:)` makes a fault for its ID if it is wanted
+    /// again. A bulk insert then costs no registry entries at all.
+    private func didSave(_ plan: inout SavePlan, assignedKeys: [Int64], store: any PersistentStore) -> ContextChanges {
         var keys = assignedKeys.makeIterator()
-        registered.reserveCapacity(registered.count + plan.inserted.count)
-        for object in plan.inserted {
+        // The plan holds the inserted objects from here on (`insertionOrder` is usually the same
+        // array), so a reference count of one means nothing else does.
+        insertionOrder = []
+        insertedCount = 0
+        var insertedIDs: [ManagedObjectID] = []
+        insertedIDs.reserveCapacity(plan.inserted.count)
+        // Objects whose relationships are committed once every new object has its permanent ID.
+        var committing: [ManagedObject] = []
+        for index in plan.inserted.indices {
+            let isHeldElsewhere = !isKnownUniquelyReferenced(&plan.inserted[index])
+            let object = plan.inserted[index]
+            // A hook may keep its object, so objects with hooks are registered whatever holds them.
+            let runsHooks = object.runsSaveHooks
             if object.objectID.isTemporaryID, let key = keys.next() {
                 object.objectID = ManagedObjectID(space: store.idSpaces[object.entity.index], primaryKey: key)
-                register(object)
+                if isHeldElsewhere || runsHooks { register(object) } else { object.isLeftUnregistered = true }
             }
             object.isInserted = false
             object.isNew = false
             object.savedValues = nil
             object.rowVersion = 1
+            insertedIDs.append(object.objectID)
+            if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
+            if runsHooks { plan.hooked.append(object) }
         }
         for object in plan.updated {
             object.savedValues = nil
             object.changedAttributes.removeAll()
             if !plan.unwritten.contains(ObjectIdentifier(object)) { object.rowVersion += 1 }
+            if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
+            if object.runsSaveHooks { plan.hooked.append(object) }
         }
         // Destinations saved by this save have permanent IDs only now.
-        for object in plan.inserted where !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { object.commitRelationships() }
-        for object in plan.updated where !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { object.commitRelationships() }
+        for object in committing { object.commitRelationships() }
         for object in plan.deleted {
             registered[object.objectID] = nil
             object.managedObjectContext = nil
+            if object.runsSaveHooks { plan.hooked.append(object) }
         }
-        insertionOrder.removeAll()
-        insertedCount = 0
         updated.removeAll()
         deleted.removeAll()
+        return ContextChanges(
+            event: .didSave, insertedObjectIDs: Set(insertedIDs),
+            updatedObjectIDs: Set(plan.updated.map(\.objectID)), deletedObjectIDs: Set(plan.deleted.map(\.objectID)))
     }
 }
 

@@ -4,13 +4,13 @@ import Foundation
 /// numeric and date ranges, lengths, regular expressions, required relationships and the
 /// number of objects a to-many may hold.
 enum ObjectValidator {
-    /// Every rule `object` breaks, one failure per attribute. A saved object is checked only in
-    /// the attributes it changed: the others were valid when they were saved. Only attributes
-    /// that have a rule are looked at (the entity lists them once).
-    static func failures(of object: ManagedObject) -> [ValidationFailure] {
+    /// Appends every rule `object` breaks to `failures`, one failure per attribute. A saved
+    /// object is checked only in the attributes it changed: the others were valid when they were
+    /// saved. Only attributes that have a rule are looked at (the entity lists them once).
+    static func appendFailures(of object: ManagedObject, to failures: inout [ValidationFailure]) {
         let entity = object.entity
         let checkAll = object.isInserted
-        var failures: [ValidationFailure] = []
+        let start = failures.count
         for slot in entity.requiredSlots where object.values[slot].isNull {
             guard checkAll || object.changedAttributes.contains(slot) else { continue }
             failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "a value is required"))
@@ -21,18 +21,16 @@ enum ObjectValidator {
             guard !value.isNull, let reason = reason(rejecting: value, for: attribute) else { continue }
             failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: attribute.name, reason: reason))
         }
-        failures += relationshipFailures(of: object, checkAll: checkAll)
+        if !entity.relationships.isEmpty { appendRelationshipFailures(of: object, checkAll: checkAll, to: &failures) }
         // Report in declaration order, whatever rule found the problem.
-        if failures.count > 1 {
-            failures.sort { entity.slotOrEnd($0.key) < entity.slotOrEnd($1.key) }
+        if failures.count - start > 1 {
+            failures[start...].sort { entity.slotOrEnd($0.key) < entity.slotOrEnd($1.key) }
         }
-        return failures
     }
 
     /// Required to-ones that are empty; to-manys that are empty but required, or hold fewer or
     /// more objects than `minCount`/`maxCount` (an optional to-many may always be empty).
-    private static func relationshipFailures(of object: ManagedObject, checkAll: Bool) -> [ValidationFailure] {
-        var failures: [ValidationFailure] = []
+    private static func appendRelationshipFailures(of object: ManagedObject, checkAll: Bool, to failures: inout [ValidationFailure]) {
         let entity = object.entity
         func fail(_ relationship: RelationshipDescription, _ reason: String) {
             failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: relationship.name, reason: reason))
@@ -47,7 +45,6 @@ enum ObjectValidator {
             let count = position < object.loadedToMany.count ? object.loadedToMany[position]?.count ?? 0 : 0
             if let reason = reason(rejectingCount: count, for: relationship) { fail(relationship, reason) }
         }
-        return failures
     }
 
     /// Why a relationship holding `count` objects breaks its rules, or `nil`: a required to-one

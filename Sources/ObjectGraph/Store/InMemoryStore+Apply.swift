@@ -3,7 +3,6 @@ extension InMemoryStore {
     /// rows first, then deletes, updates and inserts, each row checked against the constraints as
     /// it is written, then relationship pairs and positions.
     func apply(_ request: SaveRequest, to state: inout State) throws -> [Int64] {
-        var keys = SaveKeys(idSpaces: idSpaces)
         var assigned: [Int64] = []
         var rowKeys: [Int64] = []
         for insert in request.inserts {
@@ -15,11 +14,11 @@ extension InMemoryStore {
             } else {
                 state.tables[index].maxKey += 1
                 let key = state.tables[index].maxKey
-                keys.assign(key, to: insert.objectID)
                 assigned.append(key)
                 rowKeys.append(key)
             }
         }
+        let keys = SaveKeys(idSpaces: idSpaces, inserts: request.inserts, rowKeys: rowKeys)
         var conflicts = VersionConflicts()
         for (position, objectID) in request.deletes.enumerated() {
             guard let primaryKey = objectID.primaryKey, let current = state.tables[objectID.entity.index].rows[primaryKey] else { continue }

@@ -91,10 +91,9 @@ public final class PersistentStoreCoordinator: Sendable {
         validationRules.withLock { $0.add(rule, for: entity) }
     }
 
-    /// The failures of `object`'s own validation hook and of the rules registered for its entity.
-    func customValidationFailures(of object: ManagedObject, phase: ValidationPhase) -> [ValidationFailure] {
-        let rules = validationRules.withLock { $0 }
-        return rules.failures(of: object, phase: phase, model: managedObjectModel)
+    /// The custom validation rules registered so far, taken once per save.
+    var customValidationRules: ValidationRules {
+        validationRules.withLock { $0 }
     }
 
     /// The attached store, or an error explaining that none is loaded.

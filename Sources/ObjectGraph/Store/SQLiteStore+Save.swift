@@ -39,38 +39,35 @@ extension SQLiteStoreState {
     /// Writes one save request inside the open transaction: keys for new rows first, then
     /// deletes, updates, inserts and relationship changes.
     private func applyInTransaction(_ request: SaveRequest) throws -> [Int64] {
-        var keys = SaveKeys(idSpaces: idSpaces)
         var assigned: [Int64] = []
         assigned.reserveCapacity(request.inserts.count)
+        var rowKeys: [Int64] = []
+        rowKeys.reserveCapacity(request.inserts.count)
         for insert in request.inserts {
             // A hierarchy shares its root's table, and so its keys.
             let index = model.rootIndexes[insert.objectID.entity.index]
             if let permanent = insert.objectID.primaryKey {
                 // Keys obtained in advance were reserved; this only guards against any that were not.
                 primaryKeyCounters[index] = max(primaryKeyCounters[index], permanent)
+                rowKeys.append(permanent)
             } else {
                 let key = try nextPrimaryKey(for: index)
-                keys.assign(key, to: insert.objectID)
                 assigned.append(key)
+                rowKeys.append(key)
             }
         }
+        let keys = SaveKeys(idSpaces: idSpaces, inserts: request.inserts, rowKeys: rowKeys)
         var conflicts = try deleteRows(request)
         for update in request.updates {
             if let conflict = try apply(update, keys: keys) { conflicts.rows.append(conflict) }
         }
         // Every row was checked, so the error lists every conflict; the transaction rolls back.
         if !conflicts.rows.isEmpty { throw conflicts }
-        for (insert, key) in zip(request.inserts, Self.rowKeys(of: request.inserts, assigned: assigned)) {
+        for (insert, key) in zip(request.inserts, rowKeys) {
             try self.insert(insert, key: key, keys: keys)
         }
         try applyRelationshipChanges(request.relationshipChanges, keys: keys)
         return assigned
-    }
-
-    /// The key of each insert, in order: its own permanent key, or the next assigned one.
-    private static func rowKeys(of inserts: [SaveRequest.Insert], assigned: [Int64]) -> [Int64] {
-        var next = assigned.makeIterator()
-        return inserts.map { $0.objectID.primaryKey ?? next.next()! }
     }
 
     /// Deletes rows and the join-table pairs they are part of, each entity's keys in chunks of one

@@ -1,23 +1,39 @@
 /// The primary keys of one save's inserted rows, assigned before any row is written so that rows
 /// of the same save can refer to each other (a new book to its new author) in any order.
-struct SaveKeys {
-    /// The key given to each inserted object that had a temporary ID.
-    private var assigned: [ManagedObjectID: Int64] = [:]
+///
+/// A class confined to the store's queue for the length of one save: the map from temporary IDs
+/// to keys is built only when a row first refers to an unsaved object, so a save of objects
+/// without such references (most large inserts) never hashes their IDs.
+final class SaveKeys {
+    /// The save's inserts, and the key of each, in order.
+    private let inserts: [SaveRequest.Insert]
+    private let rowKeys: [Int64]
+    /// The keys of inserts with temporary IDs, by ID; made on the first lookup of one.
+    private var assigned: [ManagedObjectID: Int64]?
     /// The store's ID space of each entity.
     let idSpaces: [ObjectIDSpace]
 
-    init(idSpaces: [ObjectIDSpace]) {
+    /// The keys of `inserts`, `rowKeys[i]` being the key of `inserts[i]`.
+    init(idSpaces: [ObjectIDSpace], inserts: [SaveRequest.Insert] = [], rowKeys: [Int64] = []) {
         self.idSpaces = idSpaces
+        self.inserts = inserts
+        self.rowKeys = rowKeys
     }
 
-    mutating func assign(_ key: Int64, to objectID: ManagedObjectID) {
-        assigned[objectID] = key
+    /// The key this save gave the temporary `objectID`, if it inserts that object.
+    private func assignedKey(of objectID: ManagedObjectID) -> Int64? {
+        if let assigned { return assigned[objectID] }
+        var map: [ManagedObjectID: Int64] = [:]
+        map.reserveCapacity(inserts.count)
+        for (insert, key) in zip(inserts, rowKeys) where insert.objectID.isTemporaryID { map[insert.objectID] = key }
+        assigned = map
+        return map[objectID]
     }
 
     /// The primary key of `objectID`, saved or assigned by this save, or an error naming who refers
     /// to the unsaved object.
     func key(of objectID: ManagedObjectID, referencedBy source: ManagedObjectID, through relationship: String) throws -> Int64 {
-        if let key = objectID.primaryKey ?? assigned[objectID] { return key }
+        if let key = objectID.primaryKey ?? assignedKey(of: objectID) { return key }
         throw ObjectGraphError(
             .invalidOperation,
             "Cannot save \(source.shortDescription): its relationship '\(relationship)' refers to \(objectID.shortDescription), which is neither saved nor inserted in this save (it was deleted, or never inserted); nothing was written.",

@@ -25,6 +25,27 @@ import Testing
         }
     }
 
+    /// After a save, an inserted object the caller still holds (or another object holds) is the
+    /// context's object for its new ID; one nothing held is released and comes back from the store.
+    @Test(arguments: StoreKind.allCases)
+    func savedInsertsKeepTheirIdentity(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            let kept = try context.insertItem("K1")
+            _ = try context.insertItem("D1")
+            try context.save()
+            #expect(!kept.objectID.isTemporaryID)
+            #expect(context.registeredObject(for: kept.objectID) === kept)
+            #expect(try context.existingObject(with: kept.objectID) === kept)
+            #expect(context.registeredObjects == [kept])
+            let dropped = try #require(try context.item("D1"))
+            #expect(!dropped.objectID.isTemporaryID)
+            #expect(try dropped.value(forKey: "code", as: String.self) == "D1")
+            #expect(context.object(with: dropped.objectID) === dropped)
+            #expect(try context.item("K1") === kept)
+        }
+    }
+
     /// Unchanged objects nobody references are released; changed ones stay until saved.
     @Test(arguments: StoreKind.allCases)
     func unchangedObjectsAreReleasedAndChangedOnesKept(kind: StoreKind) throws {
