@@ -22,7 +22,7 @@ final class Person: ManagedObject, GeneratedEntityClass, TypedManagedObject {
     /// The entity's name in the model.
     static let entityName = "Person"
     /// A final generated class overrides none of the save hooks, so saves skip them.
-    override class var hasSaveHooks: Bool { false }
+    override class var hasCustomLifecycle: Bool { false }
     /// The version hash of the model the class was generated from.
     static let _modelVersionHash = "0ce94de1d167faf50ee3523daf067250893cda3383db419c5e35db0ae6c12a4e"
 

@@ -59,7 +59,7 @@ struct EntityClassWriter {
         }
         if isFinal {
             code.line("/// A final generated class overrides none of the save hooks, so saves skip them.")
-            code.line("\(modifier)override class var hasSaveHooks: Bool { false }")
+            code.line("\(modifier)override class var hasCustomLifecycle: Bool { false }")
         }
         if parent == nil {
             code.line("/// The version hash of the model the class was generated from.")

@@ -39,7 +39,7 @@ extension ManagedObject {
     /// context's queue.
     @inline(__always)
     func checkQueue(_ call: @autoclosure () -> String) {
-        if ConcurrencyDebug.isEnabled, let context = managedObjectContext, !context.isOnQueue {
+        if objectID.space.checksQueue, let context = managedObjectContext, !context.isOnQueue {
             ConcurrencyDebug.violation("\(call()) of \(objectID.shortDescription)", on: context)
         }
     }

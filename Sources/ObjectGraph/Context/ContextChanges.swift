@@ -10,14 +10,31 @@ public struct ContextChanges: Sendable, Equatable, CustomStringConvertible {
     /// Which event produced the change set.
     public let event: ContextEvent
     /// Objects inserted (saved as new, or new in the context).
-    public var insertedObjectIDs: Set<ManagedObjectID>
+    public var insertedObjectIDs: Set<ManagedObjectID> {
+        get { inserted.set }
+        set { inserted = ObjectIDCollection(newValue) }
+    }
     /// Objects whose values or relationships changed.
-    public var updatedObjectIDs: Set<ManagedObjectID>
+    public var updatedObjectIDs: Set<ManagedObjectID> {
+        get { updated.set }
+        set { updated = ObjectIDCollection(newValue) }
+    }
     /// Objects deleted.
-    public var deletedObjectIDs: Set<ManagedObjectID>
+    public var deletedObjectIDs: Set<ManagedObjectID> {
+        get { deleted.set }
+        set { deleted = ObjectIDCollection(newValue) }
+    }
     /// Objects whose values a merge brought up to date with changes made elsewhere (only in
     /// objects-did-change notifications that follow a merge).
-    public var refreshedObjectIDs: Set<ManagedObjectID>
+    public var refreshedObjectIDs: Set<ManagedObjectID> {
+        get { refreshed.set }
+        set { refreshed = ObjectIDCollection(newValue) }
+    }
+
+    private var inserted: ObjectIDCollection
+    private var updated: ObjectIDCollection
+    private var deleted: ObjectIDCollection
+    private var refreshed: ObjectIDCollection
 
     /// A change set for `event`.
     public init(
@@ -25,10 +42,19 @@ public struct ContextChanges: Sendable, Equatable, CustomStringConvertible {
         deletedObjectIDs: Set<ManagedObjectID> = [], refreshedObjectIDs: Set<ManagedObjectID> = []
     ) {
         self.event = event
-        self.insertedObjectIDs = insertedObjectIDs
-        self.updatedObjectIDs = updatedObjectIDs
-        self.deletedObjectIDs = deletedObjectIDs
-        self.refreshedObjectIDs = refreshedObjectIDs
+        inserted = ObjectIDCollection(insertedObjectIDs)
+        updated = ObjectIDCollection(updatedObjectIDs)
+        deleted = ObjectIDCollection(deletedObjectIDs)
+        refreshed = ObjectIDCollection(refreshedObjectIDs)
+    }
+
+    /// A change set of distinct IDs gathered in arrays; each becomes a set when first read.
+    init(event: ContextEvent, inserted: [ManagedObjectID], updated: [ManagedObjectID], deleted: [ManagedObjectID]) {
+        self.event = event
+        self.inserted = ObjectIDCollection(distinct: inserted)
+        self.updated = ObjectIDCollection(distinct: updated)
+        self.deleted = ObjectIDCollection(distinct: deleted)
+        refreshed = ObjectIDCollection([])
     }
 
     /// The change set a notification posted by a context carries, or `nil` for any other
@@ -40,11 +66,48 @@ public struct ContextChanges: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether nothing changed.
     public var isEmpty: Bool {
-        insertedObjectIDs.isEmpty && updatedObjectIDs.isEmpty && deletedObjectIDs.isEmpty && refreshedObjectIDs.isEmpty
+        inserted.count == 0 && updated.count == 0 && deleted.count == 0 && refreshed.count == 0
     }
 
     public var description: String {
-        "\(event): \(insertedObjectIDs.count) inserted, \(updatedObjectIDs.count) updated, \(deletedObjectIDs.count) deleted, \(refreshedObjectIDs.count) refreshed"
+        "\(event): \(inserted.count) inserted, \(updated.count) updated, \(deleted.count) deleted, \(refreshed.count) refreshed"
+    }
+
+    public static func == (lhs: ContextChanges, rhs: ContextChanges) -> Bool {
+        lhs.event == rhs.event && lhs.insertedObjectIDs == rhs.insertedObjectIDs && lhs.updatedObjectIDs == rhs.updatedObjectIDs
+            && lhs.deletedObjectIDs == rhs.deletedObjectIDs && lhs.refreshedObjectIDs == rhs.refreshedObjectIDs
+    }
+}
+
+/// Object IDs as a save gathers them, in an array, made into a set the first time someone asks:
+/// every save reports its changes, but hashing a large save's IDs into sets is worth doing only
+/// for an observer that reads them.
+final class ObjectIDCollection: Sendable {
+    private let ids: [ManagedObjectID]
+    private let madeSet: Locked<Set<ManagedObjectID>?>
+
+    /// IDs that are distinct already (each from one object).
+    init(distinct ids: [ManagedObjectID]) {
+        self.ids = ids
+        madeSet = Locked(nil)
+    }
+
+    init(_ set: Set<ManagedObjectID>) {
+        ids = []
+        madeSet = Locked(set)
+    }
+
+    /// How many IDs there are.
+    var count: Int { ids.isEmpty ? madeSet.withLock { $0?.count ?? 0 } : ids.count }
+
+    /// The IDs as a set.
+    var set: Set<ManagedObjectID> {
+        madeSet.withLock { set in
+            if let set { return set }
+            let made = Set(ids)
+            set = made
+            return made
+        }
     }
 }
 

@@ -13,7 +13,8 @@ extension ManagedObjectContext {
     public enum NotificationKey {
         /// The whole `ContextChanges`; `ContextChanges(notification)` reads it.
         public static let changes = "changes"
-        /// `Set<ManagedObjectID>` of inserted objects.
+        /// `Set<ManagedObjectID>` of inserted objects (not in will-save notifications; read their
+        /// `ContextChanges`).
         public static let insertedObjectIDs = "insertedObjectIDs"
         /// `Set<ManagedObjectID>` of updated objects.
         public static let updatedObjectIDs = "updatedObjectIDs"
@@ -34,14 +35,19 @@ extension ManagedObjectContext {
     }
 
     /// Reports `changes` to NotificationCenter observers and to `changes(for:)` streams.
+    ///
+    /// A will-save notification's `userInfo` holds only the `ContextChanges` (Core Data's has
+    /// none at all): its ID sets are made only if someone reads them, since a will-save comes
+    /// before every save. The other notifications carry each set under its own key too.
     func post(_ changes: ContextChanges) {
-        NotificationCenter.default.post(name: changes.event.notificationName, object: self, userInfo: [
-            NotificationKey.changes: changes,
-            NotificationKey.insertedObjectIDs: changes.insertedObjectIDs,
-            NotificationKey.updatedObjectIDs: changes.updatedObjectIDs,
-            NotificationKey.deletedObjectIDs: changes.deletedObjectIDs,
-            NotificationKey.refreshedObjectIDs: changes.refreshedObjectIDs,
-        ])
+        var userInfo: [AnyHashable: Any] = [NotificationKey.changes: changes]
+        if changes.event != .willSave {
+            userInfo[NotificationKey.insertedObjectIDs] = changes.insertedObjectIDs
+            userInfo[NotificationKey.updatedObjectIDs] = changes.updatedObjectIDs
+            userInfo[NotificationKey.deletedObjectIDs] = changes.deletedObjectIDs
+            userInfo[NotificationKey.refreshedObjectIDs] = changes.refreshedObjectIDs
+        }
+        NotificationCenter.default.post(name: changes.event.notificationName, object: self, userInfo: userInfo)
         changeStreams.yield(changes)
     }
 }

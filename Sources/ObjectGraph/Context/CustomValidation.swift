@@ -67,7 +67,7 @@ struct ValidationRules: Sendable {
     /// failures to `failures`.
     func appendFailures(of object: ManagedObject, phase: ValidationPhase, model: ManagedObjectModel, to failures: inout [ValidationFailure]) {
         // Without hooks and rules there is nothing to run.
-        if rules.isEmpty && !object.runsSaveHooks { return }
+        if rules.isEmpty && !object.runsLifecycleCode { return }
         func collect(_ body: () throws -> Void) {
             do {
                 try body()

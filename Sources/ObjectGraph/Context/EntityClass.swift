@@ -36,7 +36,12 @@ extension EntityClass {
         } catch {
             preconditionFailure("\(Self.self)(context:): \(error)")
         }
-        self.init(entity: entity, insertInto: context)
+        guard Self.insertsThroughRows else {
+            self.init(entity: entity, insertInto: context)
+            return
+        }
+        self.init(row: context.newObjectRow(for: entity))
+        context.insert(self)
     }
 
     /// A request for the objects of the class's entity (and its sub-entities), typed so that

@@ -68,6 +68,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// initialisers of its own passes this one on (`required init(row:) { super.init(row: row) }`).
     public required init(row: ManagedObjectRow) {
         self.objectID = row.objectID
+        if row.isNew {
+            // A new object with its entity's defaults; the context inserts it next.
+            self.values = row.objectID.entity.makeDefaultRow()
+            self.isNew = true
+            return
+        }
         self.managedObjectContext = row.context
         if let snapshot = row.snapshot {
             self.values = snapshot.values
@@ -103,18 +109,25 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // Lifecycle hooks, as in Core Data: override them in a subclass. They run on the context's
     // queue; the defaults do nothing.
 
-    /// Whether objects of this class may do something in `willSave()`, `didSave()` or the
-    /// `validateFor…()` hooks: a save calls those hooks only for classes that say `true`. It is
-    /// `true` for every subclass of `ManagedObject` unless the subclass says otherwise; the
-    /// generator's `final` classes say `false` (they cannot override the hooks), which spares
-    /// a large save a call per object and hook. A class that overrides a hook must not say `false`.
-    open class var hasSaveHooks: Bool { self != ManagedObject.self }
+    /// Whether objects of this class may run code of their own when they are created or saved:
+    /// an override of `init(entity:insertInto:)`, `willSave()`, `didSave()` or a
+    /// `validateFor…()` hook. ObjectGraph skips those calls for classes that say `false`, which
+    /// spares a large save a call per object and hook. It is `true` for every subclass unless the
+    /// subclass says otherwise; the generator's `final` classes say `false` (they override none of
+    /// them). A class that overrides one of them must not say `false`.
+    open class var hasCustomLifecycle: Bool { self != ManagedObject.self }
 
-    /// Whether a save calls this object's save hooks (see `hasSaveHooks`).
+    /// Whether new objects of this class are made through `init(row:)`, which does not hold the
+    /// context as `init(entity:insertInto:)` does (a retain and a release per object, slow ones
+    /// since contexts are weakly referenced): classes without lifecycle code of their own are.
+    static var insertsThroughRows: Bool { self == ManagedObject.self || !hasCustomLifecycle }
+
+    /// Whether this object's class may run code of its own when created or saved (see
+    /// `hasCustomLifecycle`).
     @inline(__always)
-    var runsSaveHooks: Bool {
+    var runsLifecycleCode: Bool {
         let objectClass = type(of: self)
-        return objectClass != ManagedObject.self && objectClass.hasSaveHooks
+        return objectClass != ManagedObject.self && objectClass.hasCustomLifecycle
     }
 
     /// Called once, when the object is first inserted into a context: a place to set initial
@@ -153,15 +166,37 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 }
 
-/// A stored row a context turns into an object: what `ManagedObject.init(row:)` receives. Only
-/// ObjectGraph makes them.
+/// A stored row a context turns into an object, or a new object's defaults: what
+/// `ManagedObject.init(row:)` receives. Only ObjectGraph makes them.
 public struct ManagedObjectRow {
     let objectID: ManagedObjectID
     /// The row's values; `nil` for a fault that loads them on first access.
     let snapshot: Snapshot?
-    let context: ManagedObjectContext
+    /// The context making the object. Unowned: a row lives only for the initialiser call the
+    /// context makes, and a strong reference would cost a retain and a release of the context
+    /// (slow ones: contexts are weakly referenced) per object.
+    unowned(unsafe) let context: ManagedObjectContext
     /// Whether an object with values starts as a fault.
     let asFault: Bool
+    /// Whether the object is new: it starts with its entity's default values, outside any context.
+    let isNew: Bool
+
+    init(objectID: ManagedObjectID, snapshot: Snapshot?, context: ManagedObjectContext, asFault: Bool) {
+        self.objectID = objectID
+        self.snapshot = snapshot
+        self.context = context
+        self.asFault = asFault
+        isNew = false
+    }
+
+    /// A new object of `space`'s entity, with a temporary ID, about to be inserted into `context`.
+    init(newObjectIn space: ObjectIDSpace, for context: ManagedObjectContext) {
+        objectID = ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next())
+        snapshot = nil
+        self.context = context
+        asFault = false
+        isNew = true
+    }
 }
 
 /// The objects of a context are confined to its queue; they must not cross threads.

@@ -7,7 +7,20 @@ extension ManagedObjectContext {
     /// `ManagedObjectModel.register(_:)`).
     public func insertNewObject(forEntityName entityName: String) throws -> ManagedObject {
         let entity = try entityForInsertion(named: entityName)
-        return objectClass(for: entity).init(entity: entity, insertInto: self)
+        return makeInsertedObject(of: objectClass(for: entity), entity: entity)
+    }
+
+    /// A new object of `objectClass` for `entity`, inserted.
+    func makeInsertedObject(of objectClass: ManagedObject.Type, entity: EntityDescription) -> ManagedObject {
+        guard objectClass.insertsThroughRows else { return objectClass.init(entity: entity, insertInto: self) }
+        let object = objectClass.init(row: newObjectRow(for: entity))
+        insert(object)
+        return object
+    }
+
+    /// The row `init(row:)` makes a new object of `entity` from, for inserting into this context.
+    func newObjectRow(for entity: EntityDescription) -> ManagedObjectRow {
+        ManagedObjectRow(newObjectIn: temporaryIDSpace(for: entity), for: self)
     }
 
     /// The entity a new object of `entityName` belongs to: in the model, and not abstract.

@@ -23,14 +23,12 @@ extension ManagedObjectContext {
         var hooked: [ManagedObject] = []
         for object in pendingInserts {
             insertedIDs.append(object.objectID)
-            if object.runsSaveHooks { hooked.append(object) }
+            if object.runsLifecycleCode { hooked.append(object) }
         }
-        post(ContextChanges(
-            event: .willSave, insertedObjectIDs: Set(insertedIDs),
-            updatedObjectIDs: Set(updated.values.map(\.objectID)), deletedObjectIDs: Set(deleted.values.map(\.objectID))))
+        post(ContextChanges(event: .willSave, inserted: insertedIDs, updated: updated.values.map(\.objectID), deleted: deleted.values.map(\.objectID)))
         for object in hooked { object.willSave() }
-        for object in updated.values where object.runsSaveHooks { object.willSave() }
-        for object in deleted.values where object.runsSaveHooks { object.willSave() }
+        for object in updated.values where object.runsLifecycleCode { object.willSave() }
+        for object in deleted.values where object.runsLifecycleCode { object.willSave() }
         guard var saved = try writeResolvingConflicts(to: store) else { return }
         sharedRowCache?.removeAll()
         let changes = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
@@ -78,7 +76,7 @@ extension ManagedObjectContext {
         /// Updated objects with nothing to write to their own rows (only transient attributes, or
         /// to-manys stored in the other side's rows): their row versions stay as they are.
         var unwritten: Set<ObjectIdentifier> = []
-        /// The saved objects whose class has save hooks (`ManagedObject.hasSaveHooks`): their
+        /// The saved objects whose class has save hooks (`ManagedObject.hasCustomLifecycle`): their
         /// `didSave()` runs once the whole context is up to date.
         var hooked: [ManagedObject] = []
     }
@@ -169,7 +167,7 @@ extension ManagedObjectContext {
             let isHeldElsewhere = !isKnownUniquelyReferenced(&plan.inserted[index])
             let object = plan.inserted[index]
             // A hook may keep its object, so objects with hooks are registered whatever holds them.
-            let runsHooks = object.runsSaveHooks
+            let runsHooks = object.runsLifecycleCode
             if object.objectID.isTemporaryID, let key = keys.next() {
                 object.objectID = ManagedObjectID(space: store.idSpaces[object.entity.index], primaryKey: key)
                 if isHeldElsewhere || runsHooks { register(object) } else { object.isLeftUnregistered = true }
@@ -187,20 +185,18 @@ extension ManagedObjectContext {
             object.changedAttributes.removeAll()
             if !plan.unwritten.contains(ObjectIdentifier(object)) { object.rowVersion += 1 }
             if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
-            if object.runsSaveHooks { plan.hooked.append(object) }
+            if object.runsLifecycleCode { plan.hooked.append(object) }
         }
         // Destinations saved by this save have permanent IDs only now.
         for object in committing { object.commitRelationships() }
         for object in plan.deleted {
             registered[object.objectID] = nil
             object.managedObjectContext = nil
-            if object.runsSaveHooks { plan.hooked.append(object) }
+            if object.runsLifecycleCode { plan.hooked.append(object) }
         }
         updated.removeAll()
         deleted.removeAll()
-        return ContextChanges(
-            event: .didSave, insertedObjectIDs: Set(insertedIDs),
-            updatedObjectIDs: Set(plan.updated.map(\.objectID)), deletedObjectIDs: Set(plan.deleted.map(\.objectID)))
+        return ContextChanges(event: .didSave, inserted: insertedIDs, updated: plan.updated.map(\.objectID), deleted: plan.deleted.map(\.objectID))
     }
 }
 

@@ -79,6 +79,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let changeStreams = ChangeStreams()
     /// The ID space of each entity's temporary IDs, made on first insert.
     @exclusivity(unchecked) private var temporarySpaces: [ObjectIdentifier: ObjectIDSpace] = [:]
+    /// The space `temporaryIDSpace(for:)` returned last.
+    @exclusivity(unchecked) private var lastTemporarySpace: ObjectIDSpace?
 
     /// A context bound to a queue of `concurrencyType`, not yet connected to a coordinator.
     public init(concurrencyType: ConcurrencyType) {
@@ -94,9 +96,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The space for temporary IDs of `entity`'s new objects in this context.
     func temporaryIDSpace(for entity: EntityDescription) -> ObjectIDSpace {
-        if let space = temporarySpaces[ObjectIdentifier(entity)] { return space }
-        let space = ObjectIDSpace(entity: entity, storeIdentifier: "")
+        // Inserts come in runs of one entity: the last space answers most calls without hashing.
+        if let space = lastTemporarySpace, space.entity === entity { return space }
+        let space = temporarySpaces[ObjectIdentifier(entity)] ?? ObjectIDSpace(entity: entity, storeIdentifier: "")
         temporarySpaces[ObjectIdentifier(entity)] = space
+        lastTemporarySpace = space
         return space
     }
 

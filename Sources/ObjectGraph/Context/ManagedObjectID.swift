@@ -82,11 +82,15 @@ final class ObjectIDSpace: Sendable {
     /// The class a context makes the entity's objects for this store's rows as: read once per
     /// fetched row, so it sits here, next to the entity every row already reaches.
     let objectClass: ManagedObject.Type
+    /// `ConcurrencyDebug.isEnabled`, kept where every object reaches it with one load: objects
+    /// check it on every access, and reading the global costs a call each time.
+    let checksQueue: Bool
 
     init(entity: EntityDescription, storeIdentifier: String, objectClass: ManagedObject.Type = ManagedObject.self) {
         self.entity = entity
         self.storeIdentifier = storeIdentifier
         self.objectClass = objectClass
+        checksQueue = ConcurrencyDebug.isEnabled
     }
 
     /// One space per entity of `model`, indexed like `model.entities`, with the model's
