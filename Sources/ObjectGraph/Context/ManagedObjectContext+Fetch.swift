@@ -157,29 +157,28 @@ extension ManagedObjectContext {
     }
 
     /// The registered object for a stored row, created if needed (as a fault holding its row when
-    /// `asFault`), with one hash lookup.
-    func registeredObject(for snapshot: Snapshot, in space: ObjectIDSpace, asFault: Bool = false) -> ManagedObject {
+    /// `asFault`).
+    func registeredObject(for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool = false) -> ManagedObject {
         let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
         // A row without values is one the store skipped because the context holds it already;
         // should it be gone by now, its object starts as a fault.
         let hasValues = snapshot.values.count == space.entity.rowWidth
-        // `created` holds the new object: the registry itself does not.
-        var created: ManagedObject?
-        let entry = Self.slot(&registered[objectID, default: {
-            let object = makeObject(objectID, snapshot: hasValues ? snapshot : nil, asFault: asFault)
-            created = object
-            return .passUnretained(object)
-        }()])
-        if let created { return created }
-        let object = entry.takeUnretainedValue()
-        if object.values.isEmpty && hasValues { object.fill(from: snapshot) }
+        if let object = liveObject(objectID) {
+            if object.values.isEmpty && hasValues { object.fill(from: snapshot) }
+            return object
+        }
+        // Looked up, then added: a second hash of the ID is cheaper than the one-lookup form
+        // (`registered[id, default: …]`), whose closure holds the context — a retain and a
+        // release per row, slow ones since contexts are weakly referenced.
+        let object = makeObject(objectID, snapshot: hasValues ? snapshot : nil, asFault: asFault)
+        registered[objectID] = .passUnretained(object)
         return object
     }
 
     /// A new object for a stored row, as an instance of the class registered for its entity (which
     /// its ID's space holds).
     @inline(__always)
-    func makeObject(_ objectID: ManagedObjectID, snapshot: Snapshot?, asFault: Bool = false) -> ManagedObject {
+    func makeObject(_ objectID: ManagedObjectID, snapshot: consuming Snapshot?, asFault: Bool = false) -> ManagedObject {
         let row = ManagedObjectRow(objectID: objectID, snapshot: snapshot, context: self, asFault: asFault)
         let objectClass = objectID.space.objectClass
         // Entities without a registered class keep the direct (inlined) initialiser call, which
@@ -193,10 +192,6 @@ extension ManagedObjectContext {
     func objectClass(for entity: EntityDescription) -> ManagedObject.Type {
         persistentStoreCoordinator?.objectClasses[entity.index] ?? ManagedObject.self
     }
-
-    /// The value in a dictionary slot: passing `&dictionary[key, default: …]` here looks the key
-    /// up once and inserts the default only when the key is missing.
-    private static func slot(_ value: inout Unmanaged<ManagedObject>) -> Unmanaged<ManagedObject> { value }
 }
 
 extension ManagedObject {

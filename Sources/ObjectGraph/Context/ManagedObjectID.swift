@@ -66,10 +66,23 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     }
 
     public func hash(into hasher: inout Hasher) {
-        // One word mixing key and entity number: hashing it is what registering each fetched
-        // object costs, and keys repeat across entities (each table counts from 1).
-        hasher.combine(rawKey ^ (Int64(entity.index) << 48))
+        hasher.combine(hashWord)
     }
+
+    /// The hash a `Set` or `Dictionary` of IDs uses: the one word mixed by multiplication and
+    /// shifts (MurmurHash3's finaliser) with the table's seed, instead of SipHash's rounds. A
+    /// context hashes an ID for every object it registers or forgets, a save for every ID it
+    /// reports, so this is on the path of every fetched and saved object.
+    public func _rawHashValue(seed: Int) -> Int {
+        var bits = UInt64(bitPattern: hashWord) ^ UInt64(bitPattern: Int64(seed))
+        bits = (bits ^ (bits >> 33)) &* 0xff51_afd7_ed55_8ccd
+        bits = (bits ^ (bits >> 33)) &* 0xc4ce_b9fe_1a85_ec53
+        return Int(truncatingIfNeeded: bits ^ (bits >> 33))
+    }
+
+    /// One word mixing key and entity number (keys repeat across entities: each table counts
+    /// from 1).
+    private var hashWord: Int64 { rawKey ^ (Int64(entity.index) << 48) }
 }
 
 /// An entity in a store: what an object ID shares with every other ID of the same entity and
