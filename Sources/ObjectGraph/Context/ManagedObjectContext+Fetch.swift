@@ -143,6 +143,9 @@ extension ManagedObjectContext {
 
     /// The registered objects for stored rows, created where needed: one object per ID.
     func registeredObjects(for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool = false) -> [ManagedObject] {
+        // The rows of one fetch are distinct, so when the context holds no objects yet (a fresh
+        // context's first fetch) none of them can be registered: each is added without a lookup.
+        let registryWasEmpty = registered.isEmpty
         registered.reserveCapacity(registered.count + snapshots.count)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(snapshots.count)
@@ -150,7 +153,12 @@ extension ManagedObjectContext {
         // and release a copy costs, when the rows are not also in the row cache); the objects
         // come out last first and are put back in order.
         while let snapshot = snapshots.popLast() {
-            objects.append(registeredObject(for: snapshot, in: spaces[snapshot.entityIndex], asFault: asFaults))
+            let space = spaces[snapshot.entityIndex]
+            if registryWasEmpty {
+                objects.append(newRegisteredObject(for: snapshot, in: space, asFault: asFaults))
+            } else {
+                objects.append(registeredObject(for: snapshot, in: space, asFault: asFaults))
+            }
         }
         objects.reverse()
         return objects
@@ -170,6 +178,14 @@ extension ManagedObjectContext {
         // Looked up, then added: a second hash of the ID is cheaper than the one-lookup form
         // (`registered[id, default: …]`), whose closure holds the context — a retain and a
         // release per row, slow ones since contexts are weakly referenced.
+        return newRegisteredObject(for: snapshot, in: space, asFault: asFault)
+    }
+
+    /// A new object for a stored row the context does not hold, registered.
+    @inline(__always)
+    private func newRegisteredObject(for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool) -> ManagedObject {
+        let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
+        let hasValues = snapshot.values.count == space.entity.rowWidth
         let object = makeObject(objectID, snapshot: hasValues ? snapshot : nil, asFault: asFault)
         registered[objectID] = .passUnretained(object)
         return object
