@@ -56,11 +56,10 @@ extension ManagedObject {
     /// encoding, readable errors) when it does not apply.
     @inline(__always)
     private func setTypedValue<T>(_ value: T, forKey key: String, _ convert: (T, AttributeType) -> AttributeValue?) throws {
-        let entity = entity
-        guard let slot = entity.attributeSlot(named: key) else {
+        guard let (slot, type) = attribute(named: key) else {
             return try setRelationshipValue(value, for: try entity.requireRelationship(key))
         }
-        let stored = try convert(value, entity.attributeTypes[slot]) ?? AttributeValue(converting: value, toSlot: slot, of: entity)
+        let stored = try convert(value, type) ?? AttributeValue(converting: value, toSlot: slot, of: entity)
         try setStoredValue(stored, at: slot)
     }
 }

@@ -25,13 +25,13 @@ extension ManagedObject {
     /// ManagedObject+TypedValues.swift.
     @inline(__always)
     func typedValue<T>(forKey key: String, as type: T.Type) throws -> T? {
-        let entity = entity
-        guard let slot = entity.attributeSlot(named: key) else {
+        guard let slot = attributeSlot(named: key) else {
             return try typedRelationshipValue(try entity.requireRelationship(key), as: type)
         }
         let stored = try storedValue(at: slot)
         if stored.isNull { return nil }
         if let value = stored.exactly(T.self) { return value }
+        let entity = entity
         let attribute = entity.attributes[slot]
         if let value = stored.anyValue(as: attribute.type) as? T { return value }
         if case .integer(let integer) = stored, let integerType = T.self as? any BinaryInteger.Type,
@@ -45,6 +45,23 @@ extension ManagedObject {
             .typeMismatch,
             "\(entity.name).\(key) holds \(attribute.type.swiftTypeName) \(stored.debugText), which cannot be read as \(T.self)",
             entityName: entity.name, objectID: objectID, key: key)
+    }
+
+    /// The slot of the entity's attribute `key`, or `nil`. The entity is borrowed, not retained:
+    /// the object's ID holds it, and a retain and a release per keyed read or write were a
+    /// measurable share of fetch-and-read loops.
+    @inline(__always)
+    func attributeSlot(named key: String) -> Int? {
+        Unmanaged.passUnretained(objectID.space.entity)._withUnsafeGuaranteedRef { $0.attributeSlot(named: key) }
+    }
+
+    /// The slot and type of the entity's attribute `key`, or `nil`; the entity borrowed as in
+    /// `attributeSlot(named:)`.
+    @inline(__always)
+    func attribute(named key: String) -> (slot: Int, type: AttributeType)? {
+        Unmanaged.passUnretained(objectID.space.entity)._withUnsafeGuaranteedRef { entity in
+            entity.attributeSlot(named: key).map { ($0, entity.attributeTypes[$0]) }
+        }
     }
 
     /// Sets the attribute `key` to `value` (`nil` clears it). The value must have the attribute's

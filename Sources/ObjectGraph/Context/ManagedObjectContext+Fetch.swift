@@ -25,7 +25,11 @@ extension ManagedObjectContext {
         }
         if Result.self == ManagedObjectID.self { return objects.map { $0.objectID as! Result } }
         if Result.self == ManagedObject.self { return unsafeBitCast(objects, to: [Result].self) }
+        // Objects of exactly the requested class (a typed fetch of a final generated class) are
+        // passed on by comparing their class, which costs a fraction of a dynamic cast.
+        let requestedClass = ObjectIdentifier(Result.self)
         return try objects.map { object in
+            if ObjectIdentifier(type(of: object)) == requestedClass { return unsafeBitCast(object, to: Result.self) }
             guard let result = object as? Result else { throw resultTypeMismatch(object, requested: Result.self) }
             return result
         }
