@@ -150,7 +150,6 @@ extension ManagedObjectContext {
         // The rows of one fetch are distinct, so when the context holds no objects yet (a fresh
         // context's first fetch) none of them can be registered: each is added without a lookup.
         let registryWasEmpty = registered.isEmpty
-        registered.reserveCapacity(registered.count + snapshots.count)
         var objects: [ManagedObject] = []
         objects.reserveCapacity(snapshots.count)
         // Popping hands each row's values to its object without a copy (and without the retain

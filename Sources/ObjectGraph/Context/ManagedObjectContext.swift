@@ -58,7 +58,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// (changed objects are held strongly by `updated`, `deleted` and `insertionOrder`). Objects
     /// inserted since the last save live in `insertionOrder` until they get their permanent ID,
     /// so a save does not move every new object from a temporary key to a permanent one.
-    @exclusivity(unchecked) var registered: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+    @exclusivity(unchecked) var registered = ObjectRegistry()
     /// Inserted objects in insertion order; entries whose `isInserted` became false are skipped.
     @exclusivity(unchecked) var insertionOrder: [ManagedObject] = []
     @exclusivity(unchecked) var insertedCount = 0

@@ -1,0 +1,116 @@
+/// The live objects of a context by object ID, held unretained (see `ManagedObjectContext.registered`).
+///
+/// Stored rows' keys are small and dense (each table counts from 1), so each entity's objects sit
+/// in an array indexed by key while the keys stay dense, and a dictionary holds the rest (keys far
+/// beyond the array, IDs of another store or model). A fetch registers its objects in key order:
+/// writing consecutive array slots instead of hashing every ID into a large table keeps that work
+/// in the processor's caches, and finding an object by ID is an array read.
+struct ObjectRegistry {
+    /// Per entity (by index in its model): the objects by primary key, and how many slots hold one.
+    private var tables: [DenseTable] = []
+    /// IDs the tables do not cover. An ID is in a table or here, never in both.
+    private var others: [ManagedObjectID: Unmanaged<ManagedObject>] = [:]
+
+    private struct DenseTable {
+        /// The entity and store of the table's IDs: the first ID of the entity it was given.
+        var space: ObjectIDSpace?
+        var slots: [Unmanaged<ManagedObject>?] = []
+        var count = 0
+
+        /// Whether `objectID` belongs to this table's entity and store.
+        @inline(__always)
+        func holds(_ objectID: ManagedObjectID) -> Bool {
+            guard let space else { return false }
+            let other = objectID.space
+            return space === other || (space.entity === other.entity && space.storeIdentifier == other.storeIdentifier)
+        }
+
+        /// Whether the table may grow to slot `key`: keys stay within a few times the objects held.
+        func mayGrow(to key: Int) -> Bool {
+            key < Swift.max(4_096, 4 * (count + 1))
+        }
+    }
+
+    /// The slot of `objectID` in its entity's table, if the table covers it.
+    @inline(__always)
+    private func slot(of objectID: ManagedObjectID) -> (table: Int, key: Int)? {
+        guard let key = objectID.primaryKey else { return nil }
+        let table = objectID.entity.index
+        guard table < tables.count, Int(key) < tables[table].slots.count, tables[table].holds(objectID) else { return nil }
+        return (table, Int(key))
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    private(set) var count = 0
+
+    subscript(objectID: ManagedObjectID) -> Unmanaged<ManagedObject>? {
+        get {
+            if let (table, key) = slot(of: objectID), let entry = tables[table].slots[key] { return entry }
+            return others.isEmpty ? nil : others[objectID]
+        }
+        set {
+            if let newValue { insert(newValue, for: objectID) } else { _ = removeValue(forKey: objectID) }
+        }
+    }
+
+    private mutating func insert(_ entry: Unmanaged<ManagedObject>, for objectID: ManagedObjectID) {
+        if let (table, key) = slot(of: objectID) ?? grownSlot(for: objectID) {
+            if tables[table].slots[key] == nil {
+                tables[table].count += 1
+                count += 1
+                // Registered under the dictionary before the table reached its key.
+                if !others.isEmpty, others.removeValue(forKey: objectID) != nil { count -= 1 }
+            }
+            tables[table].slots[key] = entry
+            return
+        }
+        if others.updateValue(entry, forKey: objectID) == nil { count += 1 }
+    }
+
+    /// The slot of `objectID` after growing its entity's table to it, or `nil` if the key is too
+    /// far beyond the table (or the ID belongs to another store).
+    private mutating func grownSlot(for objectID: ManagedObjectID) -> (table: Int, key: Int)? {
+        guard let primaryKey = objectID.primaryKey else { return nil }
+        let table = objectID.entity.index
+        let key = Int(primaryKey)
+        if table >= tables.count { tables += Array(repeating: DenseTable(), count: table + 1 - tables.count) }
+        if tables[table].space == nil { tables[table].space = objectID.space }
+        guard tables[table].holds(objectID), tables[table].mayGrow(to: key) else { return nil }
+        if key >= tables[table].slots.count {
+            tables[table].slots += repeatElement(nil, count: key + 1 - tables[table].slots.count)
+        }
+        return (table, key)
+    }
+
+    /// Removes the entry of `objectID`; returns it.
+    @discardableResult
+    mutating func removeValue(forKey objectID: ManagedObjectID) -> Unmanaged<ManagedObject>? {
+        if let (table, key) = slot(of: objectID), let entry = tables[table].slots[key] {
+            tables[table].slots[key] = nil
+            tables[table].count -= 1
+            count -= 1
+            return entry
+        }
+        guard !others.isEmpty, let entry = others.removeValue(forKey: objectID) else { return nil }
+        count -= 1
+        return entry
+    }
+
+    /// Every entry.
+    var values: [Unmanaged<ManagedObject>] {
+        var entries: [Unmanaged<ManagedObject>] = []
+        entries.reserveCapacity(count)
+        for table in tables where table.count > 0 {
+            for case let entry? in table.slots { entries.append(entry) }
+        }
+        entries += others.values
+        return entries
+    }
+
+    mutating func removeAll() {
+        tables = []
+        others = [:]
+        count = 0
+    }
+}
