@@ -150,21 +150,22 @@ extension ManagedObjectContext {
         // The rows of one fetch are distinct, so when the context holds no objects yet (a fresh
         // context's first fetch) none of them can be registered: each is added without a lookup.
         let registryWasEmpty = registered.isEmpty
-        var objects: [ManagedObject] = []
-        objects.reserveCapacity(snapshots.count)
         // Popping hands each row's values to its object without a copy (and without the retain
         // and release a copy costs, when the rows are not also in the row cache); the objects
-        // come out last first and are put back in order.
-        while let snapshot = snapshots.popLast() {
-            let space = spaces[snapshot.entityIndex]
-            if registryWasEmpty {
-                objects.append(newRegisteredObject(for: snapshot, in: space, asFault: asFaults))
-            } else {
-                objects.append(registeredObject(for: snapshot, in: space, asFault: asFaults))
+        // come out last first and are written from the end.
+        let total = snapshots.count
+        return [ManagedObject](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var position = total
+            while let snapshot = snapshots.popLast() {
+                position -= 1
+                let space = spaces[snapshot.entityIndex]
+                let object = registryWasEmpty
+                    ? newRegisteredObject(for: snapshot, in: space, asFault: asFaults)
+                    : registeredObject(for: snapshot, in: space, asFault: asFaults)
+                (buffer.baseAddress! + position).initialize(to: object)
             }
+            initialized = total
         }
-        objects.reverse()
-        return objects
     }
 
     /// The registered object for a stored row, created if needed (as a fault holding its row when

@@ -77,8 +77,11 @@ struct ObjectRegistry {
         if table >= tables.count { tables += Array(repeating: DenseTable(), count: table + 1 - tables.count) }
         if tables[table].space == nil { tables[table].space = objectID.space }
         guard tables[table].holds(objectID), tables[table].mayGrow(to: key) else { return nil }
-        if key >= tables[table].slots.count {
-            tables[table].slots += repeatElement(nil, count: key + 1 - tables[table].slots.count)
+        let slots = tables[table].slots.count
+        if key >= slots {
+            // Grown by doubling (within the density bound), as keys usually arrive one by one.
+            let grown = Swift.max(key + 1, Swift.min(2 * slots, 4 * (tables[table].count + 1) + 4_096))
+            tables[table].slots += repeatElement(nil, count: grown - slots)
         }
         return (table, key)
     }
