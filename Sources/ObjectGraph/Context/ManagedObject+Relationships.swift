@@ -203,8 +203,10 @@ extension ManagedObject {
         guard let context = managedObjectContext else { throw detached("read \(entity.name).\(relationship.name) of") }
         // Held from now on: the destination stays registered (and loaded, if prefetched) while
         // this object lives, and the next read skips the lookup.
-        let destination = context.object(with: objectID)
-        if heldToOne.isEmpty { heldToOne = Array(repeating: nil, count: entity.toOneRelationships.count) }
+        // The registry answers for loaded destinations (prefetched ones, say) without the public
+        // call's checks and merge processing.
+        let destination = context.liveObject(objectID) ?? context.object(with: objectID)
+        if heldToOne.isEmpty { heldToOne = HeldDestinations(count: entity.toOneRelationships.count) }
         heldToOne[position] = destination
         return destination
     }
@@ -212,7 +214,7 @@ extension ManagedObject {
     func primitiveSetToOne(_ destination: ManagedObject?, for relationship: RelationshipDescription) throws {
         if isFault { try fulfillFault() }
         let position = relationship.slot - entity.attributes.count
-        if heldToOne.isEmpty { heldToOne = Array(repeating: nil, count: entity.toOneRelationships.count) }
+        if heldToOne.isEmpty { heldToOne = HeldDestinations(count: entity.toOneRelationships.count) }
         heldToOne[position] = destination
         recordChange(destination.map { .object($0.objectID) } ?? .null, at: relationship.slot)
     }

@@ -37,7 +37,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The destinations of to-one relationships set since the last save, by position in the
     /// entity's `toOneRelationships`: held so an unsaved destination stays reachable (its value
     /// row slot holds only its ID, which changes when it is saved). Empty when none is held.
-    @exclusivity(unchecked) var heldToOne: [ManagedObject?] = []
+    @exclusivity(unchecked) var heldToOne: HeldDestinations = []
     /// The row version read from the store, for optimistic locking.
     @exclusivity(unchecked) var rowVersion: Int64 = 0
     /// Whether a save gave the object its permanent ID without registering it, because nothing

@@ -183,9 +183,9 @@ extension ManagedObjectContext {
             object.changedAttributes.insert(slot)
         }
         if held.contains(where: { $0 != nil }) {
-            object.heldToOne = held.enumerated().map { position, destination in
+            object.heldToOne = HeldDestinations(held.enumerated().map { position, destination in
                 object.changedAttributes.contains(entity.toOneRelationships[position].slot) ? destination : nil
-            }
+            })
         }
         for slot in changedToMany { object.changedAttributes.insert(slot) }
         for (position, related) in object.loadedToMany.enumerated() where related?.isChanged == false {
