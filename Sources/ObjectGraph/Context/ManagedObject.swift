@@ -106,6 +106,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
+    /// The hash a `Set` or `Dictionary` of objects uses: the object's address, mixed with the
+    /// table's seed by `WordHash` instead of SipHash. Every loaded to-many relationship is a set of
+    /// objects, so this is on the path of every object they hold.
+    public func _rawHashValue(seed: Int) -> Int {
+        WordHash.hash(UInt64(UInt(bitPattern: ObjectIdentifier(self))), seed: seed)
+    }
+
     // Lifecycle hooks, as in Core Data: override them in a subclass. They run on the context's
     // queue; the defaults do nothing.
 

@@ -29,16 +29,25 @@ extension ManagedObjectContext {
                 let unloaded = group.filter { $0.loadedToMany.isEmpty || $0.loadedToMany[position] == nil }
                 guard !unloaded.isEmpty else { continue }
                 let sources = unloaded.map { $0.objectID.primaryKey! }
-                let related: [Int64: [ManagedObject]] = if withRows {
-                    try store.relatedSnapshots(of: relationship, in: entity, sources: sources)
-                        .mapValues { $0.map { registeredObject(for: $0, in: store.idSpaces[$0.entityIndex], asFault: true) } }
-                } else {
-                    try store.relatedObjectIDs(of: relationship, in: entity, sources: sources).mapValues { $0.map { self.object(with: $0) } }
+                // Each source's destinations are made into objects as they are handed over: no
+                // dictionary of object arrays in between.
+                func load(_ destinations: (ManagedObject) -> [ManagedObject]) {
+                    for object in unloaded {
+                        var loaded = destinations(object)
+                        if loaded.contains(where: \.isDeleted) { loaded.removeAll(where: \.isDeleted) }
+                        if object.loadedToMany.isEmpty { object.loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
+                        object.loadedToMany[position] = RelatedObjects(loaded, isOrdered: relationship.isOrdered)
+                    }
                 }
-                for object in unloaded {
-                    let destinations = (related[object.objectID.primaryKey!] ?? []).filter { !$0.isDeleted }
-                    if object.loadedToMany.isEmpty { object.loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
-                    object.loadedToMany[position] = RelatedObjects(destinations, isOrdered: relationship.isOrdered)
+                if withRows {
+                    let rows = try store.relatedSnapshots(of: relationship, in: entity, sources: sources)
+                    let spaces = store.idSpaces
+                    load { object in
+                        (rows[object.objectID.primaryKey!] ?? []).map { registeredObject(for: $0, in: spaces[$0.entityIndex], asFault: true) }
+                    }
+                } else {
+                    let objectIDs = try store.relatedObjectIDs(of: relationship, in: entity, sources: sources)
+                    load { object in (objectIDs[object.objectID.primaryKey!] ?? []).map { self.object(with: $0) } }
                 }
             }
         }

@@ -69,15 +69,11 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(hashWord)
     }
 
-    /// The hash a `Set` or `Dictionary` of IDs uses: the one word mixed by multiplication and
-    /// shifts (MurmurHash3's finaliser) with the table's seed, instead of SipHash's rounds. A
-    /// context hashes an ID for every object it registers or forgets, a save for every ID it
-    /// reports, so this is on the path of every fetched and saved object.
+    /// The hash a `Set` or `Dictionary` of IDs uses: the one word, mixed with the table's seed by
+    /// `WordHash` instead of SipHash. A context hashes an ID for every object it registers or
+    /// forgets outside its dense tables, a save for every ID it reports.
     public func _rawHashValue(seed: Int) -> Int {
-        var bits = UInt64(bitPattern: hashWord) ^ UInt64(bitPattern: Int64(seed))
-        bits = (bits ^ (bits >> 33)) &* 0xff51_afd7_ed55_8ccd
-        bits = (bits ^ (bits >> 33)) &* 0xc4ce_b9fe_1a85_ec53
-        return Int(truncatingIfNeeded: bits ^ (bits >> 33))
+        WordHash.hash(UInt64(bitPattern: hashWord), seed: seed)
     }
 
     /// One word mixing key and entity number (keys repeat across entities: each table counts
