@@ -154,6 +154,9 @@ extension ManagedObjectContext {
         // and release a copy costs, when the rows are not also in the row cache); the objects
         // come out last first and are written from the end.
         let total = snapshots.count
+        // The rows come out from the highest key down: announced, they still fill dense tables.
+        registered.expect(total)
+        defer { registered.expect(0) }
         return [ManagedObject](unsafeUninitializedCapacity: total) { buffer, initialized in
             var position = total
             while let snapshot = snapshots.popLast() {

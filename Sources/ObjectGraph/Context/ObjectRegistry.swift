@@ -25,9 +25,10 @@ struct ObjectRegistry {
             return space === other || (space.entity === other.entity && space.storeIdentifier == other.storeIdentifier)
         }
 
-        /// Whether the table may grow to slot `key`: keys stay within a few times the objects held.
-        func mayGrow(to key: Int) -> Bool {
-            key < Swift.max(4_096, 4 * (count + 1))
+        /// Whether the table may grow to slot `key`: keys stay within a few times the objects held
+        /// (counting `expected` more on their way).
+        func mayGrow(to key: Int, expecting expected: Int) -> Bool {
+            key < Swift.max(4_096, 4 * (count + expected + 1))
         }
     }
 
@@ -38,6 +39,15 @@ struct ObjectRegistry {
         let table = objectID.entity.index
         guard table < tables.count, Int(key) < tables[table].slots.count, tables[table].holds(objectID) else { return nil }
         return (table, Int(key))
+    }
+
+    /// How many more objects are about to be registered (a fetch's rows): a table may grow to
+    /// keys that many more objects make dense, even when they arrive from the highest key down.
+    private var expected = 0
+
+    /// Announces that about `count` objects are about to be registered; `expect(0)` when done.
+    mutating func expect(_ count: Int) {
+        expected = count
     }
 
     var isEmpty: Bool { count == 0 }
@@ -57,6 +67,7 @@ struct ObjectRegistry {
     private mutating func insert(_ entry: Unmanaged<ManagedObject>, for objectID: ManagedObjectID) {
         if let (table, key) = slot(of: objectID) ?? grownSlot(for: objectID) {
             if tables[table].slots[key] == nil {
+                if expected > 0 { expected -= 1 }
                 tables[table].count += 1
                 count += 1
                 // Registered under the dictionary before the table reached its key.
@@ -76,11 +87,11 @@ struct ObjectRegistry {
         let key = Int(primaryKey)
         if table >= tables.count { tables += Array(repeating: DenseTable(), count: table + 1 - tables.count) }
         if tables[table].space == nil { tables[table].space = objectID.space }
-        guard tables[table].holds(objectID), tables[table].mayGrow(to: key) else { return nil }
+        guard tables[table].holds(objectID), tables[table].mayGrow(to: key, expecting: expected) else { return nil }
         let slots = tables[table].slots.count
         if key >= slots {
             // Grown by doubling (within the density bound), as keys usually arrive one by one.
-            let grown = Swift.max(key + 1, Swift.min(2 * slots, 4 * (tables[table].count + 1) + 4_096))
+            let grown = Swift.max(key + 1, Swift.min(2 * slots, 4 * (tables[table].count + expected + 1) + 4_096))
             tables[table].slots += repeatElement(nil, count: grown - slots)
         }
         return (table, key)
