@@ -52,6 +52,13 @@ extension ManagedObjectContext {
         checkQueue("object(with: \(objectID.shortDescription))")
         processPendingMerges()
         if let object = registeredObject(for: objectID) { return object }
+        return registeredFault(for: objectID)
+    }
+
+    /// The registered object for the saved `objectID`, or a new fault registered for it: what
+    /// `object(with:)` does once its checks are done, for loops that have done them already.
+    func registeredFault(for objectID: ManagedObjectID) -> ManagedObject {
+        if let object = liveObject(objectID) { return object }
         let object = makeObject(objectID, snapshot: nil)
         register(object)
         return object

@@ -47,7 +47,7 @@ extension ManagedObjectContext {
                     }
                 } else {
                     let objectIDs = try store.relatedObjectIDs(of: relationship, in: entity, sources: sources)
-                    load { object in (objectIDs[object.objectID.primaryKey!] ?? []).map { self.object(with: $0) } }
+                    load { object in (objectIDs[object.objectID.primaryKey!] ?? []).map(registeredFault) }
                 }
             }
         }

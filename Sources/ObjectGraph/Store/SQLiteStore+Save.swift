@@ -98,13 +98,35 @@ extension SQLiteStoreState {
                 }
                 for (version, members) in byVersion {
                     let versionTest = version > 0 ? " AND \(quoteIdentifier(SQLiteSchema.versionColumn)) = ?" : ""
-                    let statement = try connection.cachedStatement("DELETE FROM \(table.quotedName) WHERE \(primaryKey) IN (SELECT value FROM json_each(?))\(versionTest)")
-                    statement.reset()
-                    try statement.bind(.string(Self.keyList(members.map(\.key))), at: 1)
-                    if version > 0 { try statement.bind(.integer(version), at: 2) }
-                    _ = try statement.step(explainingFailure: { $0.error("Cannot delete \(entity.name) objects", entityName: entity.name) })
-                    statement.reset()
-                    if version > 0, connection.changes < members.count {
+                    // Runs of consecutive keys (a cascade's children, a range of rows) go as one
+                    // key range each, which SQLite deletes walking the table in order; the rest
+                    // as a key list.
+                    var deleted = 0
+                    var scattered: [Int64] = []
+                    for run in Self.consecutiveRuns(members.map(\.key)) {
+                        guard run.count >= Self.rangeDeleteMinimum else {
+                            scattered += run
+                            continue
+                        }
+                        let statement = try connection.cachedStatement("DELETE FROM \(table.quotedName) WHERE \(primaryKey) BETWEEN ? AND ?\(versionTest)")
+                        statement.reset()
+                        try statement.bind(.integer(run.lowerBound), at: 1)
+                        try statement.bind(.integer(run.upperBound - 1), at: 2)
+                        if version > 0 { try statement.bind(.integer(version), at: 3) }
+                        _ = try statement.step(explainingFailure: { $0.error("Cannot delete \(entity.name) objects", entityName: entity.name) })
+                        statement.reset()
+                        deleted += connection.changes
+                    }
+                    if !scattered.isEmpty {
+                        let statement = try connection.cachedStatement("DELETE FROM \(table.quotedName) WHERE \(primaryKey) IN (SELECT value FROM json_each(?))\(versionTest)")
+                        statement.reset()
+                        try statement.bind(.string(Self.keyList(scattered)), at: 1)
+                        if version > 0 { try statement.bind(.integer(version), at: 2) }
+                        _ = try statement.step(explainingFailure: { $0.error("Cannot delete \(entity.name) objects", entityName: entity.name) })
+                        statement.reset()
+                        deleted += connection.changes
+                    }
+                    if version > 0, deleted < members.count {
                         // Rows still there were at another version; rows missing were gone before.
                         let left = try reader.snapshots(of: entity, primaryKeys: members.map(\.key))
                         for member in members {
@@ -125,6 +147,22 @@ extension SQLiteStoreState {
         }
         return conflicts
     }
+
+    /// `keys` cut into runs of consecutive integers, in order: `[3, 4, 5, 9]` is `3..<6, 9..<10`.
+    static func consecutiveRuns(_ keys: [Int64]) -> [Range<Int64>] {
+        var runs: [Range<Int64>] = []
+        for key in keys {
+            if let last = runs.last, last.upperBound == key {
+                runs[runs.count - 1] = last.lowerBound..<key + 1
+            } else {
+                runs.append(key..<key + 1)
+            }
+        }
+        return runs
+    }
+
+    /// The shortest run of consecutive keys deleted as a range rather than listed.
+    private static let rangeDeleteMinimum = 8
 
     /// Keys as the JSON array `json_each` reads.
     private static func keyList(_ keys: [Int64]) -> String {

@@ -124,6 +124,37 @@ import Testing
         }
     }
 
+    /// Deleting a run of consecutive rows (written as one key range) still checks each row's
+    /// version: one changed elsewhere is a conflict, and nothing is deleted.
+    @Test(arguments: StoreKind.allCases)
+    func deletingARunOfRowsOneChangedElsewhereIsAConflict(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let ids = try store.withNewContext { context in
+            let items = try (1...40).map { try context.insertItem("R\($0)") }
+            try context.save()
+            return items.map(\.objectID)
+        }
+        let ours = store.newContext(name: "ours")
+        let objects = try ours.performAndWait { try ids.map { try ours.existingObject(with: $0) } }
+        try store.withNewContext { context in
+            try context.existingObject(with: ids[17]).setValue("changed", forKey: "title")
+            try context.save()
+        }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try ours.performAndWait {
+                for object in objects { ours.delete(object) }
+                try ours.save()
+            }
+        }
+        #expect(error.mergeConflicts.map(\.objectID) == [ids[17]])
+        #expect(try store.storedCount("Item") == 40)
+        // Store trump keeps the row changed elsewhere, as it was changed; the rest are deleted.
+        ours.mergePolicy = .mergeByPropertyStoreTrump
+        try ours.performAndWait { try ours.save() }
+        #expect(try store.storedCount("Item") == 1)
+        #expect(try store.storedCount("Item", "code == 'R18' AND title == 'changed'") == 1)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func anUpdateOfARowDeletedElsewhereIsAConflict(kind: StoreKind) throws {
         let race = try Race(kind)
