@@ -84,7 +84,8 @@ extension ManagedObjectContext {
             insertedCount -= 1
             return
         }
-        updated[ObjectIdentifier(object)] = nil
+        // Only an object with changed values is in `updated`.
+        if !object.changedAttributes.isEmpty { updated[ObjectIdentifier(object)] = nil }
         object.isDeleted = true
         deleted[ObjectIdentifier(object)] = object
     }

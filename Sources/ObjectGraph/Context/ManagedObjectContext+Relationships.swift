@@ -16,6 +16,8 @@ extension ManagedObjectContext {
     /// With `withRows`, the destinations come with their rows (they are usually read next);
     /// without, as faults (their keys are all that is read).
     func loadToManyRelationships(of objects: [ManagedObject], withRows: Bool = true, where include: (RelationshipDescription) -> Bool) throws {
+        // A level of a cascade is often all objects without to-manys (a deleted author's books).
+        guard objects.contains(where: { !$0.entity.toManyRelationships.isEmpty }) else { return }
         var groups: [ObjectIdentifier: [ManagedObject]] = [:]
         for object in objects where !object.isNew && object.objectID.primaryKey != nil {
             groups[ObjectIdentifier(object.entity), default: []].append(object)

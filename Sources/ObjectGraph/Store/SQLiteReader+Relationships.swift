@@ -7,32 +7,18 @@ extension SQLiteReader {
         // A destination in a table shared by a hierarchy: each row names its entity.
         let destinationTable = tables[relationship.destinationIndex]
         let sharedDestination = destinationTable.kindsFilter != nil
-        let filter = sources.count > 1 ? "IN (SELECT value FROM json_each(?))" : "= ?"
-        let sql: String
-        switch relationshipLayout[relationship, of: entity] {
-        case .foreignKey:
-            throw ObjectGraphError(.invalidOperation, "\(entity.name).\(relationship.name) is a to-one relationship", entityName: entity.name, key: relationship.name)
-        case .inverseForeignKey(let inverse, let positionColumn):
-            let own = quoteIdentifier(inverse.name)
-            let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-            let selected = [own, key] + (sharedDestination ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
-            let order = [own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [key]
-            sql = "SELECT \(selected.joined(separator: ", ")) FROM \(destinationTable.quotedName) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
-        case .joinTable(let table, let side):
-            let columns = table.columns(for: side)
-            let own = "j.\(quoteIdentifier(columns.own))"
-            let other = "j.\(quoteIdentifier(columns.other))"
-            let selected = [own, other] + (sharedDestination ? ["d.\(quoteIdentifier(SQLiteTableLayout.entityColumn))"] : [])
-            let join = sharedDestination ? " JOIN \(destinationTable.quotedName) AS d ON d.\(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(other)" : ""
-            let order = [own] + (columns.position.map { ["j.\(quoteIdentifier($0))"] } ?? []) + [other]
-            sql = "SELECT \(selected.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS j\(join) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
-        }
+        let query = MembershipQuery(relationship: relationship.index, entity: entity.index, takesKeyList: sources.count > 1)
+        let sql = try membershipQueries[query] ?? membershipSQL(of: relationship, in: entity, destinationTable: destinationTable, takesKeyList: query.takesKeyList)
+        membershipQueries[query] = sql
         let statement = try connection.cachedStatement(sql)
         statement.reset()
         defer { statement.reset() }
         try bind(sources, to: statement)
         let destination = model.entities[relationship.destinationIndex]
         var related: [Int64: [ManagedObjectID]] = [:]
+        // Rows come ordered by owner: each owner's run is gathered, then stored once.
+        var owner: Int64 = 0
+        var members: [ManagedObjectID] = []
         while try statement.step() {
             let key = statement.int64(at: 1)
             guard key > 0 else {
@@ -46,9 +32,41 @@ extension SQLiteReader {
                 }
                 space = idSpaces[kind.index]
             }
-            related[statement.int64(at: 0), default: []].append(ManagedObjectID(space: space, primaryKey: key))
+            let rowOwner = statement.int64(at: 0)
+            if rowOwner != owner {
+                if !members.isEmpty { related[owner, default: []] += members }
+                owner = rowOwner
+                members.removeAll(keepingCapacity: true)
+            }
+            members.append(ManagedObjectID(space: space, primaryKey: key))
         }
+        if !members.isEmpty { related[owner, default: []] += members }
         return related
+    }
+
+    /// The text of the membership query of `relationship`: owner key, destination key (and the
+    /// destination's entity for a shared table), ordered by owner (then position, then key).
+    private func membershipSQL(of relationship: RelationshipDescription, in entity: EntityDescription, destinationTable: SQLiteStoreTable, takesKeyList: Bool) throws -> String {
+        let sharedDestination = destinationTable.kindsFilter != nil
+        let filter = takesKeyList ? "IN (SELECT value FROM json_each(?))" : "= ?"
+        switch relationshipLayout[relationship, of: entity] {
+        case .foreignKey:
+            throw ObjectGraphError(.invalidOperation, "\(entity.name).\(relationship.name) is a to-one relationship", entityName: entity.name, key: relationship.name)
+        case .inverseForeignKey(let inverse, let positionColumn):
+            let own = quoteIdentifier(inverse.name)
+            let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+            let selected = [own, key] + (sharedDestination ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
+            let order = [own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [key]
+            return "SELECT \(selected.joined(separator: ", ")) FROM \(destinationTable.quotedName) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
+        case .joinTable(let table, let side):
+            let columns = table.columns(for: side)
+            let own = "j.\(quoteIdentifier(columns.own))"
+            let other = "j.\(quoteIdentifier(columns.other))"
+            let selected = [own, other] + (sharedDestination ? ["d.\(quoteIdentifier(SQLiteTableLayout.entityColumn))"] : [])
+            let join = sharedDestination ? " JOIN \(destinationTable.quotedName) AS d ON d.\(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(other)" : ""
+            let order = [own] + (columns.position.map { ["j.\(quoteIdentifier($0))"] } ?? []) + [other]
+            return "SELECT \(selected.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS j\(join) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
+        }
     }
 
     /// The destinations with their rows: for a to-many kept through its inverse's foreign key, one

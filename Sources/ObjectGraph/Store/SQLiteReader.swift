@@ -17,6 +17,15 @@ final class SQLiteReader: @unchecked Sendable {
     /// Which statement observer of the pool this reader's connection has (see
     /// `SQLiteReaderPool.setStatementObserver`).
     var observerGeneration = 0
+    /// The text of each to-many membership query built so far, by relationship, entity and
+    /// whether it takes a key list: a cascade asks one per deleted object.
+    var membershipQueries: [MembershipQuery: String] = [:]
+
+    struct MembershipQuery: Hashable {
+        let relationship: Int
+        let entity: Int
+        let takesKeyList: Bool
+    }
 
     init(connection: SQLiteConnection, schema: SQLiteStoreTables) {
         self.connection = connection

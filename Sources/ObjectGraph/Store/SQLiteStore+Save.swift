@@ -92,9 +92,15 @@ extension SQLiteStoreState {
             let table = try table(for: entity)
             let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
             for start in stride(from: 0, to: rows.count, by: Self.deleteChunk) {
-                var byVersion: [Int64: [(position: Int, key: Int64)]] = [:]
+                // Versions are few (usually one): a short list of groups, not a hash per row.
+                var byVersion: [(version: Int64, members: [(position: Int, key: Int64)])] = []
                 for row in rows[start..<min(start + Self.deleteChunk, rows.count)] {
-                    byVersion[request.deleteVersions.isEmpty ? 0 : request.deleteVersions[row.position], default: []].append(row)
+                    let version = request.deleteVersions.isEmpty ? 0 : request.deleteVersions[row.position]
+                    if let group = byVersion.lastIndex(where: { $0.version == version }) {
+                        byVersion[group].members.append(row)
+                    } else {
+                        byVersion.append((version, [row]))
+                    }
                 }
                 for (version, members) in byVersion {
                     let versionTest = version > 0 ? " AND \(quoteIdentifier(SQLiteSchema.versionColumn)) = ?" : ""
