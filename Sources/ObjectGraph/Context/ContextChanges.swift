@@ -10,26 +10,14 @@ public struct ContextChanges: Sendable, Equatable, CustomStringConvertible {
     /// Which event produced the change set.
     public let event: ContextEvent
     /// Objects inserted (saved as new, or new in the context).
-    public var insertedObjectIDs: Set<ManagedObjectID> {
-        get { inserted.set }
-        set { inserted = ObjectIDCollection(newValue) }
-    }
+    public var insertedObjectIDs: Set<ManagedObjectID> { get { inserted.set } set { inserted = ObjectIDCollection(newValue) } }
     /// Objects whose values or relationships changed.
-    public var updatedObjectIDs: Set<ManagedObjectID> {
-        get { updated.set }
-        set { updated = ObjectIDCollection(newValue) }
-    }
+    public var updatedObjectIDs: Set<ManagedObjectID> { get { updated.set } set { updated = ObjectIDCollection(newValue) } }
     /// Objects deleted.
-    public var deletedObjectIDs: Set<ManagedObjectID> {
-        get { deleted.set }
-        set { deleted = ObjectIDCollection(newValue) }
-    }
+    public var deletedObjectIDs: Set<ManagedObjectID> { get { deleted.set } set { deleted = ObjectIDCollection(newValue) } }
     /// Objects whose values a merge brought up to date with changes made elsewhere (only in
     /// objects-did-change notifications that follow a merge).
-    public var refreshedObjectIDs: Set<ManagedObjectID> {
-        get { refreshed.set }
-        set { refreshed = ObjectIDCollection(newValue) }
-    }
+    public var refreshedObjectIDs: Set<ManagedObjectID> { get { refreshed.set } set { refreshed = ObjectIDCollection(newValue) } }
 
     private var inserted: ObjectIDCollection
     private var updated: ObjectIDCollection
