@@ -26,20 +26,22 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// on; `nil` while `values` are the saved values. Sharing one row until then saves a
     /// reference (and its atomic retain and release) per fetched object.
     @exclusivity(unchecked) var savedValues: [AttributeValue]?
-    /// Whether the object was created in memory and has never been saved.
-    @exclusivity(unchecked) var isNew = false
     /// Properties changed since the last save: attributes and to-one relationships whose values
     /// differ from `committed`, and to-many relationships that gained, lost or reordered objects.
     @exclusivity(unchecked) var changedAttributes = AttributeMask()
     /// The loaded to-many relationships, by position in the entity's `toManyRelationships`;
     /// `nil` while a relationship is a fault. Empty until the first is touched.
     @exclusivity(unchecked) var loadedToMany: [RelatedObjects?] = []
+    /// The row version read from the store, for optimistic locking.
+    @exclusivity(unchecked) var rowVersion: Int64 = 0
     /// The destinations of to-one relationships set since the last save, by position in the
     /// entity's `toOneRelationships`: held so an unsaved destination stays reachable (its value
     /// row slot holds only its ID, which changes when it is saved). Empty when none is held.
     @exclusivity(unchecked) var heldToOne: HeldDestinations = []
-    /// The row version read from the store, for optimistic locking.
-    @exclusivity(unchecked) var rowVersion: Int64 = 0
+    // The flags come last, after the 9-byte `heldToOne`, so they share its last word (stored
+    // properties are laid out in declaration order): an object is one allocation size smaller.
+    /// Whether the object was created in memory and has never been saved.
+    @exclusivity(unchecked) var isNew = false
     /// Whether a save gave the object its permanent ID without registering it, because nothing
     /// else held it (see `didSave`): it is about to be released, with no registry entry to remove.
     @exclusivity(unchecked) var isLeftUnregistered = false

@@ -88,24 +88,56 @@ extension SQLiteReader {
         }
         let destination = tables[relationship.destinationIndex]
         let own = quoteIdentifier(inverse.name)
-        let filter = sources.count > 1 ? "\(own) IN (SELECT value FROM json_each(?))" : "\(own) = ?"
+        // Sources that are most of their table (a prefetch after fetching every author): one scan
+        // of the destination table in key order, owners matched here, is the cheapest read —
+        // looking each owner up through the index visits the same rows at random.
+        let scannedOwners = positionColumn == nil ? try ownersWorthAScan(sources, of: entity) : nil
+        let filter = scannedOwners != nil ? "\(own) IS NOT NULL" : sources.count > 1 ? "\(own) IN (SELECT value FROM json_each(?))" : "\(own) = ?"
         let conditions = (destination.kindsFilter.map { [$0] } ?? []) + [filter]
-        let order = [own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]
-        let statement = try connection.cachedStatement(
-            "\(destination.selectPrefix) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", "))")
+        let order = scannedOwners != nil ? "" : " ORDER BY " + ([own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]).joined(separator: ", ")
+        let statement = try connection.cachedStatement("\(destination.selectPrefix) WHERE \(conditions.joined(separator: " AND "))\(order)")
         statement.reset()
         defer { statement.reset() }
-        try bind(sources, to: statement)
+        if scannedOwners == nil { try bind(sources, to: statement) }
         var related: [Int64: [Snapshot]] = [:]
+        // Rows of one owner usually come together: each run is gathered, then stored once.
+        var owner: Int64 = 0
+        var run: [Snapshot] = []
         while try statement.step() {
             let row = try destination.snapshot(from: statement)
             // The inverse keeps its position in every sub-entity; its slot follows the row's entity.
             let slot = model.entities[row.entityIndex].relationships[inverse.index].slot
-            guard case .object(let owner) = row.values[slot], let key = owner.primaryKey else { continue }
-            related[key, default: []].append(row)
+            guard case .object(let rowOwner) = row.values[slot], let key = rowOwner.primaryKey else { continue }
+            if let scannedOwners, !(key < scannedOwners.count && scannedOwners[Int(key)]) { continue }
+            if key != owner {
+                if !run.isEmpty { related[owner, default: []] += run }
+                owner = key
+                run.removeAll(keepingCapacity: true)
+            }
+            run.append(row)
         }
+        if !run.isEmpty { related[owner, default: []] += run }
         return related
     }
+
+    /// The owners `sources` as flags by key, when they are at least half of `entity`'s table's
+    /// key range and many: then scanning the destination table beats looking each owner up.
+    private func ownersWorthAScan(_ sources: [Int64], of entity: EntityDescription) throws -> [Bool]? {
+        guard sources.count >= Self.scanMinimumSources else { return nil }
+        let table = try table(for: entity)
+        let statement = try connection.cachedStatement("SELECT max(\(quoteIdentifier(SQLiteSchema.primaryKeyColumn))) FROM \(table.quotedName)")
+        statement.reset()
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let maximum = statement.int64(at: 0)
+        guard maximum > 0, maximum <= 2 * Int64(sources.count) else { return nil }
+        var owners = [Bool](repeating: false, count: Int(maximum) + 1)
+        for source in sources where source > 0 && source <= maximum { owners[Int(source)] = true }
+        return owners
+    }
+
+    /// The fewest sources for which `ownersWorthAScan` considers a scan.
+    private static let scanMinimumSources = 512
 
     /// Binds the source keys to parameter 1: the key itself for one (`= ?`), a JSON array for
     /// several (`IN (SELECT value FROM json_each(?))`).

@@ -27,6 +27,45 @@ import Testing
         return log.all.filter { $0 != "BEGIN DEFERRED" && $0 != "COMMIT" }
     }
 
+    /// Prefetching a to-many for most of the owners' table (on SQLite, a scan of the destination
+    /// table matched to the owners in memory) gives each owner exactly its own destinations.
+    @Test(arguments: StoreKind.allCases)
+    func prefetchingForMostOwnersGivesEachItsOwnDestinations(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            for number in 0..<700 {
+                let author = try context.insert("Author", ["name": "Author \(number)"])
+                for index in 0..<(number % 4) { try context.insert("Book", ["title": "Book \(number).\(index)", "author": author]) }
+            }
+            try context.insert("Book", ["title": "Anonymous"])
+            try context.save()
+        }
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            // 590 of the 700 authors ("Author 60" … "Author 69" and "Author 600" … "Author 699"
+            // left out): the books of the others must not be handed to anyone.
+            var request = FetchRequest<ManagedObject>(entityName: "Author", predicate: try FetchPredicate(format: "NOT (name BEGINSWITH 'Author 6' AND name != 'Author 6')"))
+            request.relationshipKeyPathsForPrefetching = ["books"]
+            var authors: [ManagedObject] = []
+            let executed = try statements(store) { authors = try context.fetch(request) }
+            #expect(authors.count == 590)
+            if kind == .sqlite {
+                #expect(executed.contains { $0.contains("IS NOT NULL") }, "the books are read in one scan: \(executed)")
+            }
+            var books = 0
+            var expectedBooks = 0
+            for author in authors {
+                let name = try #require(try author.value(forKey: "name", as: String.self))
+                let number = try #require(Int(name.dropFirst("Author ".count)))
+                let titles = Set(try author.relatedObjects(forKey: "books").map { try $0.value(forKey: "title", as: String.self) ?? "" })
+                let expected = Set((0..<(number % 4)).map { "Book \(number).\($0)" })
+                #expect(titles == expected, "books of \(name)")
+                books += titles.count
+                expectedBooks += expected.count
+            }
+            #expect(books == expectedBooks)
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func prefetchingAToOneReadsEveryDestinationInOneStatement(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
