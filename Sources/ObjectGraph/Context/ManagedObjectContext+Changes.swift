@@ -98,7 +98,7 @@ extension ManagedObjectContext {
 
     /// Keeps the updated set in step when an object gains its first or loses its last change.
     func objectUpdateStateChanged(_ object: ManagedObject) {
-        updated[ObjectIdentifier(object)] = object.isUpdated ? object : nil
+        updated[ObjectKey(object)] = object.isUpdated ? object : nil
     }
 
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come back,
@@ -140,10 +140,10 @@ extension ManagedObjectContext {
         checkQueue("refresh(_:mergeChanges:) of \(object.objectID.shortDescription)")
         guard object.managedObjectContext === self, !object.isInserted else { return }
         guard mergeChanges else {
-            updated[ObjectIdentifier(object)] = nil
+            updated[ObjectKey(object)] = nil
             if object.isDeleted {
                 object.isDeleted = false
-                deleted[ObjectIdentifier(object)] = nil
+                deleted[ObjectKey(object)] = nil
             }
             object.turnIntoFault()
             return

@@ -71,7 +71,7 @@ extension ManagedObjectContext {
                 if ourChangesWin {
                     object.rowVersion = theirs.version
                 } else {
-                    deleted[ObjectIdentifier(object)] = nil
+                    deleted[ObjectKey(object)] = nil
                     object.isDeleted = false
                     object.discardChanges()
                     merge(storedRow: theirs, into: object, keeping: { _ in false })

@@ -19,7 +19,7 @@ extension ManagedObjectContext {
             markDeleted(object)
             return
         }
-        var deleting: Set<ObjectIdentifier> = [ObjectIdentifier(object)]
+        var deleting: Set<ObjectKey> = [ObjectKey(object)]
         // Each object to delete, with the to-one relationship that leads back to the object whose
         // cascade reached it: that one need not be followed (its destination is being deleted).
         var level: [(object: ManagedObject, backIndex: Int?)] = [(object, nil)]
@@ -38,10 +38,10 @@ extension ManagedObjectContext {
                     doomed.append(next)
                     for relationship in next.entity.relationships where Self.propagates(relationship) && relationship.index != backIndex {
                         for destination in try destinations(of: next, through: relationship)
-                        where destination.managedObjectContext === self && !destination.isDeleted && !deleting.contains(ObjectIdentifier(destination)) {
+                        where destination.managedObjectContext === self && !destination.isDeleted && !deleting.contains(ObjectKey(destination)) {
                             if relationship.deleteRule == .cascade {
                                 destination.prepareForDeletion()
-                                deleting.insert(ObjectIdentifier(destination))
+                                deleting.insert(ObjectKey(destination))
                                 let back = relationship.inverseIndex.flatMap { destination.entity.relationships[$0].isToOne ? $0 : nil }
                                 nextLevel.append((destination, back))
                             } else if let inverseIndex = relationship.inverseIndex {
@@ -85,9 +85,9 @@ extension ManagedObjectContext {
             return
         }
         // Only an object with changed values is in `updated`.
-        if !object.changedAttributes.isEmpty { updated[ObjectIdentifier(object)] = nil }
+        if !object.changedAttributes.isEmpty { updated[ObjectKey(object)] = nil }
         object.isDeleted = true
-        deleted[ObjectIdentifier(object)] = object
+        deleted[ObjectKey(object)] = object
     }
 
     /// Validation failures of `deny` rules: a deleted object whose deny relationship still holds

@@ -79,8 +79,8 @@ extension ManagedObjectContext {
         var forgotten = Set<ManagedObjectID>()
         for objectID in deletedIDs {
             guard let object = liveObject(objectID) else { continue }
-            updated[ObjectIdentifier(object)] = nil
-            deleted[ObjectIdentifier(object)] = nil
+            updated[ObjectKey(object)] = nil
+            deleted[ObjectKey(object)] = nil
             object.isDeleted = false
             registered[objectID] = nil
             object.managedObjectContext = nil

@@ -75,7 +75,7 @@ extension ManagedObjectContext {
         var deleted: [ManagedObject] = []
         /// Updated objects with nothing to write to their own rows (only transient attributes, or
         /// to-manys stored in the other side's rows): their row versions stay as they are.
-        var unwritten: Set<ObjectIdentifier> = []
+        var unwritten: Set<ObjectKey> = []
         /// The saved objects whose class has save hooks (`ManagedObject.hasCustomLifecycle`): their
         /// `didSave()` runs once the whole context is up to date.
         var hooked: [ManagedObject] = []
@@ -126,7 +126,7 @@ extension ManagedObjectContext {
                 .filter { $0 >= entity.attributes.count || !entity.attributes[$0].isTransient }
             // A change of to-many relationships only still bumps the row's version.
             guard !columns.isEmpty || !changes.isEmpty else {
-                plan.unwritten.insert(ObjectIdentifier(object))
+                plan.unwritten.insert(ObjectKey(object))
                 continue
             }
             plan.request.updates.append(SaveRequest.Update(
@@ -139,7 +139,7 @@ extension ManagedObjectContext {
     }
 
     /// `objects` by entity, then primary key; the keys are read once per object, not per comparison.
-    private static func inStorageOrder(_ objects: Dictionary<ObjectIdentifier, ManagedObject>.Values) -> [ManagedObject] {
+    private static func inStorageOrder(_ objects: Dictionary<ObjectKey, ManagedObject>.Values) -> [ManagedObject] {
         objects.map { (entity: $0.entity.index, key: $0.objectID.primaryKey ?? 0, object: $0) }
             .sorted { ($0.entity, $0.key) < ($1.entity, $1.key) }
             .map(\.object)
@@ -183,7 +183,7 @@ extension ManagedObjectContext {
         for object in plan.updated {
             object.savedValues = nil
             object.changedAttributes.removeAll()
-            if !plan.unwritten.contains(ObjectIdentifier(object)) { object.rowVersion += 1 }
+            if !plan.unwritten.contains(ObjectKey(object)) { object.rowVersion += 1 }
             if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
             if object.runsLifecycleCode { plan.hooked.append(object) }
         }
@@ -196,7 +196,8 @@ extension ManagedObjectContext {
         }
         updated.removeAll()
         deleted.removeAll()
-        return ContextChanges(event: .didSave, inserted: insertedIDs, updated: plan.updated.map(\.objectID), deleted: plan.deleted.map(\.objectID))
+        // The request holds the deleted objects' IDs already, in the same order.
+        return ContextChanges(event: .didSave, inserted: insertedIDs, updated: plan.updated.map(\.objectID), deleted: plan.request.deletes)
     }
 }
 

@@ -62,8 +62,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Inserted objects in insertion order; entries whose `isInserted` became false are skipped.
     @exclusivity(unchecked) var insertionOrder: [ManagedObject] = []
     @exclusivity(unchecked) var insertedCount = 0
-    @exclusivity(unchecked) var updated: [ObjectIdentifier: ManagedObject] = [:]
-    @exclusivity(unchecked) var deleted: [ObjectIdentifier: ManagedObject] = [:]
+    @exclusivity(unchecked) var updated: [ObjectKey: ManagedObject] = [:]
+    @exclusivity(unchecked) var deleted: [ObjectKey: ManagedObject] = [:]
     /// Why following the delete rules of a deletion failed (the store could not be read); the
     /// next save throws it instead of writing an inconsistent graph.
     @exclusivity(unchecked) var deletionFailure: ObjectGraphError?
