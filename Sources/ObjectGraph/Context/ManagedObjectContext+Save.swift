@@ -138,11 +138,35 @@ extension ManagedObjectContext {
         return plan
     }
 
-    /// `objects` by entity, then primary key; the keys are read once per object, not per comparison.
+    /// `objects` by entity, then primary key. Keys are dense in practice (tables count from 1), so
+    /// each entity's objects are placed by key in one pass, without comparisons; sparse keys are
+    /// sorted.
     private static func inStorageOrder(_ objects: Dictionary<ObjectKey, ManagedObject>.Values) -> [ManagedObject] {
-        objects.map { (entity: $0.entity.index, key: $0.objectID.primaryKey ?? 0, object: $0) }
-            .sorted { ($0.entity, $0.key) < ($1.entity, $1.key) }
-            .map(\.object)
+        var byEntity: [[(key: Int64, object: ManagedObject)]] = []
+        for object in objects {
+            let entity = object.entity.index
+            if entity >= byEntity.count { byEntity += Array(repeating: [], count: entity + 1 - byEntity.count) }
+            byEntity[entity].append((object.objectID.primaryKey ?? 0, object))
+        }
+        var ordered: [ManagedObject] = []
+        ordered.reserveCapacity(objects.count)
+        for entries in byEntity where !entries.isEmpty {
+            ordered += placedByKey(entries) ?? entries.sorted { $0.key < $1.key }.map(\.object)
+        }
+        return ordered
+    }
+
+    /// `entries` in key order, placed by key, or `nil` when their keys are too sparse for that
+    /// (or repeat).
+    private static func placedByKey(_ entries: [(key: Int64, object: ManagedObject)]) -> [ManagedObject]? {
+        guard let low = entries.lazy.map(\.key).min(), let high = entries.lazy.map(\.key).max(),
+              high - low < 4 * Int64(entries.count) + 1_024 else { return nil }
+        var slots = [ManagedObject?](repeating: nil, count: Int(high - low) + 1)
+        for (key, object) in entries {
+            guard slots[Int(key - low)] == nil else { return nil }
+            slots[Int(key - low)] = object
+        }
+        return slots.compactMap { $0 }
     }
 
     /// Makes the context match the store after a committed save: inserted objects get permanent
