@@ -18,14 +18,19 @@ extension ManagedObjectContext {
     func loadToManyRelationships(of objects: [ManagedObject], withRows: Bool = true, where include: (RelationshipDescription) -> Bool) throws {
         // A level of a cascade is often all objects without to-manys (a deleted author's books).
         guard objects.contains(where: { !$0.entity.toManyRelationships.isEmpty }) else { return }
-        var groups: [ObjectIdentifier: [ManagedObject]] = [:]
+        // Entities are few (often one, as when a cascade deletes one object): a short list of
+        // groups, not a dictionary per call.
+        var groups: [(entity: EntityDescription, objects: [ManagedObject])] = []
         for object in objects where !object.isNew && object.objectID.primaryKey != nil {
-            groups[ObjectIdentifier(object.entity), default: []].append(object)
+            if let group = groups.firstIndex(where: { $0.entity === object.entity }) {
+                groups[group].objects.append(object)
+            } else {
+                groups.append((object.entity, [object]))
+            }
         }
         guard !groups.isEmpty else { return }
         let store = try requireStore()
-        for group in groups.values {
-            let entity = group[0].entity
+        for (entity, group) in groups {
             for relationship in entity.toManyRelationships where include(relationship) {
                 let position = relationship.slot - entity.rowWidth
                 let unloaded = group.filter { $0.loadedToMany.isEmpty || $0.loadedToMany[position] == nil }
