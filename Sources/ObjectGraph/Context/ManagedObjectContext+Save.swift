@@ -17,18 +17,21 @@ extension ManagedObjectContext {
         let store = try requireStore()
         // A child hands its new objects to its parent under their lasting IDs (see ParentContextStore).
         if parent != nil { try obtainPermanentIDs(for: pendingInserts.filter(\.objectID.isTemporaryID)) }
-        // One pass over the new objects gathers their IDs and those whose class has save hooks.
-        var insertedIDs: [ManagedObjectID] = []
-        insertedIDs.reserveCapacity(insertedCount)
+        // One pass over each kind of change gathers the objects' IDs and the objects whose class
+        // has save hooks, which run after the notification.
         var hooked: [ManagedObject] = []
-        for object in pendingInserts {
-            insertedIDs.append(object.objectID)
-            if object.runsLifecycleCode { hooked.append(object) }
+        func gather<Objects: Collection<ManagedObject>>(_ objects: Objects) -> [ManagedObjectID] {
+            var ids: [ManagedObjectID] = []
+            ids.reserveCapacity(objects.count)
+            for object in objects {
+                ids.append(object.objectID)
+                if object.runsLifecycleCode { hooked.append(object) }
+            }
+            return ids
         }
-        post(ContextChanges(event: .willSave, inserted: insertedIDs, updated: updated.values.map(\.objectID), deleted: deleted.values.map(\.objectID)))
+        let insertedIDs = gather(pendingInserts)
+        post(ContextChanges(event: .willSave, inserted: insertedIDs, updated: gather(updated.values), deleted: gather(deleted.values)))
         for object in hooked { object.willSave() }
-        for object in updated.values where object.runsLifecycleCode { object.willSave() }
-        for object in deleted.values where object.runsLifecycleCode { object.willSave() }
         guard var saved = try writeResolvingConflicts(to: store) else { return }
         sharedRowCache?.removeAll()
         let changes = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
