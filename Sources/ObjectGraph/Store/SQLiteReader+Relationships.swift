@@ -1,3 +1,5 @@
+import CSQLite
+
 /// Relationships in the SQLite store, the reading side: to-many destinations read by foreign key
 /// or join table (see `RelationshipStorage`).
 extension SQLiteReader {
@@ -8,9 +10,10 @@ extension SQLiteReader {
         let destinationTable = tables[relationship.destinationIndex]
         let sharedDestination = destinationTable.kindsFilter != nil
         let query = MembershipQuery(relationship: relationship.index, entity: entity.index, takesKeyList: sources.count > 1)
-        let sql = try membershipQueries[query] ?? membershipSQL(of: relationship, in: entity, destinationTable: destinationTable, takesKeyList: query.takesKeyList)
-        membershipQueries[query] = sql
-        let statement = try connection.cachedStatement(sql)
+        let statement = try membershipStatements[query] ?? connection.prepare(
+            membershipSQL(of: relationship, in: entity, destinationTable: destinationTable, takesKeyList: query.takesKeyList),
+            flags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        membershipStatements[query] = statement
         statement.reset()
         defer { statement.reset() }
         try bind(sources, to: statement)

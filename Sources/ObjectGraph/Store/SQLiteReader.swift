@@ -17,9 +17,10 @@ final class SQLiteReader: @unchecked Sendable {
     /// Which statement observer of the pool this reader's connection has (see
     /// `SQLiteReaderPool.setStatementObserver`).
     var observerGeneration = 0
-    /// The text of each to-many membership query built so far, by relationship, entity and
-    /// whether it takes a key list: a cascade asks one per deleted object.
-    var membershipQueries: [MembershipQuery: String] = [:]
+    /// Each to-many membership query prepared so far, by relationship, entity and whether it
+    /// takes a key list: a cascade runs one per deleted object, kept free of SQL building and
+    /// cache lookups by text.
+    var membershipStatements: [MembershipQuery: SQLiteStatement] = [:]
 
     struct MembershipQuery: Hashable {
         let relationship: Int
@@ -50,6 +51,7 @@ final class SQLiteReader: @unchecked Sendable {
     /// Drops the statements, so closing the connection finalizes everything at once.
     func releaseStatements() {
         selectByKeyStatements = Array(repeating: nil, count: selectByKeyStatements.count)
+        membershipStatements = [:]
     }
 
     /// Drops the statements and closes the connection (a pool reader's; the writer closes its own).
