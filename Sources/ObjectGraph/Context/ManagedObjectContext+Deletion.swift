@@ -31,7 +31,11 @@ extension ManagedObjectContext {
                 try fulfillFaults(level.filter { Self.mustReadToOnes(of: $0.object, except: $0.backIndex) }.map(\.object))
                 let objects = level.map(\.object)
                 // Cascaded destinations are only deleted: their keys suffice. Nullified ones change.
-                try loadToManyRelationships(of: objects, withRows: false) { $0.deleteRule == .cascade }
+                // Deleting one object of many in a loop is the usual pattern, so the first level
+                // also loads the cascaded memberships of registered objects like it (one query
+                // for a batch of them, instead of one per deleted object).
+                let companions = doomed.isEmpty ? cascadeCompanions(of: object) : []
+                try loadToManyRelationships(of: objects + companions, withRows: false) { $0.deleteRule == .cascade }
                 try loadToManyRelationships(of: objects) { $0.deleteRule == .nullify }
                 var nextLevel: [(object: ManagedObject, backIndex: Int?)] = []
                 for (next, backIndex) in level {
@@ -58,6 +62,24 @@ extension ManagedObjectContext {
         }
         for object in doomed { markDeleted(object) }
     }
+
+    /// Registered saved objects of `object`'s entity, after it in key order, whose cascaded
+    /// to-manys are not loaded yet: the ones a loop deleting objects one by one reaches next.
+    private func cascadeCompanions(of object: ManagedObject) -> [ManagedObject] {
+        let entity = object.entity
+        let cascaded = entity.toManyRelationships.enumerated().filter { $0.element.deleteRule == .cascade }.map(\.offset)
+        func needsLoading(_ candidate: ManagedObject) -> Bool {
+            cascaded.contains { candidate.loadedToMany.isEmpty || candidate.loadedToMany[$0] == nil }
+        }
+        // An object whose memberships are loaded (by an earlier batch, say) needs no companions.
+        guard !cascaded.isEmpty, needsLoading(object), let key = object.objectID.primaryKey else { return [] }
+        return registered.objects(of: object.objectID, after: key, limit: Self.cascadeBatch) { companion in
+            companion.managedObjectContext === self && !companion.isDeleted && !companion.isNew && needsLoading(companion)
+        }
+    }
+
+    /// How many objects' cascaded memberships one delete loads at most.
+    private static let cascadeBatch = 1_000
 
     /// Whether deleting an object follows `relationship`: cascade and nullify do, deny and noAction not.
     private static func propagates(_ relationship: RelationshipDescription) -> Bool {

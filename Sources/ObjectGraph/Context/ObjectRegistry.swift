@@ -111,6 +111,26 @@ struct ObjectRegistry {
         return entry
     }
 
+    /// Up to `limit` objects of `objectID`'s entity and store with keys above `key`, in key order,
+    /// that pass `include`, looking at no more than `4 × limit` keys (objects held in the entity's
+    /// dense table only).
+    func objects(of objectID: ManagedObjectID, after key: Int64, limit: Int, where include: (ManagedObject) -> Bool) -> [ManagedObject] {
+        let table = objectID.entity.index
+        guard table < tables.count, tables[table].holds(objectID) else { return [] }
+        var found: [ManagedObject] = []
+        let slots = tables[table].slots
+        var position = Int(key) + 1
+        let end = Swift.min(slots.count, position + 4 * limit)
+        while position < end && found.count < limit {
+            if let entry = slots[position] {
+                let object = entry.takeUnretainedValue()
+                if include(object) { found.append(object) }
+            }
+            position += 1
+        }
+        return found
+    }
+
     /// Every entry.
     var values: [Unmanaged<ManagedObject>] {
         var entries: [Unmanaged<ManagedObject>] = []
