@@ -63,7 +63,7 @@ extension ManagedObjectContext {
         for object in doomed { markDeleted(object) }
     }
 
-    /// Registered saved objects of `object`'s entity, after it in key order, whose cascaded
+    /// Registered saved objects of `object`'s entity, nearest to it in key order, whose cascaded
     /// to-manys are not loaded yet: the ones a loop deleting objects one by one reaches next.
     private func cascadeCompanions(of object: ManagedObject) -> [ManagedObject] {
         let entity = object.entity
@@ -72,8 +72,8 @@ extension ManagedObjectContext {
             cascaded.contains { candidate.loadedToMany.isEmpty || candidate.loadedToMany[$0] == nil }
         }
         // An object whose memberships are loaded (by an earlier batch, say) needs no companions.
-        guard !cascaded.isEmpty, needsLoading(object), let key = object.objectID.primaryKey else { return [] }
-        return registered.objects(of: object.objectID, after: key, limit: Self.cascadeBatch) { companion in
+        guard !cascaded.isEmpty, needsLoading(object) else { return [] }
+        return registered.objects(near: object.objectID, limit: Self.cascadeBatch) { companion in
             companion.managedObjectContext === self && !companion.isDeleted && !companion.isNew && needsLoading(companion)
         }
     }

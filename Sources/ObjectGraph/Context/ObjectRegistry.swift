@@ -111,23 +111,25 @@ struct ObjectRegistry {
         return entry
     }
 
-    /// Up to `limit` objects of `objectID`'s entity and store with keys above `key`, in key order,
-    /// that pass `include`, looking at no more than `4 × limit` keys (objects held in the entity's
-    /// dense table only).
-    func objects(of objectID: ManagedObjectID, after key: Int64, limit: Int, where include: (ManagedObject) -> Bool) -> [ManagedObject] {
+    /// Up to `limit` objects of `objectID`'s entity and store that pass `include`, nearest to its
+    /// key first (the keys above it, then the keys below), looking at no more than `4 × limit`
+    /// keys each way (objects held in the entity's dense table only).
+    func objects(near objectID: ManagedObjectID, limit: Int, where include: (ManagedObject) -> Bool) -> [ManagedObject] {
         let table = objectID.entity.index
-        guard table < tables.count, tables[table].holds(objectID) else { return [] }
+        guard let key = objectID.primaryKey, table < tables.count, tables[table].holds(objectID) else { return [] }
         var found: [ManagedObject] = []
         let slots = tables[table].slots
-        var position = Int(key) + 1
-        let end = Swift.min(slots.count, position + 4 * limit)
-        while position < end && found.count < limit {
-            if let entry = slots[position] {
-                let object = entry.takeUnretainedValue()
-                if include(object) { found.append(object) }
+        func collect(_ positions: some Sequence<Int>) {
+            for position in positions {
+                guard found.count < limit else { return }
+                if let entry = slots[position], case let object = entry.takeUnretainedValue(), include(object) {
+                    found.append(object)
+                }
             }
-            position += 1
         }
+        let start = Swift.min(Int(key), slots.count)
+        collect((start + 1)..<Swift.max(start + 1, Swift.min(slots.count, start + 1 + 4 * limit)))
+        collect(stride(from: start - 1, through: Swift.max(0, start - 4 * limit), by: -1))
         return found
     }
 

@@ -157,4 +157,40 @@ import Testing
             #expect(try root.relatedObjects(forKey: "linkedFrom").count == 2)
         }
     }
+
+    /// Deleting objects one by one in a loop (the usual way) cascades each, while the cascaded
+    /// memberships of the objects deleted are read in batches: on SQLite one statement for up to
+    /// 1,000 of them, not one per deleted object. Objects whose memberships were read along the way, but are not deleted,
+    /// keep everything.
+    @Test(arguments: StoreKind.allCases)
+    func cascadingDeletesInALoopReadMembershipsInBatches(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            for number in 0..<300 {
+                let author = try context.insert("Author", ["name": "Author \(number)"])
+                for index in 0..<3 { try context.insert("Book", ["title": "Book \(number).\(index)", "author": author]) }
+            }
+            try context.save()
+        }
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let authors = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "name")]))
+            // Deleted from the highest key down: the batches reach both ways.
+            let doomed = authors.filter { (try? $0.value(forKey: "name", as: String.self))?.hasSuffix("7") == false }
+                .sorted { ($0.objectID.primaryKey ?? 0) > ($1.objectID.primaryKey ?? 0) }
+            let executed = try store.statements {
+                for author in doomed { context.delete(author) }
+            }
+            #expect(context.deletedObjects.count == doomed.count * 4)
+            if kind == .sqlite {
+                // The authors' books: one statement for the whole loop (the books' own
+                // relationships are read per cascade, since their objects differ each time).
+                let booksOfAuthors = executed.filter { $0.contains("FROM \"Book\" WHERE \"author\"") }
+                #expect(booksOfAuthors.count == 1, "books of the authors read in batches: \(booksOfAuthors)")
+            }
+            try context.save()
+        }
+        #expect(try store.storedCount("Author") == 30)
+        #expect(try store.storedCount("Book") == 90)
+        #expect(try store.storedCount("Book", "author.name ENDSWITH '7'") == 90)
+    }
 }

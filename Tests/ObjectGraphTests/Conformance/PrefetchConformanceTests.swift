@@ -16,17 +16,6 @@ import Testing
         }
     }
 
-    /// The queries `body` runs on a SQLite store (none are observed for in-memory stores); the
-    /// read transaction around a read of several statements is not counted.
-    private func statements(_ store: TestStore, during body: () throws -> Void) throws -> [String] {
-        let sqlite = try store.container.persistentStoreCoordinator.requireStore() as? SQLiteStore
-        let log = SQLiteStatementLog()
-        sqlite?.setStatementObserver { log.record($0) }
-        defer { sqlite?.setStatementObserver(nil) }
-        try body()
-        return log.all.filter { $0 != "BEGIN DEFERRED" && $0 != "COMMIT" }
-    }
-
     /// Prefetching a to-many for most of the owners' table (on SQLite, a scan of the destination
     /// table matched to the owners in memory) gives each owner exactly its own destinations.
     @Test(arguments: StoreKind.allCases)
@@ -46,7 +35,7 @@ import Testing
             var request = FetchRequest<ManagedObject>(entityName: "Author", predicate: try FetchPredicate(format: "NOT (name BEGINSWITH 'Author 6' AND name != 'Author 6')"))
             request.relationshipKeyPathsForPrefetching = ["books"]
             var authors: [ManagedObject] = []
-            let executed = try statements(store) { authors = try context.fetch(request) }
+            let executed = try store.statements { authors = try context.fetch(request) }
             #expect(authors.count == 590)
             if kind == .sqlite {
                 #expect(executed.contains { $0.contains("IS NOT NULL") }, "the books are read in one scan: \(executed)")
@@ -74,7 +63,7 @@ import Testing
             var request = FetchRequest<ManagedObject>(entityName: "Book")
             request.relationshipKeyPathsForPrefetching = ["author"]
             var names: Set<String> = []
-            let executed = try statements(store) {
+            let executed = try store.statements {
                 for book in try context.fetch(request) {
                     let author = try #require(try book.relatedObject(forKey: "author"))
                     #expect(!author.isFault)
@@ -96,7 +85,7 @@ import Testing
             var request = FetchRequest<ManagedObject>(entityName: "Author")
             request.relationshipKeyPathsForPrefetching = ["books.tags", "books"]
             var titles = 0
-            let executed = try statements(store) {
+            let executed = try store.statements {
                 for author in try context.fetch(request) {
                     for book in try author.relatedObjects(forKey: "books") {
                         #expect(!book.values.isEmpty, "a fault holding its row")

@@ -84,4 +84,15 @@ final class TestStore {
             return try context.count(for: request)
         }
     }
+
+    /// The queries `body` runs on a SQLite store (none are observed for in-memory stores); the
+    /// read transaction around a read of several statements is not counted.
+    func statements(during body: () throws -> Void) throws -> [String] {
+        let sqlite = try container.persistentStoreCoordinator.requireStore() as? SQLiteStore
+        let log = SQLiteStatementLog()
+        sqlite?.setStatementObserver { log.record($0) }
+        defer { sqlite?.setStatementObserver(nil) }
+        try body()
+        return log.all.filter { $0 != "BEGIN DEFERRED" && $0 != "COMMIT" }
+    }
 }
