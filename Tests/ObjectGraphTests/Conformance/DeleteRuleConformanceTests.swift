@@ -160,16 +160,13 @@ import Testing
 
     /// Deleting objects one by one in a loop (the usual way) cascades each, while the cascaded
     /// memberships of the objects deleted are read in batches: on SQLite one statement for up to
-    /// 1,000 of them, not one per deleted object. Objects whose memberships were read along the way, but are not deleted,
-    /// keep everything.
+    /// 1,000 of them, not one per deleted object. Objects whose memberships were read along the
+    /// way, but are not deleted, keep everything.
     @Test(arguments: StoreKind.allCases)
     func cascadingDeletesInALoopReadMembershipsInBatches(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            for number in 0..<300 {
-                let author = try context.insert("Author", ["name": "Author \(number)"])
-                for index in 0..<3 { try context.insert("Book", ["title": "Book \(number).\(index)", "author": author]) }
-            }
+            try context.insertAuthors(300) { _ in 3 }
             try context.save()
         }
         try store.withNewContext { (context: ManagedObjectContext) throws in

@@ -22,10 +22,7 @@ import Testing
     func prefetchingForMostOwnersGivesEachItsOwnDestinations(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            for number in 0..<700 {
-                let author = try context.insert("Author", ["name": "Author \(number)"])
-                for index in 0..<(number % 4) { try context.insert("Book", ["title": "Book \(number).\(index)", "author": author]) }
-            }
+            try context.insertAuthors(700) { $0 % 4 }
             try context.insert("Book", ["title": "Anonymous"])
             try context.save()
         }

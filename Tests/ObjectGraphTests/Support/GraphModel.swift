@@ -61,6 +61,14 @@ extension TestStore {
 }
 
 extension ManagedObjectContext {
+    /// Authors "Author 0" … "Author \(count - 1)", author n with `books(n)` books "Book n.0", ….
+    func insertAuthors(_ count: Int, books: (Int) -> Int) throws {
+        for number in 0..<count {
+            let author = try insert("Author", ["name": "Author \(number)"])
+            for index in 0..<books(number) { try insert("Book", ["title": "Book \(number).\(index)", "author": author]) }
+        }
+    }
+
     /// Inserts an object of `entityName` with `values`.
     @discardableResult
     func insert(_ entityName: String, _ values: [String: Any?] = [:]) throws -> ManagedObject {
