@@ -170,7 +170,7 @@ extension ManagedObjectContext {
                 position -= 1
                 let space = spaces[snapshot.entityIndex]
                 let object = registryWasEmpty
-                    ? newRegisteredObject(for: snapshot, in: space, asFault: asFaults)
+                    ? newRegisteredObject(ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults)
                     : registeredObject(for: snapshot, in: space, asFault: asFaults)
                 (buffer.baseAddress! + position).initialize(to: object)
             }
@@ -182,24 +182,17 @@ extension ManagedObjectContext {
     /// `asFault`).
     func registeredObject(for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool = false) -> ManagedObject {
         let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
-        // A row without values is one the store skipped because the context holds it already;
-        // should it be gone by now, its object starts as a fault.
-        let hasValues = snapshot.values.count == space.entity.rowWidth
-        if let object = liveObject(objectID) {
-            if object.values.isEmpty && hasValues { object.fill(from: snapshot) }
-            return object
-        }
-        // Looked up, then added: a second hash of the ID is cheaper than the one-lookup form
-        // (`registered[id, default: …]`), whose closure holds the context — a retain and a
-        // release per row, slow ones since contexts are weakly referenced.
-        return newRegisteredObject(for: snapshot, in: space, asFault: asFault)
+        guard let object = liveObject(objectID) else { return newRegisteredObject(objectID, for: snapshot, asFault: asFault) }
+        // A row without values is one the store skipped because the context holds it already.
+        if object.values.isEmpty && snapshot.values.count == space.entity.rowWidth { object.fill(from: snapshot) }
+        return object
     }
 
-    /// A new object for a stored row the context does not hold, registered.
+    /// A new object for a stored row the context does not hold, registered under `objectID`.
     @inline(__always)
-    private func newRegisteredObject(for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool) -> ManagedObject {
-        let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
-        let hasValues = snapshot.values.count == space.entity.rowWidth
+    private func newRegisteredObject(_ objectID: ManagedObjectID, for snapshot: consuming Snapshot, asFault: Bool) -> ManagedObject {
+        // A row the store skipped (the context held it) whose object is gone by now starts as a fault.
+        let hasValues = snapshot.values.count == objectID.entity.rowWidth
         let object = makeObject(objectID, snapshot: hasValues ? snapshot : nil, asFault: asFault)
         registered[objectID] = .passUnretained(object)
         return object

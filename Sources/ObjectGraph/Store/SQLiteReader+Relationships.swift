@@ -18,10 +18,7 @@ extension SQLiteReader {
         defer { statement.reset() }
         try bind(sources, to: statement)
         let destination = model.entities[relationship.destinationIndex]
-        var related: [Int64: [ManagedObjectID]] = [:]
-        // Rows come ordered by owner: each owner's run is gathered, then stored once.
-        var owner: Int64 = 0
-        var members: [ManagedObjectID] = []
+        var related = OwnerGroups<ManagedObjectID>()
         while try statement.step() {
             let key = statement.int64(at: 1)
             guard key > 0 else {
@@ -35,16 +32,9 @@ extension SQLiteReader {
                 }
                 space = idSpaces[kind.index]
             }
-            let rowOwner = statement.int64(at: 0)
-            if rowOwner != owner {
-                if !members.isEmpty { related[owner, default: []] += members }
-                owner = rowOwner
-                members.removeAll(keepingCapacity: true)
-            }
-            members.append(ManagedObjectID(space: space, primaryKey: key))
+            related.append(ManagedObjectID(space: space, primaryKey: key), owner: statement.int64(at: 0))
         }
-        if !members.isEmpty { related[owner, default: []] += members }
-        return related
+        return related.finished()
     }
 
     /// The text of the membership query of `relationship`: owner key, destination key (and the
@@ -102,25 +92,16 @@ extension SQLiteReader {
         statement.reset()
         defer { statement.reset() }
         if scannedOwners == nil { try bind(sources, to: statement) }
-        var related: [Int64: [Snapshot]] = [:]
-        // Rows of one owner usually come together: each run is gathered, then stored once.
-        var owner: Int64 = 0
-        var run: [Snapshot] = []
+        var related = OwnerGroups<Snapshot>()
         while try statement.step() {
             let row = try destination.snapshot(from: statement)
             // The inverse keeps its position in every sub-entity; its slot follows the row's entity.
             let slot = model.entities[row.entityIndex].relationships[inverse.index].slot
             guard case .object(let rowOwner) = row.values[slot], let key = rowOwner.primaryKey else { continue }
             if let scannedOwners, !(key < scannedOwners.count && scannedOwners[Int(key)]) { continue }
-            if key != owner {
-                if !run.isEmpty { related[owner, default: []] += run }
-                owner = key
-                run.removeAll(keepingCapacity: true)
-            }
-            run.append(row)
+            related.append(row, owner: key)
         }
-        if !run.isEmpty { related[owner, default: []] += run }
-        return related
+        return related.finished()
     }
 
     /// The owners `sources` as flags by key, when they are at least half of `entity`'s table's

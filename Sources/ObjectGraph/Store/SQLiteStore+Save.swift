@@ -103,7 +103,6 @@ extension SQLiteStoreState {
                     }
                 }
                 for (version, members) in byVersion {
-                    let versionTest = version > 0 ? " AND \(quoteIdentifier(SQLiteSchema.versionColumn)) = ?" : ""
                     // Runs of consecutive keys (a cascade's children, a range of rows) go as one
                     // key range each, which SQLite deletes walking the table in order; the rest
                     // as a key list.
@@ -114,23 +113,10 @@ extension SQLiteStoreState {
                             scattered += run
                             continue
                         }
-                        let statement = try connection.cachedStatement("DELETE FROM \(table.quotedName) WHERE \(primaryKey) BETWEEN ? AND ?\(versionTest)")
-                        statement.reset()
-                        try statement.bind(.integer(run.lowerBound), at: 1)
-                        try statement.bind(.integer(run.upperBound - 1), at: 2)
-                        if version > 0 { try statement.bind(.integer(version), at: 3) }
-                        _ = try statement.step(explainingFailure: { $0.error("Cannot delete \(entity.name) objects", entityName: entity.name) })
-                        statement.reset()
-                        deleted += connection.changes
+                        deleted += try deleteRows(of: entity, in: table, where: "\(primaryKey) BETWEEN ? AND ?", [.integer(run.lowerBound), .integer(run.upperBound - 1)], version: version)
                     }
                     if !scattered.isEmpty {
-                        let statement = try connection.cachedStatement("DELETE FROM \(table.quotedName) WHERE \(primaryKey) IN (SELECT value FROM json_each(?))\(versionTest)")
-                        statement.reset()
-                        try statement.bind(.string(Self.keyList(scattered)), at: 1)
-                        if version > 0 { try statement.bind(.integer(version), at: 2) }
-                        _ = try statement.step(explainingFailure: { $0.error("Cannot delete \(entity.name) objects", entityName: entity.name) })
-                        statement.reset()
-                        deleted += connection.changes
+                        deleted += try deleteRows(of: entity, in: table, where: "\(primaryKey) IN (SELECT value FROM json_each(?))", [.string(Self.keyList(scattered))], version: version)
                     }
                     if version > 0, deleted < members.count {
                         // Rows still there were at another version; rows missing were gone before.
@@ -152,6 +138,18 @@ extension SQLiteStoreState {
             }
         }
         return conflicts
+    }
+
+    /// Deletes the rows of `entity` in `table` matching `condition` with `values` bound in order,
+    /// only at `version` when it is positive; returns how many rows went.
+    private func deleteRows(of entity: EntityDescription, in table: SQLiteStoreTable, where condition: String, _ values: [AttributeValue], version: Int64) throws -> Int {
+        let versionTest = version > 0 ? " AND \(quoteIdentifier(SQLiteSchema.versionColumn)) = ?" : ""
+        let statement = try connection.cachedStatement("DELETE FROM \(table.quotedName) WHERE \(condition)\(versionTest)")
+        statement.reset()
+        try statement.bind(version > 0 ? values + [.integer(version)] : values)
+        _ = try statement.step(explainingFailure: { $0.error("Cannot delete \(entity.name) objects", entityName: entity.name) })
+        statement.reset()
+        return connection.changes
     }
 
     /// `keys` cut into runs of consecutive integers, in order: `[3, 4, 5, 9]` is `3..<6, 9..<10`.
