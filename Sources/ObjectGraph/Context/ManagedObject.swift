@@ -14,11 +14,11 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
     /// The context that manages the object; `nil` once it was removed (saved deletion, rollback of
     /// an insert, or `reset()`).
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
 
-    // The hot stored properties skip runtime exclusivity checks: an object is confined to its
-    // context's queue, and no accessor here holds an access open across a call that could
-    // reenter it.
+    // The hot stored properties skip runtime exclusivity checks (each check is a call into the
+    // runtime): an object is confined to its context's queue, and no accessor here holds an
+    // access open across a call that could reenter it.
 
     /// Current values, one slot per attribute. Empty while the object is a fault.
     @exclusivity(unchecked) var values: [AttributeValue]

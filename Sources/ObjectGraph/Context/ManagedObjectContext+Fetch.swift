@@ -26,13 +26,16 @@ extension ManagedObjectContext {
         if Result.self == ManagedObjectID.self { return objects.map { $0.objectID as! Result } }
         if Result.self == ManagedObject.self { return unsafeBitCast(objects, to: [Result].self) }
         // Objects of exactly the requested class (a typed fetch of a final generated class) are
-        // passed on by comparing their class, which costs a fraction of a dynamic cast.
+        // checked by comparing their class, which costs a fraction of a dynamic cast.
         let requestedClass = ObjectIdentifier(Result.self)
-        return try objects.map { object in
-            if ObjectIdentifier(type(of: object)) == requestedClass { return unsafeBitCast(object, to: Result.self) }
-            guard let result = object as? Result else { throw resultTypeMismatch(object, requested: Result.self) }
-            return result
+        for object in objects where ObjectIdentifier(type(of: object)) != requestedClass && !(object is Result) {
+            throw resultTypeMismatch(object, requested: Result.self)
         }
+        // Every object is a `Result`, so `Result` is a class (or nothing was found): the array
+        // already holds `Result` references and is passed on as it is, not copied element by
+        // element through generic code.
+        guard Result.self is ManagedObject.Type else { return [] }
+        return unsafeBitCast(objects, to: [Result].self)
     }
 
     /// How many objects `request` would return, counting unsaved changes like `fetch` does.
