@@ -77,9 +77,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
             return
         }
         self.managedObjectContext = row.context
-        if let snapshot = row.snapshot {
-            self.values = snapshot.values
-            self.rowVersion = snapshot.version
+        if let storedValues = row.storedValues {
+            // Moved out of the row, not copied: a copy retains the array, and for the rows of a
+            // large fetch that is a memory access that misses the processor's caches.
+            self.values = storedValues.move()
+            storedValues.initialize(to: [])
+            self.rowVersion = row.version
             self.isFault = row.asFault
         } else {
             self.values = []
@@ -179,8 +182,11 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 /// `ManagedObject.init(row:)` receives. Only ObjectGraph makes them.
 public struct ManagedObjectRow {
     let objectID: ManagedObjectID
-    /// The row's values; `nil` for a fault that loads them on first access.
-    let snapshot: Snapshot?
+    /// The row's values, which the object moves out (leaving an empty row behind); `nil` for a
+    /// fault that loads them on first access.
+    let storedValues: UnsafeMutablePointer<[AttributeValue]>?
+    /// The row's version, with `storedValues`.
+    let version: Int64
     /// The context making the object. Unowned: a row lives only for the initialiser call the
     /// context makes, and a strong reference would cost a retain and a release of the context
     /// (slow ones: contexts are weakly referenced) per object.
@@ -190,9 +196,10 @@ public struct ManagedObjectRow {
     /// Whether the object is new: it starts with its entity's default values, outside any context.
     let isNew: Bool
 
-    init(objectID: ManagedObjectID, snapshot: Snapshot?, context: ManagedObjectContext, asFault: Bool) {
+    init(objectID: ManagedObjectID, storedValues: UnsafeMutablePointer<[AttributeValue]>?, version: Int64, context: ManagedObjectContext, asFault: Bool) {
         self.objectID = objectID
-        self.snapshot = snapshot
+        self.storedValues = storedValues
+        self.version = version
         self.context = context
         self.asFault = asFault
         isNew = false
@@ -201,7 +208,8 @@ public struct ManagedObjectRow {
     /// A new object of `space`'s entity, with a temporary ID, about to be inserted into `context`.
     init(newObjectIn space: ObjectIDSpace, for context: ManagedObjectContext) {
         objectID = ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next())
-        snapshot = nil
+        storedValues = nil
+        version = 0
         self.context = context
         asFault = false
         isNew = true

@@ -159,6 +159,9 @@ extension ManagedObjectContext {
     func registeredObjects(for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool = false) -> [ManagedObject] {
         // The rows of one fetch are distinct, so when the context holds no objects yet (a fresh
         // context's first fetch) none of them can be registered: each is added without a lookup.
+        // Nor can the store have skipped a row as already loaded here, so no row's values are
+        // looked at: that would touch every row's array again, long after the store wrote it
+        // and out of the processor's caches for a large fetch.
         let registryWasEmpty = registered.isEmpty
         // Popping hands each row's values to its object without a copy (and without the retain
         // and release a copy costs, when the rows are not also in the row cache); the objects
@@ -173,7 +176,7 @@ extension ManagedObjectContext {
                 position -= 1
                 let space = spaces[snapshot.entityIndex]
                 let object = registryWasEmpty
-                    ? newRegisteredObject(ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults)
+                    ? newRegisteredObject(ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults, mayBeSkipped: false)
                     : registeredObject(for: snapshot, in: space, asFault: asFaults)
                 (buffer.baseAddress! + position).initialize(to: object)
             }
@@ -193,10 +196,13 @@ extension ManagedObjectContext {
 
     /// A new object for a stored row the context does not hold, registered under `objectID`.
     @inline(__always)
-    private func newRegisteredObject(_ objectID: ManagedObjectID, for snapshot: consuming Snapshot, asFault: Bool) -> ManagedObject {
+    private func newRegisteredObject(_ objectID: ManagedObjectID, for snapshot: consuming Snapshot, asFault: Bool, mayBeSkipped: Bool = true) -> ManagedObject {
         // A row the store skipped (the context held it) whose object is gone by now starts as a fault.
-        let hasValues = snapshot.values.count == objectID.entity.rowWidth
-        let object = makeObject(objectID, snapshot: hasValues ? snapshot : nil, asFault: asFault)
+        // The row is consumed, not copied: a copy would retain its values array, a memory access
+        // that misses the processor's caches for every row of a large fetch.
+        let object = !mayBeSkipped || snapshot.values.count == objectID.entity.rowWidth
+            ? makeObject(objectID, snapshot: consume snapshot, asFault: asFault)
+            : makeObject(objectID, snapshot: nil, asFault: asFault)
         registered[objectID] = .passUnretained(object)
         return object
     }
@@ -205,8 +211,18 @@ extension ManagedObjectContext {
     /// its ID's space holds).
     @inline(__always)
     func makeObject(_ objectID: ManagedObjectID, snapshot: consuming Snapshot?, asFault: Bool = false) -> ManagedObject {
-        let row = ManagedObjectRow(objectID: objectID, snapshot: snapshot, context: self, asFault: asFault)
-        let objectClass = objectID.space.objectClass
+        guard var snapshot else {
+            return makeObject(ManagedObjectRow(objectID: objectID, storedValues: nil, version: 0, context: self, asFault: asFault))
+        }
+        let version = snapshot.version
+        return withUnsafeMutablePointer(to: &snapshot.values) { values in
+            makeObject(ManagedObjectRow(objectID: objectID, storedValues: values, version: version, context: self, asFault: asFault))
+        }
+    }
+
+    @inline(__always)
+    private func makeObject(_ row: ManagedObjectRow) -> ManagedObject {
+        let objectClass = row.objectID.space.objectClass
         // Entities without a registered class keep the direct (inlined) initialiser call, which
         // is measurably cheaper in fetch loops than the call through the metatype.
         if objectClass == ManagedObject.self { return ManagedObject(row: row) }
