@@ -275,7 +275,7 @@ extension ManagedObject {
     func checkDestination(_ destination: ManagedObject, for relationship: RelationshipDescription) throws {
         let name = "\(entity.name).\(relationship.name)"
         guard let context = managedObjectContext else { throw detached("change \(name) of") }
-        guard destination.managedObjectContext === context else {
+        guard destination.isManaged(by: context) else {
             let problem = destination.managedObjectContext == nil ? "is not inserted in a context" : "belongs to another context"
             throw ObjectGraphError(
                 .invalidOperation, "cannot relate \(objectID.shortDescription) to \(destination.objectID.shortDescription) through \(name): \(destination.objectID.shortDescription) \(problem)",

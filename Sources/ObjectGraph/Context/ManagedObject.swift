@@ -12,9 +12,18 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public var entity: EntityDescription { objectID.entity }
     /// The object's identity; temporary until the object is saved.
     @exclusivity(unchecked) public internal(set) var objectID: ManagedObjectID
-    /// The context that manages the object; `nil` once it was removed (saved deletion, rollback of
-    /// an insert, or `reset()`).
-    @exclusivity(unchecked) public internal(set) weak var managedObjectContext: ManagedObjectContext?
+    /// The context that manages the object; `nil` before it is inserted, once it was removed
+    /// (saved deletion, rollback of an insert, or `reset()`), and once the context is gone.
+    public internal(set) var managedObjectContext: ManagedObjectContext? {
+        get { contextLink.context }
+        set { contextLink = newValue?.link ?? .detached }
+    }
+    /// The shared link to the object's context (see `ContextLink` for why not a weak reference).
+    @exclusivity(unchecked) var contextLink: ContextLink
+
+    /// Whether `context` manages the object: its link is compared, the context not even loaded.
+    @inline(__always)
+    func isManaged(by context: ManagedObjectContext) -> Bool { contextLink === context.link }
 
     // The hot stored properties skip runtime exclusivity checks (each check is a call into the
     // runtime): an object is confined to its context's queue, and no accessor here holds an
@@ -60,6 +69,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     public required init(entity: EntityDescription, insertInto context: ManagedObjectContext?) {
         let space = context?.temporaryIDSpace(for: entity) ?? ObjectIDSpace(entity: entity, storeIdentifier: "")
         self.objectID = ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next())
+        self.contextLink = .detached
         self.values = entity.makeDefaultRow()
         self.isNew = true
         context?.insert(self)
@@ -72,11 +82,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
         self.objectID = row.objectID
         if row.isNew {
             // A new object with its entity's defaults; the context inserts it next.
+            self.contextLink = .detached
             self.values = row.objectID.entity.makeDefaultRow()
             self.isNew = true
             return
         }
-        self.managedObjectContext = row.context
+        self.contextLink = row.contextLink
         if let storedValues = row.storedValues {
             // Moved out of the row, not copied: a copy retains the array, and for the rows of a
             // large fetch that is a memory access that misses the processor's caches.
@@ -187,10 +198,11 @@ public struct ManagedObjectRow {
     let storedValues: UnsafeMutablePointer<[AttributeValue]>?
     /// The row's version, with `storedValues`.
     let version: Int64
-    /// The context making the object. Unowned: a row lives only for the initialiser call the
-    /// context makes, and a strong reference would cost a retain and a release of the context
-    /// (slow ones: contexts are weakly referenced) per object.
-    unowned(unsafe) let context: ManagedObjectContext
+    /// The link to the context making the object. Unowned: a row lives only for the initialiser
+    /// call the context makes, so a retain and a release per object would buy nothing. (The
+    /// context itself is not passed: contexts are weakly referenced, which makes each retain of
+    /// one a slow operation on its side table.)
+    unowned(unsafe) let contextLink: ContextLink
     /// Whether an object with values starts as a fault.
     let asFault: Bool
     /// Whether the object is new: it starts with its entity's default values, outside any context.
@@ -200,7 +212,7 @@ public struct ManagedObjectRow {
         self.objectID = objectID
         self.storedValues = storedValues
         self.version = version
-        self.context = context
+        contextLink = context.link
         self.asFault = asFault
         isNew = false
     }
@@ -210,7 +222,7 @@ public struct ManagedObjectRow {
         objectID = ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next())
         storedValues = nil
         version = 0
-        self.context = context
+        contextLink = context.link
         asFault = false
         isNew = true
     }

@@ -138,7 +138,7 @@ extension ManagedObjectContext {
     /// applied on top of them.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
         checkQueue("refresh(_:mergeChanges:) of \(object.objectID.shortDescription)")
-        guard object.managedObjectContext === self, !object.isInserted else { return }
+        guard object.isManaged(by: self), !object.isInserted else { return }
         guard mergeChanges else {
             updated[ObjectKey(object)] = nil
             if object.isDeleted {

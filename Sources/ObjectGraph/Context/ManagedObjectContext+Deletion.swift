@@ -13,7 +13,7 @@ extension ManagedObjectContext {
     /// follow a rule, the next `save()` throws that error and writes nothing.
     public func delete(_ object: ManagedObject) {
         checkQueue("delete(_:) of \(object.objectID.shortDescription)")
-        guard object.managedObjectContext === self, !object.isDeleted else { return }
+        guard object.isManaged(by: self), !object.isDeleted else { return }
         object.prepareForDeletion()
         guard object.entity.relationships.contains(where: Self.propagates) else {
             markDeleted(object)
@@ -42,7 +42,7 @@ extension ManagedObjectContext {
                     doomed.append(next)
                     for relationship in next.entity.relationships where Self.propagates(relationship) && relationship.index != backIndex {
                         for destination in try destinations(of: next, through: relationship)
-                        where destination.managedObjectContext === self && !destination.isDeleted && !deleting.contains(ObjectKey(destination)) {
+                        where destination.isManaged(by: self) && !destination.isDeleted && !deleting.contains(ObjectKey(destination)) {
                             if relationship.deleteRule == .cascade {
                                 destination.prepareForDeletion()
                                 deleting.insert(ObjectKey(destination))
@@ -74,7 +74,7 @@ extension ManagedObjectContext {
         // An object whose memberships are loaded (by an earlier batch, say) needs no companions.
         guard !cascaded.isEmpty, needsLoading(object) else { return [] }
         return registered.objects(near: object.objectID, limit: Self.cascadeBatch) { companion in
-            companion.managedObjectContext === self && !companion.isDeleted && !companion.isNew && needsLoading(companion)
+            companion.isManaged(by: self) && !companion.isDeleted && !companion.isNew && needsLoading(companion)
         }
     }
 
@@ -100,7 +100,7 @@ extension ManagedObjectContext {
 
     /// Moves an object into the deleted set, or forgets it if it was inserted since the last save.
     private func markDeleted(_ object: ManagedObject) {
-        guard object.managedObjectContext === self, !object.isDeleted else { return }
+        guard object.isManaged(by: self), !object.isDeleted else { return }
         if object.isInserted {
             forgetInserted(object)
             insertedCount -= 1
@@ -118,7 +118,7 @@ extension ManagedObjectContext {
         var failures: [ValidationFailure] = []
         for object in deletedObjects {
             for relationship in object.entity.relationships where relationship.deleteRule == .deny {
-                let remaining = try destinations(of: object, through: relationship).filter { !$0.isDeleted && $0.managedObjectContext === self }
+                let remaining = try destinations(of: object, through: relationship).filter { !$0.isDeleted && $0.isManaged(by: self) }
                 guard !remaining.isEmpty else { continue }
                 let shown = remaining.prefix(3).map(\.objectID.shortDescription).joined(separator: ", ")
                 failures.append(ValidationFailure(

@@ -85,7 +85,7 @@ extension ManagedObjectContext {
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkQueue("obtainPermanentIDs(for:)")
         let store = try requireStore()
-        let temporary = objects.filter { $0.objectID.isTemporaryID && $0.managedObjectContext === self }
+        let temporary = objects.filter { $0.objectID.isTemporaryID && $0.isManaged(by: self) }
         for (_, group) in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) }) {
             let keys = try store.reservePrimaryKeys(for: group[0].entity, count: group.count)
             for (object, key) in zip(group, keys) {

@@ -81,6 +81,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) private var temporarySpaces: [ObjectIdentifier: ObjectIDSpace] = [:]
     /// The space `temporaryIDSpace(for:)` returned last.
     @exclusivity(unchecked) private var lastTemporarySpace: ObjectIDSpace?
+    /// What the context's objects refer to it through; made in `init` once `self` exists.
+    @exclusivity(unchecked) private(set) var link = ContextLink.detached
 
     /// A context bound to a queue of `concurrencyType`, not yet connected to a coordinator.
     public init(concurrencyType: ConcurrencyType) {
@@ -92,6 +94,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             queue = DispatchQueue(label: "ObjectGraph.ManagedObjectContext")
             QueueOwnership.mark(queue, for: ObjectIdentifier(self))
         }
+        link = ContextLink(self)
     }
 
     /// The space for temporary IDs of `entity`'s new objects in this context.
