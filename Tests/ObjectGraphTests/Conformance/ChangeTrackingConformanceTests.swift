@@ -174,6 +174,29 @@ import Testing
         }
     }
 
+    /// Objects hold their context weakly, as in Core Data: a context nothing else holds goes
+    /// away under its objects, which then have no context and refuse changes.
+    @Test(arguments: StoreKind.allCases)
+    func objectsDoNotKeepTheirContextAlive(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            _ = try context.insertItem("KEPT")
+            try context.save()
+        }
+        var context: ManagedObjectContext? = store.newContext()
+        weak let released = context
+        let (fetched, inserted) = try context!.performAndWait { [context] in
+            (try context!.fetch(FetchRequest<ManagedObject>(entityName: "Item")), try context!.insertItem("NEW"))
+        }
+        #expect(fetched.count == 1 && fetched[0].managedObjectContext === context && inserted.managedObjectContext === context)
+        context = nil
+        #expect(released == nil)
+        #expect(fetched[0].managedObjectContext == nil && inserted.managedObjectContext == nil)
+        #expect(try fetched[0].get("code", as: String.self) == "KEPT")
+        let error = #expect(throws: ObjectGraphError.self) { try fetched[0].setValue("x", forKey: "title") }
+        #expect(error?.message.contains("no longer belongs to a context") == true, "\(error?.message ?? "")")
+    }
+
     /// An object made without a context takes values, then joins one with `insert(_:)`.
 
     @Test(arguments: StoreKind.allCases)
