@@ -32,13 +32,13 @@ import Testing
         #expect(tables.first == """
             CREATE TABLE IF NOT EXISTS "Author" (
                 "_pk" INTEGER PRIMARY KEY,
-                "_version" INTEGER NOT NULL DEFAULT 1,
                 "id" BLOB NOT NULL,
                 "name" TEXT NOT NULL,
                 "born" REAL,
                 "website" TEXT,
                 "rating" REAL NOT NULL,
-                "photo" BLOB
+                "photo" BLOB,
+                "_version" INTEGER NOT NULL DEFAULT 1
             ) STRICT;
             """)
         // The transient attribute is not stored.
@@ -67,11 +67,12 @@ import Testing
         #expect(loan.hasSuffix("""
                 "fine" TEXT,
                 "book" INTEGER,
-                "member" INTEGER
+                "member" INTEGER,
+                "_version" INTEGER NOT NULL DEFAULT 1
             ) STRICT;
             """))
         let book = try #require(statements.first { $0.hasPrefix(#"CREATE TABLE IF NOT EXISTS "Book""#) })
-        #expect(book.hasSuffix("\n    \"author\" INTEGER\n) STRICT;"), "\(book)")
+        #expect(book.hasSuffix("\n    \"author\" INTEGER,\n    \"_version\" INTEGER NOT NULL DEFAULT 1\n) STRICT;"), "\(book)")
         // To-many sides are read through the foreign keys: no column, no join table.
         #expect(!book.contains("\"loans\""))
         #expect(!statements.contains { $0.contains("_join_") })

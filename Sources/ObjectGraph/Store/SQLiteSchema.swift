@@ -52,14 +52,15 @@ enum SQLiteSchema {
 
     /// `CREATE TABLE IF NOT EXISTS "Root" (…) STRICT` for a table layout.
     static func createTable(_ table: SQLiteTableLayout) -> String {
-        var columns = [
-            "\(quoteIdentifier(primaryKeyColumn)) INTEGER PRIMARY KEY",
-            "\(quoteIdentifier(versionColumn)) INTEGER NOT NULL DEFAULT 1",
-        ]
+        var columns = ["\(quoteIdentifier(primaryKeyColumn)) INTEGER PRIMARY KEY"]
         if table.hasEntityColumn { columns.append("\(quoteIdentifier(SQLiteTableLayout.entityColumn)) TEXT NOT NULL") }
         for column in table.columns {
             columns.append("\(quoteIdentifier(column.name)) \(column.type)\(column.isRequired ? " NOT NULL" : "")")
         }
+        // The row version comes last: SQLite reads a row's columns in table order, so every
+        // column before the one a filter tests costs each scanned row a little, and only
+        // fetches that read the whole row (and single-row updates) need the version.
+        columns.append("\(quoteIdentifier(versionColumn)) INTEGER NOT NULL DEFAULT 1")
         return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table.root.name)) (\n    \(columns.joined(separator: ",\n    "))\n) STRICT"
     }
 

@@ -9,11 +9,11 @@ import Testing
         #expect(statements[0] == """
             CREATE TABLE IF NOT EXISTS "Member" (
                 "_pk" INTEGER PRIMARY KEY,
-                "_version" INTEGER NOT NULL DEFAULT 1,
                 "email" TEXT NOT NULL,
                 "name" TEXT NOT NULL,
                 "note" TEXT,
-                "age" INTEGER
+                "age" INTEGER,
+                "_version" INTEGER NOT NULL DEFAULT 1
             ) STRICT
             """)
         #expect(Array(statements[1...3]) == [
