@@ -156,12 +156,14 @@ extension ManagedObjectContext {
     }
 
     /// The registered objects for stored rows, created where needed: one object per ID.
-    func registeredObjects(for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool = false) -> [ManagedObject] {
+    /// `someMaySkipValues` says whether the store was allowed to leave out the values of rows
+    /// the context holds (`StoreFetchRequest.isAlreadyLoaded`).
+    func registeredObjects(for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool, someMaySkipValues: Bool) -> [ManagedObject] {
         // The rows of one fetch are distinct, so when the context holds no objects yet (a fresh
         // context's first fetch) none of them can be registered: each is added without a lookup.
-        // Nor can the store have skipped a row as already loaded here, so no row's values are
-        // looked at: that would touch every row's array again, long after the store wrote it
-        // and out of the processor's caches for a large fetch.
+        // And when every row has its values, no row's values are looked at: that would touch
+        // every row's array again, long after the store wrote it and out of the processor's
+        // caches for a large fetch.
         let registryWasEmpty = registered.isEmpty
         // Popping hands each row's values to its object without a copy (and without the retain
         // and release a copy costs, when the rows are not also in the row cache); the objects
@@ -176,7 +178,7 @@ extension ManagedObjectContext {
                 position -= 1
                 let space = spaces[snapshot.entityIndex]
                 let object = registryWasEmpty
-                    ? newRegisteredObject(ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults, mayBeSkipped: false)
+                    ? newRegisteredObject(ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults, mayBeSkipped: someMaySkipValues)
                     : registeredObject(for: snapshot, in: space, asFault: asFaults)
                 (buffer.baseAddress! + position).initialize(to: object)
             }

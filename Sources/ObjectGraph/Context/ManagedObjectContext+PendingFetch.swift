@@ -45,9 +45,10 @@ extension ManagedObjectContext {
     func fetchObjects<Result>(_ plan: FetchPlan, request: FetchRequest<Result>, store: any PersistentStore) throws -> [ManagedObject] {
         let spaces = store.idSpaces
         guard hasPendingChanges(for: plan, in: request) else {
-            let rows = try store.fetch(plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces))
+            let storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces)
+            let rows = try store.fetch(storeRequest)
             sharedRowCache?.remember(rows)
-            return registeredObjects(for: rows, in: spaces, asFaults: request.returnsObjectsAsFaults)
+            return registeredObjects(for: rows, in: spaces, asFaults: request.returnsObjectsAsFaults, someMaySkipValues: storeRequest.isAlreadyLoaded != nil)
         }
         let fetched = Self.fetchedEntities(plan.entity, request, store.model)
         let changed = updated.values.filter { fetched.contains($0.entity.index) } + deleted.values.filter { fetched.contains($0.entity.index) }
