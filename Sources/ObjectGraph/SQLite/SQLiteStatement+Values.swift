@@ -87,58 +87,72 @@ extension SQLiteStatement {
     func value(at column: Int32, as type: AttributeType) throws -> AttributeValue {
         let storage = sqlite3_column_type(handle, column)
         if storage == SQLITE_NULL { return .null }
+        guard Self.stores(type, as: storage) else { throw wrongStorage(column, storage, type) }
+        return try storedValue(at: column, as: type)
+    }
+
+    /// `value(at:as:)` for a column SQLite keeps to `type`'s storage class and never NULL (a
+    /// `NOT NULL` column of a `STRICT` table): the storage class is not asked for. Values that do
+    /// not decode are still damage.
+    @inline(__always)
+    func strictValue(at column: Int32, as type: AttributeType) throws -> AttributeValue {
+        try storedValue(at: column, as: type)
+    }
+
+    /// Whether SQLite's `storage` class is where `type`'s values are kept (see
+    /// `AttributeType.sqliteColumnType`; REAL columns hand back integral values as INTEGER).
+    private static func stores(_ type: AttributeType, as storage: Int32) -> Bool {
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean: storage == SQLITE_INTEGER
+        case .double, .float, .date: storage == SQLITE_FLOAT || storage == SQLITE_INTEGER
+        case .string, .decimal, .uri, .json: storage == SQLITE_TEXT
+        case .binary, .uuid: storage == SQLITE_BLOB
+        }
+    }
+
+    /// The non-NULL value in `column`, of the storage class `type` is kept in, decoded.
+    @inline(__always)
+    private func storedValue(at column: Int32, as type: AttributeType) throws -> AttributeValue {
         switch type {
         case .integer64:
-            guard storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
             return .integer(sqlite3_column_int64(handle, column))
         case .integer32, .integer16:
-            guard storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
             let integer = sqlite3_column_int64(handle, column)
             guard type.holdsInteger(integer) else {
                 throw undecodable(column, "\(integer)", type)
             }
             return .integer(integer)
         case .boolean:
-            guard storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
             switch sqlite3_column_int64(handle, column) {
             case 0: return .boolean(false)
             case 1: return .boolean(true)
             case let other: throw undecodable(column, "\(other)", type)
             }
         case .double:
-            guard storage == SQLITE_FLOAT || storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
             return .double(sqlite3_column_double(handle, column))
         case .float:
-            guard storage == SQLITE_FLOAT || storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
             return .float(Float(sqlite3_column_double(handle, column)))
         case .date:
-            guard storage == SQLITE_FLOAT || storage == SQLITE_INTEGER else { throw wrongStorage(column, storage, type) }
             return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(handle, column)))
         case .string:
-            guard storage == SQLITE_TEXT else { throw wrongStorage(column, storage, type) }
             return .string(textValue(at: column))
         case .decimal:
-            guard storage == SQLITE_TEXT else { throw wrongStorage(column, storage, type) }
             let text = textValue(at: column)
             guard let decimal = Self.decimal(from: text) else { throw undecodable(column, text, type) }
             return .decimal(decimal)
         case .uri:
-            guard storage == SQLITE_TEXT else { throw wrongStorage(column, storage, type) }
             let text = textValue(at: column)
             guard let url = URL(string: text) else { throw undecodable(column, text, type) }
             return .uri(url)
         case .json:
-            guard storage == SQLITE_TEXT else { throw wrongStorage(column, storage, type) }
             let data = blobValue(at: column)
             guard (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil else {
                 throw undecodable(column, textValue(at: column), type)
             }
             return .json(JSONDocument(validatedData: data))
         case .binary:
-            guard storage == SQLITE_BLOB else { throw wrongStorage(column, storage, type) }
             return .binary(blobValue(at: column))
         case .uuid:
-            guard storage == SQLITE_BLOB else { throw wrongStorage(column, storage, type) }
             guard sqlite3_column_bytes(handle, column) == 16, let bytes = sqlite3_column_blob(handle, column) else {
                 throw undecodable(column, "<\(sqlite3_column_bytes(handle, column)) bytes>", type)
             }

@@ -28,8 +28,10 @@ extension SQLiteStoreState {
         let layouts = Dictionary(uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
             ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout))
         })
+        let strictTables = try readStrictTableNames(connection)
         let tables = model.entities.map {
-            SQLiteStoreTable(entity: $0, layout: layouts[model.rootIndexes[$0.index]]!, model: model, idSpaces: idSpaces)
+            let layout = layouts[model.rootIndexes[$0.index]]!
+            return SQLiteStoreTable(entity: $0, layout: layout, isStrict: strictTables.contains(layout.root.name), model: model, idSpaces: idSpaces)
         }
         // Read the version first: a commit landing in between then only causes a needless reload.
         let dataVersion = try dataVersion(on: connection)
@@ -101,6 +103,17 @@ extension SQLiteStoreState {
 
     private static func lastSystemError() -> String {
         String(cString: strerror(errno))
+    }
+
+    /// The names of the tables SQLite keeps `STRICT` (every table a store creates is; a file
+    /// rebuilt by other means might not be, and then its values are checked as they are read).
+    private static func readStrictTableNames(_ connection: SQLiteConnection) throws -> Set<String> {
+        let statement = try connection.prepare("SELECT name FROM pragma_table_list WHERE schema = 'main' AND strict = 1")
+        var names: Set<String> = []
+        while try statement.step() {
+            if let name = statement.text(at: 0) { names.insert(name) }
+        }
+        return names
     }
 
     /// The names of the database's tables. This is the first read of the file, so it is where a

@@ -21,6 +21,10 @@ final class SQLiteStoreTable {
         /// The property's slot in the value row.
         let slot: Int
         let kind: Kind
+        /// Whether SQLite itself keeps the column's values to its attribute type's storage class
+        /// and never NULL (a `NOT NULL` column of a `STRICT` table, typed other than `ANY`), so
+        /// a read need not ask for the storage class: a call into SQLite per column of every row.
+        let isStrict: Bool
     }
 
     /// How the row of one entity becomes a value row.
@@ -65,7 +69,7 @@ final class SQLiteStoreTable {
 
     private var insertStatement: SQLiteStatement?
 
-    init(entity: EntityDescription, layout: SQLiteTableLayout, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
+    init(entity: EntityDescription, layout: SQLiteTableLayout, isStrict: Bool, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
         self.entity = entity
         let table = quoteIdentifier(layout.root.name)
         let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
@@ -82,11 +86,14 @@ final class SQLiteStoreTable {
         var resultColumn: [String: Int32] = [:]
         for (offset, name) in selected.enumerated() { resultColumn[name] = firstColumn + Int32(offset) }
         let spacesByName = Dictionary(uniqueKeysWithValues: idSpaces.map { ($0.entity.name, $0) })
+        let strictColumns = isStrict ? Set(layout.columns.filter { $0.isRequired && $0.type != "ANY" }.map(\.name)) : []
         var decoders: [String: RowDecoder] = [:]
         for kind in kinds {
             var columns: [Column] = []
             for attribute in kind.storedAttributes {
-                columns.append(Column(index: resultColumn[attribute.name]!, slot: attribute.index, kind: .attribute(attribute.type)))
+                columns.append(Column(
+                    index: resultColumn[attribute.name]!, slot: attribute.index, kind: .attribute(attribute.type),
+                    isStrict: strictColumns.contains(attribute.name)))
             }
             for relationship in kind.toOneRelationships {
                 let index = resultColumn[relationship.name]!
@@ -94,9 +101,9 @@ final class SQLiteStoreTable {
                     let spaces = spacesByName.filter { name, _ in
                         model.kinds(of: model.entities[relationship.destinationIndex]).contains { $0.name == name }
                     }
-                    columns.append(Column(index: index, slot: relationship.slot, kind: .hierarchyReference(entityColumn: resultColumn[entityColumn]!, spaces: spaces)))
+                    columns.append(Column(index: index, slot: relationship.slot, kind: .hierarchyReference(entityColumn: resultColumn[entityColumn]!, spaces: spaces), isStrict: false))
                 } else {
-                    columns.append(Column(index: index, slot: relationship.slot, kind: .reference(idSpaces[relationship.destinationIndex])))
+                    columns.append(Column(index: index, slot: relationship.slot, kind: .reference(idSpaces[relationship.destinationIndex]), isStrict: false))
                 }
             }
             let slots = columns.map(\.slot)
@@ -193,7 +200,8 @@ final class SQLiteStoreTable {
     @inline(__always)
     private func value(of column: Column, in statement: SQLiteStatement) throws -> AttributeValue {
         switch column.kind {
-        case .attribute(let type): return try statement.value(at: column.index, as: type)
+        case .attribute(let type):
+            return column.isStrict ? try statement.strictValue(at: column.index, as: type) : try statement.value(at: column.index, as: type)
         case .reference(let space): return try statement.reference(at: column.index, in: space)
         case .hierarchyReference(let entityColumn, let spaces):
             guard statement.text(at: entityColumn) != nil || statement.isNull(at: column.index) else {

@@ -47,33 +47,65 @@ import Testing
         #expect(try store.withNewContext { try $0.existingObject(with: changed).get("title", as: String.self) } == "changed")
     }
 
+    /// A table rebuilt without `STRICT` (by a tool, say) may hold values of any storage class:
+    /// its values are checked as they are read, and one of the wrong class is damage.
+    @Test func aTableThatIsNotStrictIsReadWithChecks() throws {
+        let store = try TestStore(.sqlite)
+        try store.withNewContext { context in
+            _ = try context.insertItem("A1")
+            try context.save()
+        }
+        try rebuildTables(in: store) { create, connection in
+            try connection.execute(create.replacingOccurrences(of: "\n) STRICT", with: "\n)"))
+        } then: { connection in
+            try connection.execute("UPDATE \"Item\" SET \"i32\" = 'seven'")
+        }
+        try store.reopen()
+        let error = try #require(throws: ObjectGraphError.self) {
+            try store.withNewContext { try $0.fetch(FetchRequest<ManagedObject>(entityName: "Item")) }
+        }
+        #expect(error.kind == .corruptStore)
+        #expect(error.message.contains("\"i32\"") && error.message.contains("TEXT"), "\(error.message)")
+    }
+
     /// Rebuilds every entity table of `store`'s file with `_version` right after `_pk`, as stores
     /// were laid out before, keeping rows and indexes.
     private func moveVersionColumnsSecond(in store: TestStore) throws {
+        let version = "    \"_version\" INTEGER NOT NULL DEFAULT 1"
+        try rebuildTables(in: store) { create, connection in
+            var lines = create.components(separatedBy: "\n").filter { $0 != version }
+            lines[lines.count - 2].removeLast()     // the comma of the column now last
+            lines.insert(version + ",", at: 2)      // after "_pk"
+            try connection.execute(lines.joined(separator: "\n"))
+            let table = String(create.split(separator: "\"")[1])
+            #expect(try names(ofColumnsIn: table, connection).prefix(2) == ["_pk", "_version"])
+        }
+    }
+
+    /// Closes `store` and rebuilds every entity table of its file: `create` runs the table's
+    /// CREATE TABLE statement (changed as it likes) once the old table is renamed away; rows and
+    /// indexes are carried over, then `then` runs, all in one transaction.
+    private func rebuildTables(
+        in store: TestStore, create: (String, SQLiteConnection) throws -> Void, then: (SQLiteConnection) throws -> Void = { _ in }
+    ) throws {
         let model = store.container.managedObjectModel
         store.container.persistentStoreCoordinator.removePersistentStore()
         let connection = try SQLiteConnection(path: store.directory!.appendingPathComponent("Conformance.sqlite").path, readOnly: false, busyTimeout: 1)
         defer { connection.close() }
-        let version = "    \"_version\" INTEGER NOT NULL DEFAULT 1"
         let statements = model.sqliteSchema()
         try connection.execute("BEGIN")
-        for create in statements where create.hasPrefix("CREATE TABLE") && create.contains(version) {
-            var lines = create.components(separatedBy: "\n").filter { $0 != version }
-            lines[lines.count - 2].removeLast()     // the comma of the column now last
-            lines.insert(version + ",", at: 2)      // after "_pk"
-            let table = create.split(separator: "\"")[1]
-            let old = lines.joined(separator: "\n").replacingOccurrences(of: "\"\(table)\"", with: "\"old_\(table)\"")
-            let columns = try names(ofColumnsIn: String(table), connection)
-            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-            try connection.execute(old)
-            try connection.execute("INSERT INTO \"old_\(table)\" (\(list)) SELECT \(list) FROM \"\(table)\"")
-            try connection.execute("DROP TABLE \"\(table)\"")
-            try connection.execute("ALTER TABLE \"old_\(table)\" RENAME TO \"\(table)\"")
-            #expect(try names(ofColumnsIn: String(table), connection).prefix(2) == ["_pk", "_version"])
+        for statement in statements where statement.hasPrefix("CREATE TABLE") && statement.contains("\"_version\"") {
+            let table = String(statement.split(separator: "\"")[1])
+            let list = try names(ofColumnsIn: table, connection).map { "\"\($0)\"" }.joined(separator: ", ")
+            try connection.execute("ALTER TABLE \"\(table)\" RENAME TO \"old_\(table)\"")
+            try create(statement, connection)
+            try connection.execute("INSERT INTO \"\(table)\" (\(list)) SELECT \(list) FROM \"old_\(table)\"")
+            try connection.execute("DROP TABLE \"old_\(table)\"")
         }
         for index in statements where index.hasPrefix("CREATE INDEX") || index.hasPrefix("CREATE UNIQUE INDEX") {
             try connection.execute(index)
         }
+        try then(connection)
         try connection.execute("COMMIT")
     }
 
