@@ -71,12 +71,15 @@ import Testing
     func readingAsWrongTypeThrows(kind: StoreKind) throws {
         let store = try TestStore(kind)
         try store.withNewContext { context in
-            let item = try context.insertItem("A1", ["i32": 300])
+            let item = try context.insertItem("A1", ["i32": 300, "i64": Int64(Int32.max) + 1])
             let error = #expect(throws: ObjectGraphError.self) { try item.get("i32", as: String.self) }
             #expect(error?.kind == .typeMismatch)
             #expect(error?.message.contains("Item.i32") == true)
-            // 300 does not fit an Int8.
+            // 300 does not fit an Int8; it fits an Int16, while 2^31 does not fit an Int32.
             #expect(throws: ObjectGraphError.self) { try item.get("i32", as: Int8.self) }
+            #expect(try item.value(forKey: "i32", as: Int16.self) == 300)
+            let narrowed = #expect(throws: ObjectGraphError.self) { try item.value(forKey: "i64", as: Int32.self) }
+            #expect(narrowed?.message.contains("Item.i64 holds Int64 2147483648, which cannot be read as Int32") == true, "\(narrowed?.message ?? "")")
         }
     }
 
