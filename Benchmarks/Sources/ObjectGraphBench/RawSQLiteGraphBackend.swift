@@ -11,17 +11,17 @@ final class RawSQLiteGraphBackend: GraphBackend {
     static let schema = """
         CREATE TABLE IF NOT EXISTS "Author" (
             "_pk" INTEGER PRIMARY KEY,
-            "_version" INTEGER NOT NULL DEFAULT 1,
             "name" TEXT NOT NULL,
-            "born" INTEGER NOT NULL
+            "born" INTEGER NOT NULL,
+            "_version" INTEGER NOT NULL DEFAULT 1
         ) STRICT;
         CREATE TABLE IF NOT EXISTS "Book" (
             "_pk" INTEGER PRIMARY KEY,
-            "_version" INTEGER NOT NULL DEFAULT 1,
             "title" TEXT NOT NULL,
             "pages" INTEGER NOT NULL,
             "price" REAL NOT NULL,
-            "author" INTEGER
+            "author" INTEGER,
+            "_version" INTEGER NOT NULL DEFAULT 1
         ) STRICT;
         CREATE INDEX IF NOT EXISTS "Book_author_idx" ON "Book" ("author");
         """

@@ -15,14 +15,14 @@ final class RawSQLiteQueryBackend: QueryBackend {
     static let schema = """
         CREATE TABLE IF NOT EXISTS "Person" (
             "_pk" INTEGER PRIMARY KEY,
-            "_version" INTEGER NOT NULL DEFAULT 1,
             "id" INTEGER NOT NULL,
             "name" TEXT NOT NULL,
             "email" TEXT NOT NULL,
             "age" INTEGER NOT NULL,
             "score" REAL NOT NULL,
             "createdAt" REAL NOT NULL,
-            "bio" TEXT
+            "bio" TEXT,
+            "_version" INTEGER NOT NULL DEFAULT 1
         ) STRICT
         """
     static let index = #"CREATE INDEX IF NOT EXISTS "Person_age_idx" ON "Person" ("age")"#
