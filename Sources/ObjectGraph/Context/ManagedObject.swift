@@ -88,11 +88,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
             return
         }
         self.contextLink = row.contextLink
-        if let storedValues = row.storedValues {
-            // Moved out of the row, not copied: a copy retains the array, and for the rows of a
-            // large fetch that is a memory access that misses the processor's caches.
-            self.values = storedValues.move()
-            storedValues.initialize(to: [])
+        if let values = row.storedValues?.take() {
+            self.values = values
             self.rowVersion = row.version
             self.isFault = row.asFault
         } else {
@@ -193,9 +190,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 /// `ManagedObject.init(row:)` receives. Only ObjectGraph makes them.
 public struct ManagedObjectRow {
     let objectID: ManagedObjectID
-    /// The row's values, which the object moves out (leaving an empty row behind); `nil` for a
-    /// fault that loads them on first access.
-    let storedValues: UnsafeMutablePointer<[AttributeValue]>?
+    /// The row's values, which the object moves out; `nil` for a fault that loads them on first
+    /// access.
+    let storedValues: MovableValues?
     /// The row's version, with `storedValues`.
     let version: Int64
     /// The link to the context making the object. Unowned: a row lives only for the initialiser
@@ -208,7 +205,7 @@ public struct ManagedObjectRow {
     /// Whether the object is new: it starts with its entity's default values, outside any context.
     let isNew: Bool
 
-    init(objectID: ManagedObjectID, storedValues: UnsafeMutablePointer<[AttributeValue]>?, version: Int64, context: ManagedObjectContext, asFault: Bool) {
+    init(objectID: ManagedObjectID, storedValues: MovableValues?, version: Int64, context: ManagedObjectContext, asFault: Bool) {
         self.objectID = objectID
         self.storedValues = storedValues
         self.version = version
@@ -225,6 +222,23 @@ public struct ManagedObjectRow {
         contextLink = context.link
         asFault = false
         isNew = true
+    }
+}
+
+/// A row's values in the frame of the context making an object for them, which the object's
+/// initialiser moves out instead of copying: a copy retains the array, and for the rows of a large
+/// fetch that is a memory access that misses the processor's caches. A row makes one object; were
+/// its initialiser run twice, the second object would find the values taken and start as a fault.
+struct MovableValues {
+    let values: UnsafeMutablePointer<[AttributeValue]>
+    let isTaken: UnsafeMutablePointer<Bool>
+
+    /// The values, once; `nil` after that.
+    func take() -> [AttributeValue]? {
+        guard !isTaken.pointee else { return nil }
+        isTaken.pointee = true
+        defer { values.initialize(to: []) }
+        return values.move()
     }
 }
 

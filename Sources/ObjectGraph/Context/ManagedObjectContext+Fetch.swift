@@ -217,8 +217,12 @@ extension ManagedObjectContext {
             return makeObject(ManagedObjectRow(objectID: objectID, storedValues: nil, version: 0, context: self, asFault: asFault))
         }
         let version = snapshot.version
+        var isTaken = false
         return withUnsafeMutablePointer(to: &snapshot.values) { values in
-            makeObject(ManagedObjectRow(objectID: objectID, storedValues: values, version: version, context: self, asFault: asFault))
+            withUnsafeMutablePointer(to: &isTaken) { isTaken in
+                let storedValues = MovableValues(values: values, isTaken: isTaken)
+                return makeObject(ManagedObjectRow(objectID: objectID, storedValues: storedValues, version: version, context: self, asFault: asFault))
+            }
         }
     }
 
