@@ -31,9 +31,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public let concurrencyType: ConcurrencyType
     /// A name for the context, used in messages and logs.
     public var name: String?
+    // The coordinator and the parent are read on every insert and fetch, and set up before the
+    // context is shared (see the note above): no runtime exclusivity checks for them.
+
     /// The coordinator whose store the context fetches from and saves to (for a child context,
     /// its parent's).
-    public var persistentStoreCoordinator: PersistentStoreCoordinator? {
+    @exclusivity(unchecked) public var persistentStoreCoordinator: PersistentStoreCoordinator? {
         didSet { updateMergeRegistration() }
     }
     /// How `save()` resolves conflicts with changes saved elsewhere since this context read its
@@ -42,7 +45,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The context a child context reads through and saves into, instead of the store: its
     /// fetches and faults see the parent's unsaved state, and its `save()` hands its changes to
     /// the parent, which writes them when it saves itself. Set it before using the context.
-    public var parent: ManagedObjectContext? {
+    @exclusivity(unchecked) public var parent: ManagedObjectContext? {
         didSet {
             if let parent { persistentStoreCoordinator = parent.persistentStoreCoordinator }
             updateMergeRegistration()

@@ -67,7 +67,8 @@ final class SQLiteStoreTable {
     /// Many rows by key in one statement whatever their number: the keys come as one JSON array.
     let selectByKeysSQL: String
 
-    private var insertStatement: SQLiteStatement?
+    /// Touched only on the store's queue (see the type's note), so without exclusivity checks.
+    @exclusivity(unchecked) private var insertStatement: SQLiteStatement?
 
     init(entity: EntityDescription, layout: SQLiteTableLayout, isStrict: Bool, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
         self.entity = entity
