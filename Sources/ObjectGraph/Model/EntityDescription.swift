@@ -35,13 +35,15 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
 
     /// A row of its own holding `defaultValues`, for an object about to be written to. Copied
     /// value by value, which costs a fraction of the copy-on-write copy (through the runtime's
-    /// generic value witnesses) that the first write into the shared row would make.
+    /// generic value witnesses) that the first write into the shared row would make. Reserved and
+    /// appended to, not made with `init(unsafeUninitializedCapacity:)`, whose allocation looks up
+    /// the array storage's generic metadata on every call.
     func makeDefaultRow() -> [AttributeValue] {
         let defaults = defaultValues
-        return [AttributeValue](unsafeUninitializedCapacity: defaults.count) { buffer, count in
-            for index in defaults.indices { (buffer.baseAddress! + index).initialize(to: defaults[index]) }
-            count = defaults.count
-        }
+        var row: [AttributeValue] = []
+        row.reserveCapacity(defaults.count)
+        for value in defaults { row.append(value) }
+        return row
     }
     /// The relationships' positions by name.
     private let relationshipNames: NameIndex
