@@ -58,11 +58,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func mergingADidSaveNotificationRefreshesValuesButKeepsLocalEdits(kind: StoreKind) throws {
         let store = try TestStore(kind)
-        let id = try store.withNewContext { context in
-            let item = try context.insertItem("SHARED", ["title": "original", "note": "original note"])
-            try context.save()
-            return item.objectID
-        }
+        let id = try store.savedItem("SHARED", ["title": "original", "note": "original note"])
         let reader = store.newContext(name: "reader")
         let writer = store.newContext(name: "writer")
         try reader.performAndWait {
@@ -133,11 +129,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func automaticMergingPostsObjectsDidChange(kind: StoreKind) async throws {
         let store = try TestStore(kind)
-        let id = try store.withNewContext { context in
-            let item = try context.insertItem("WATCHED", ["title": "old"])
-            try context.save()
-            return item.objectID
-        }
+        let id = try store.savedItem("WATCHED", ["title": "old"])
         let viewer = store.newContext()
         viewer.automaticallyMergesChangesFromParent = true
         let changes = viewer.changes(for: .objectsDidChange)
@@ -158,11 +150,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func contextsThatDoNotMergeKeepTheirValuesUntilRefreshed(kind: StoreKind) throws {
         let store = try TestStore(kind)
-        let id = try store.withNewContext { context in
-            let item = try context.insertItem("STALE", ["title": "old"])
-            try context.save()
-            return item.objectID
-        }
+        let id = try store.savedItem("STALE", ["title": "old"])
         let viewer = store.newContext()
         let item = try viewer.performAndWait { try viewer.existingObject(with: id) }
         try store.withNewContext { context in
@@ -208,11 +196,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func siblingChildrenMergeWhatAnotherChildSavedIntoTheirParent(kind: StoreKind) throws {
         let store = try TestStore(kind)
-        let id = try store.withNewContext { context in
-            let item = try context.insertItem("FAMILY", ["title": "old"])
-            try context.save()
-            return item.objectID
-        }
+        let id = try store.savedItem("FAMILY", ["title": "old"])
         let parent = store.newContext()
         let editor = parent.newChildContext()
         let viewer = parent.newChildContext()

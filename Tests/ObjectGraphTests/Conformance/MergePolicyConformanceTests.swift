@@ -17,11 +17,7 @@ import Testing
 
         init(_ kind: StoreKind) throws {
             store = try TestStore(kind)
-            id = try store.withNewContext { context in
-                let item = try context.insertItem("RACE", ["title": "original", "note": "original note"])
-                try context.save()
-                return item.objectID
-            }
+            id = try store.savedItem("RACE", ["title": "original", "note": "original note"])
             ours = store.newContext(name: "ours")
             theirs = store.newContext(name: "theirs")
             let (ours, id) = (ours, id)
@@ -236,11 +232,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func insertingADuplicateUpsertsUnderObjectTrump(kind: StoreKind) throws {
         let store = try TestStore(kind)
-        let storedID = try store.withNewContext { context in
-            let item = try context.insertItem("DUP", ["title": "stored", "note": "stored note"])
-            try context.save()
-            return item.objectID
-        }
+        let storedID = try store.savedItem("DUP", ["title": "stored", "note": "stored note"])
         try store.withNewContext { context in
             let duplicate = try context.insertItem("DUP", ["title": "inserted"])
             let error = try #require(throws: ObjectGraphError.self) { try context.save() }
@@ -263,11 +255,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func insertingADuplicateKeepsTheStoredObjectUnderStoreTrump(kind: StoreKind) throws {
         let store = try TestStore(kind)
-        let storedID = try store.withNewContext { context in
-            let item = try context.insertItem("DUP", ["title": "stored"])
-            try context.save()
-            return item.objectID
-        }
+        let storedID = try store.savedItem("DUP", ["title": "stored"])
         try store.withNewContext { context in
             let registered = try context.existingObject(with: storedID)
             let duplicate = try context.insertItem("DUP", ["title": "inserted"])

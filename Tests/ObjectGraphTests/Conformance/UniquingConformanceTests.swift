@@ -80,11 +80,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func faultFromObjectWithIsReusedByFetch(kind: StoreKind) throws {
         let store = try TestStore(kind)
-        let objectID = try store.withNewContext { context in
-            let item = try context.insertItem("A1", ["title": "t"])
-            try context.save()
-            return item.objectID
-        }
+        let objectID = try store.savedItem("A1", ["title": "t"])
         try store.withNewContext { context in
             let fault = context.object(with: objectID)
             #expect(fault.isFault)

@@ -7,11 +7,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func theFirstObjectMadeFromARowTakesItsValuesAndASecondStartsAsAFault(kind: StoreKind) throws {
         let store = try TestStore(kind)
-        let id = try store.withNewContext { context in
-            let item = try context.insertItem("A1", ["title": "kept"])
-            try context.save()
-            return item.objectID
-        }
+        let id = try store.savedItem("A1", ["title": "kept"])
         try store.withNewContext { context in
             var snapshot = try context.storedSnapshot(of: id)
             let stored = snapshot.values

@@ -9,11 +9,7 @@ import Testing
     /// Saves item "A" titled "first", then fetches every item in a new context, so the
     /// coordinator's row cache holds A's row. Returns A's ID.
     private func cachedItem(in store: TestStore) throws -> ManagedObjectID {
-        let id = try store.withNewContext { context throws in
-            let item = try context.insertItem("A", ["title": "first"])
-            try context.save()
-            return item.objectID
-        }
+        let id = try store.savedItem("A", ["title": "first"])
         try store.withNewContext { context throws in
             #expect(try context.objects("Item").count == 1)
         }

@@ -76,6 +76,15 @@ final class TestStore {
         return try context.performAndWait { try body(context) }
     }
 
+    /// Inserts an `Item` with `code` and `values` in a new context and saves it: the saved item's ID.
+    func savedItem(_ code: String, _ values: [String: Any?] = [:]) throws -> ManagedObjectID {
+        try withNewContext { context in
+            let item = try context.insertItem(code, values)
+            try context.save()
+            return item.objectID
+        }
+    }
+
     /// How many objects of `entityName` the store holds, seen from a fresh context.
     func storedCount(_ entityName: String, _ format: String? = nil) throws -> Int {
         try withNewContext { context in
