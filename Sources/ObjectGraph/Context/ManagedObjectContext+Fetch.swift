@@ -226,6 +226,7 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The object for `row`, made by the class registered for its entity.
     @inline(__always)
     private func makeObject(_ row: ManagedObjectRow) -> ManagedObject {
         let objectClass = row.objectID.space.objectClass
