@@ -119,7 +119,7 @@ extension ManagedObject {
     }
 
     /// Sets the value in `slot` and records the change with the context.
-    func setStoredValue(_ value: AttributeValue, at slot: Int) throws {
+    func setStoredValue(_ value: consuming AttributeValue, at slot: Int) throws {
         checkQueue("setting \(entity.propertyName(atSlot: slot))")
         if isFault { try fulfillFault() }
         guard !isDeleted else {
@@ -140,7 +140,7 @@ extension ManagedObject {
     /// Writes `value` into `slot` of a loaded object and tracks the change: a saved object keeps
     /// its saved row apart from the first change on, and joins its context's updated objects while
     /// any value differs from the saved one.
-    func recordChange(_ value: AttributeValue, at slot: Int) {
+    func recordChange(_ value: consuming AttributeValue, at slot: Int) {
         // New objects (inserted, or not yet in a context) keep every value as it is set.
         guard !isNew else {
             values[slot] = value
