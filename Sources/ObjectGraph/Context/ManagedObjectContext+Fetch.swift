@@ -179,7 +179,7 @@ extension ManagedObjectContext {
                 let space = spaces[snapshot.entityIndex]
                 let object = registryWasEmpty
                     ? newRegisteredObject(ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults, mayBeSkipped: someMaySkipValues)
-                    : registeredObject(for: snapshot, in: space, asFault: asFaults)
+                    : registeredObject(for: snapshot, in: space, asFault: asFaults, mayBeSkipped: someMaySkipValues)
                 (buffer.baseAddress! + position).initialize(to: object)
             }
             initialized = total
@@ -187,10 +187,10 @@ extension ManagedObjectContext {
     }
 
     /// The registered object for a stored row, created if needed (as a fault holding its row when
-    /// `asFault`).
-    func registeredObject(for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool = false) -> ManagedObject {
+    /// `asFault`). `mayBeSkipped` says whether the store may have left out the row's values.
+    func registeredObject(for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool = false, mayBeSkipped: Bool = true) -> ManagedObject {
         let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
-        guard let object = liveObject(objectID) else { return newRegisteredObject(objectID, for: snapshot, asFault: asFault) }
+        guard let object = liveObject(objectID) else { return newRegisteredObject(objectID, for: snapshot, asFault: asFault, mayBeSkipped: mayBeSkipped) }
         // A row without values is one the store skipped because the context holds it already.
         if object.values.isEmpty && snapshot.values.count == space.entity.rowWidth { object.fill(from: snapshot) }
         return object

@@ -47,10 +47,24 @@ extension ManagedObjectContext {
                     }
                 }
                 if withRows {
-                    let rows = try store.relatedSnapshots(of: relationship, in: entity, sources: sources)
+                    var rows = try store.relatedSnapshots(of: relationship, in: entity, sources: sources)
                     let spaces = store.idSpaces
                     load { object in
-                        (rows[object.objectID.primaryKey!] ?? []).map { registeredObject(for: $0, in: spaces[$0.entityIndex], asFault: true) }
+                        // Each row is taken out and consumed, not copied: a copy retains the row's
+                        // values, long after the store decoded them (see `registeredObjects`).
+                        var destinations = rows.removeValue(forKey: object.objectID.primaryKey!) ?? []
+                        return destinations.withUnsafeMutableBufferPointer { buffer in
+                            var loaded: [ManagedObject] = []
+                            loaded.reserveCapacity(buffer.count)
+                            for slot in buffer.indices {
+                                let row = (buffer.baseAddress! + slot).move()
+                                // An empty row back in its place, for the array to destroy.
+                                (buffer.baseAddress! + slot).initialize(to: Snapshot(primaryKey: row.primaryKey, values: [], version: 0, entityIndex: row.entityIndex))
+                                // Related rows always come with their values.
+                                loaded.append(registeredObject(for: row, in: spaces[row.entityIndex], asFault: true, mayBeSkipped: false))
+                            }
+                            return loaded
+                        }
                     }
                 } else {
                     let objectIDs = try store.relatedObjectIDs(of: relationship, in: entity, sources: sources)
