@@ -50,21 +50,10 @@ extension ManagedObjectContext {
                     var rows = try store.relatedSnapshots(of: relationship, in: entity, sources: sources)
                     let spaces = store.idSpaces
                     load { object in
-                        // Each row is taken out and consumed, not copied: a copy retains the row's
-                        // values, long after the store decoded them (see `registeredObjects`).
-                        var destinations = rows.removeValue(forKey: object.objectID.primaryKey!) ?? []
-                        return destinations.withUnsafeMutableBufferPointer { buffer in
-                            var loaded: [ManagedObject] = []
-                            loaded.reserveCapacity(buffer.count)
-                            for slot in buffer.indices {
-                                let row = (buffer.baseAddress! + slot).move()
-                                // An empty row back in its place, for the array to destroy.
-                                (buffer.baseAddress! + slot).initialize(to: Snapshot(primaryKey: row.primaryKey, values: [], version: 0, entityIndex: row.entityIndex))
-                                // Related rows always come with their values.
-                                loaded.append(registeredObject(for: row, in: spaces[row.entityIndex], asFault: true, mayBeSkipped: false))
-                            }
-                            return loaded
-                        }
+                        // Taken out of the store's answer, so each row moves into its object
+                        // instead of being copied (see `registeredObjects`); related rows always
+                        // come with their values.
+                        registeredObjects(for: rows.removeValue(forKey: object.objectID.primaryKey!) ?? [], in: spaces, asFaults: true, someMaySkipValues: false)
                     }
                 } else {
                     let objectIDs = try store.relatedObjectIDs(of: relationship, in: entity, sources: sources)
