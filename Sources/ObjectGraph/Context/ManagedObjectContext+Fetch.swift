@@ -156,9 +156,9 @@ extension ManagedObjectContext {
     }
 
     /// The registered objects for stored rows, created where needed: one object per ID.
-    /// `someMaySkipValues` says whether the store was allowed to leave out the values of rows
+    /// `rowsMayLackValues` says whether the store was allowed to leave out the values of rows
     /// the context holds (`StoreFetchRequest.isAlreadyLoaded`).
-    func registeredObjects(for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool, someMaySkipValues: Bool) -> [ManagedObject] {
+    func registeredObjects(for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool, rowsMayLackValues: Bool) -> [ManagedObject] {
         // The rows of one fetch are distinct, so when the context holds no objects yet (a fresh
         // context's first fetch) none of them can be registered: each is added without a lookup.
         // And when every row has its values, no row's values are looked at: that would touch
@@ -178,8 +178,8 @@ extension ManagedObjectContext {
                 position -= 1
                 let space = spaces[snapshot.entityIndex]
                 let object = registryWasEmpty
-                    ? newRegisteredObject(ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults, mayBeSkipped: someMaySkipValues)
-                    : registeredObject(for: snapshot, in: space, asFault: asFaults, mayBeSkipped: someMaySkipValues)
+                    ? newRegisteredObject(ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults, mayLackValues: rowsMayLackValues)
+                    : registeredObject(for: snapshot, in: space, asFault: asFaults, mayLackValues: rowsMayLackValues)
                 (buffer.baseAddress! + position).initialize(to: object)
             }
             initialized = total
@@ -187,10 +187,10 @@ extension ManagedObjectContext {
     }
 
     /// The registered object for a stored row, created if needed (as a fault holding its row when
-    /// `asFault`). `mayBeSkipped` says whether the store may have left out the row's values.
-    func registeredObject(for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool = false, mayBeSkipped: Bool = true) -> ManagedObject {
+    /// `asFault`). `mayLackValues` says whether the store may have left out the row's values.
+    func registeredObject(for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool = false, mayLackValues: Bool = true) -> ManagedObject {
         let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
-        guard let object = liveObject(objectID) else { return newRegisteredObject(objectID, for: snapshot, asFault: asFault, mayBeSkipped: mayBeSkipped) }
+        guard let object = liveObject(objectID) else { return newRegisteredObject(objectID, for: snapshot, asFault: asFault, mayLackValues: mayLackValues) }
         // A row without values is one the store skipped because the context holds it already.
         if object.values.isEmpty && snapshot.values.count == space.entity.rowWidth { object.fill(from: snapshot) }
         return object
@@ -198,11 +198,11 @@ extension ManagedObjectContext {
 
     /// A new object for a stored row the context does not hold, registered under `objectID`.
     @inline(__always)
-    private func newRegisteredObject(_ objectID: ManagedObjectID, for snapshot: consuming Snapshot, asFault: Bool, mayBeSkipped: Bool = true) -> ManagedObject {
+    private func newRegisteredObject(_ objectID: ManagedObjectID, for snapshot: consuming Snapshot, asFault: Bool, mayLackValues: Bool) -> ManagedObject {
         // A row the store skipped (the context held it) whose object is gone by now starts as a fault.
         // The row is consumed, not copied: a copy would retain its values array, a memory access
         // that misses the processor's caches for every row of a large fetch.
-        let object = !mayBeSkipped || snapshot.values.count == objectID.entity.rowWidth
+        let object = !mayLackValues || snapshot.values.count == objectID.entity.rowWidth
             ? makeObject(objectID, snapshot: consume snapshot, asFault: asFault)
             : makeObject(objectID, snapshot: nil, asFault: asFault)
         registered[objectID] = .passUnretained(object)

@@ -48,7 +48,7 @@ extension ManagedObjectContext {
             let storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces)
             let rows = try store.fetch(storeRequest)
             sharedRowCache?.remember(rows)
-            return registeredObjects(for: rows, in: spaces, asFaults: request.returnsObjectsAsFaults, someMaySkipValues: storeRequest.isAlreadyLoaded != nil)
+            return registeredObjects(for: rows, in: spaces, asFaults: request.returnsObjectsAsFaults, rowsMayLackValues: storeRequest.isAlreadyLoaded != nil)
         }
         let fetched = Self.fetchedEntities(plan.entity, request, store.model)
         let changed = updated.values.filter { fetched.contains($0.entity.index) } + deleted.values.filter { fetched.contains($0.entity.index) }

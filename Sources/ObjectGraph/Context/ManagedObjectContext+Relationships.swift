@@ -53,7 +53,7 @@ extension ManagedObjectContext {
                         // Taken out of the store's answer, so each row moves into its object
                         // instead of being copied (see `registeredObjects`); related rows always
                         // come with their values.
-                        registeredObjects(for: rows.removeValue(forKey: object.objectID.primaryKey!) ?? [], in: spaces, asFaults: true, someMaySkipValues: false)
+                        registeredObjects(for: rows.removeValue(forKey: object.objectID.primaryKey!) ?? [], in: spaces, asFaults: true, rowsMayLackValues: false)
                     }
                 } else {
                     let objectIDs = try store.relatedObjectIDs(of: relationship, in: entity, sources: sources)

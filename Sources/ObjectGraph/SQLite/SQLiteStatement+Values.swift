@@ -91,14 +91,6 @@ extension SQLiteStatement {
         return try storedValue(at: column, as: type)
     }
 
-    /// `value(at:as:)` for a column SQLite keeps to `type`'s storage class and never NULL (a
-    /// `NOT NULL` column of a `STRICT` table): the storage class is not asked for. Values that do
-    /// not decode are still damage.
-    @inline(__always)
-    func strictValue(at column: Int32, as type: AttributeType) throws -> AttributeValue {
-        try storedValue(at: column, as: type)
-    }
-
     /// Whether SQLite's `storage` class is where `type`'s values are kept (see
     /// `AttributeType.sqliteColumnType`; REAL columns hand back integral values as INTEGER).
     private static func stores(_ type: AttributeType, as storage: Int32) -> Bool {
@@ -110,9 +102,12 @@ extension SQLiteStatement {
         }
     }
 
-    /// The non-NULL value in `column`, of the storage class `type` is kept in, decoded.
+    /// The non-NULL value in `column`, of the storage class `type` is kept in, decoded; values
+    /// that do not decode are damage. Read directly (without `value(at:as:)`'s check of the
+    /// storage class) for a column SQLite keeps to that class and never NULL: a `NOT NULL` column
+    /// of a `STRICT` table.
     @inline(__always)
-    private func storedValue(at column: Int32, as type: AttributeType) throws -> AttributeValue {
+    func storedValue(at column: Int32, as type: AttributeType) throws -> AttributeValue {
         switch type {
         case .integer64:
             return .integer(sqlite3_column_int64(handle, column))

@@ -202,7 +202,7 @@ final class SQLiteStoreTable {
     private func value(of column: Column, in statement: SQLiteStatement) throws -> AttributeValue {
         switch column.kind {
         case .attribute(let type):
-            return column.isStrict ? try statement.strictValue(at: column.index, as: type) : try statement.value(at: column.index, as: type)
+            return column.isStrict ? try statement.storedValue(at: column.index, as: type) : try statement.value(at: column.index, as: type)
         case .reference(let space): return try statement.reference(at: column.index, in: space)
         case .hierarchyReference(let entityColumn, let spaces):
             guard statement.text(at: entityColumn) != nil || statement.isNull(at: column.index) else {
