@@ -78,6 +78,8 @@ extension BoundPredicate {
                 return "CAST(\(column(attribute.name, scope)) AS REAL)"
             case .reference(let relationship):
                 return column(relationship.name, scope)
+            case .ownObject:
+                return column(SQLiteSchema.primaryKeyColumn, scope)
             case .value(let value):
                 bindings.append(Self.storable(value))
                 return "?"

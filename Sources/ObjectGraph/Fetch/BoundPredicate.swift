@@ -36,6 +36,8 @@ struct BoundPredicate: Sendable {
         case attributeAsReal(AttributeDescription)
         /// A to-one relationship's foreign key.
         case reference(RelationshipDescription)
+        /// `SELF`: the row's own object (its primary key in SQL).
+        case ownObject
         /// The value at the end of a key path through to-one relationships (nil when a hop is
         /// nil); decimals cast to REAL when `asNumber`.
         case path(KeyPath, asNumber: Bool)
@@ -232,6 +234,7 @@ struct BoundPredicate: Sendable {
         case .attribute(let attribute): return row.values[attribute.index]
         case .attributeAsReal(let attribute): return castToReal(row.values[attribute.index])
         case .reference(let relationship): return row.values[row.slot(of: relationship)]
+        case .ownObject: return row.objectID.map(AttributeValue.object) ?? .null
         case .value(let value): return value
         case .path(let path, let asNumber):
             var values = row.values

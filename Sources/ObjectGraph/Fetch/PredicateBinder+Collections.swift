@@ -3,7 +3,7 @@ extension PredicateBinder {
     /// `ANY books.year > 2000`: the comparison's key path starts with a to-many relationship of
     /// the entity; the rest of it is bound to the destination entity, for each member.
     func quantified(_ quantifier: Quantifier, _ comparison: PredicateNode) throws -> BoundPredicate.Node {
-        guard let keyPath = Self.keyPath(of: comparison), keyPath.count > 1,
+        guard let keyPath = Self.keyPath(of: comparison), !keyPath.isEmpty,
               let relationship = entity.relationship(named: keyPath[0]), relationship.isToMany else {
             throw ObjectGraphError(
                 .typeMismatch,
@@ -32,7 +32,7 @@ extension PredicateBinder {
     /// The predicate with the leading `$variable` taken off its key paths (which must all start with it).
     static func rebase(_ node: PredicateNode, on variable: String) throws -> PredicateNode {
         func path(_ keyPath: [String]) throws -> [String] {
-            guard keyPath.count > 1, keyPath[0] == variable else {
+            guard keyPath.first == variable else {
                 throw ObjectGraphError(.unknownKey, "inside a SUBQUERY, key paths start with its variable (\(variable).…), but '\(keyPath.joined(separator: "."))' does not", key: keyPath.joined(separator: "."))
             }
             return Array(keyPath.dropFirst())

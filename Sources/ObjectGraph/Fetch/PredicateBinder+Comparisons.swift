@@ -46,7 +46,8 @@ extension PredicateBinder {
     /// The value `==`, `!=` and IN compare the subject with, in the case it is stored as.
     func equalityValue(_ value: PredicateValue, for subject: Subject) throws -> AttributeValue {
         switch subject.target {
-        case .reference(let relationship): return try referenceValue(value, for: relationship, subject)
+        case .reference(let relationship): return try referenceValue(value, to: model.entities[relationship.destinationIndex], subject)
+        case .object: return try referenceValue(value, to: entity, subject)
         case .attribute(let attribute): return try equalityValue(value, for: subject, attribute)
         case .collection(_, let type):
             return try equalityValue(value, for: subject, AttributeDescription(name: subject.name, type: type, isOptional: true, index: -1))

@@ -64,6 +64,8 @@ struct Subject {
     enum Target {
         case attribute(AttributeDescription)
         case reference(RelationshipDescription)
+        /// `SELF`: the evaluated object itself, compared like a to-one relationship to its entity.
+        case object
         /// A collection operator's result (`books.@count`), compared like an attribute of `type`.
         case collection(BoundPredicate.Operand, type: AttributeType)
     }
@@ -78,7 +80,7 @@ struct Subject {
         case .attribute(let attribute): return attribute
         // Checked and converted like an attribute of the result's type.
         case .collection(_, let type): return AttributeDescription(name: name, type: type, isOptional: true, index: -1)
-        case .reference: return nil
+        case .reference, .object: return nil
         }
     }
 
@@ -95,6 +97,8 @@ struct Subject {
             return .path(path, asNumber: false)
         case (.collection(let operand, _), _):
             return operand
+        case (.object, _):
+            return .ownObject
         }
     }
 }
@@ -161,6 +165,7 @@ struct PredicateBinder {
     /// The subject `keyPath` names: a stored attribute or to-one relationship of the entity, or
     /// one reached through to-one relationships (`author.publisher.name`).
     func subject(_ keyPath: [String], usage: String = "a fetch predicate") throws -> Subject {
+        if keyPath.isEmpty { return Subject(target: .object, path: nil, name: PredicateKeywords.selfKeyword) }
         var current = entity
         var hops: [BoundPredicate.KeyPath.Hop] = []
         for (position, key) in keyPath.enumerated() {
@@ -183,7 +188,7 @@ struct PredicateBinder {
             hops.append(BoundPredicate.KeyPath.Hop(relationship: relationship, destinationTable: model.root(of: destination).name))
             current = destination
         }
-        throw ObjectGraphError(.unknownKey, "\(entity.name): a fetch predicate uses an empty key path", entityName: entity.name)
+        preconditionFailure("a non-empty key path ends in the loop")
     }
 
     /// `books.@count` or `books.@sum.pages` on a to-many of the entity itself (a to-many reached
@@ -230,9 +235,10 @@ struct PredicateBinder {
     }
 
     func referenceMisuse(_ subject: Subject, _ operation: String) -> ObjectGraphError {
-        ObjectGraphError(
+        let kind = if case .object = subject.target { "the \(entity.name) itself" } else { "a to-one relationship" }
+        return ObjectGraphError(
             .typeMismatch,
-            "\(subject.name) is a to-one relationship; it can only be compared with == or != (or IN) to an object, an object ID or nil, not with \(operation)",
+            "\(subject.name) is \(kind); it can only be compared with == or != (or IN) to an object, an object ID or nil, not with \(operation)",
             entityName: entity.name, key: subject.name)
     }
 
@@ -247,8 +253,8 @@ struct PredicateBinder {
     }
 
     func compareReferences(_ lhs: Subject, _ comparison: ComparisonOperator, _ rhs: Subject) throws -> BoundPredicate.Node {
-        guard case .reference(let left) = lhs.target, case .reference(let right) = rhs.target, !comparison.isOrdering,
-              model.root(of: model.entities[left.destinationIndex]) === model.root(of: model.entities[right.destinationIndex])
+        guard let left = referencedEntity(lhs), let right = referencedEntity(rhs), !comparison.isOrdering,
+              model.root(of: left) === model.root(of: right)
         else {
             throw ObjectGraphError(
                 .typeMismatch, "\(lhs.name) cannot be compared with \(rhs.name) using '\(comparison.symbol)'",
@@ -257,20 +263,33 @@ struct PredicateBinder {
         return .identity(lhs.operand(), rhs.operand(), negated: comparison == .notEqual)
     }
 
-    /// The value a to-one relationship is compared with: nil, or an object of its destination.
-    func referenceValue(_ value: PredicateValue, for relationship: RelationshipDescription, _ subject: Subject) throws -> AttributeValue {
-        let destination = model.entities[relationship.destinationIndex]
+    /// The entity whose objects `subject` holds: a to-one's destination, or the entity itself for
+    /// `SELF`; `nil` for attributes.
+    func referencedEntity(_ subject: Subject) -> EntityDescription? {
+        switch subject.target {
+        case .reference(let relationship): model.entities[relationship.destinationIndex]
+        case .object: entity
+        case .attribute, .collection: nil
+        }
+    }
+
+    /// The value a to-one relationship (or `SELF`) is compared with: nil, or an object of
+    /// `destination`.
+    func referenceValue(_ value: PredicateValue, to destination: EntityDescription, _ subject: Subject) throws -> AttributeValue {
+        let isSelf = if case .object = subject.target { true } else { false }
         switch value {
         case .null: return .null
         case .object(let objectID) where model.entity(objectID.entity, isKindOf: destination):
             return .object(objectID)
         case .object(let objectID):
+            let holds = isSelf ? "is a \(destination.name)" : "holds \(destination.name) objects"
             throw ObjectGraphError(
-                .typeMismatch, "\(subject.name) holds \(destination.name) objects, but the predicate compares it with \(objectID.shortDescription), a \(objectID.entity.name)",
+                .typeMismatch, "\(subject.name) \(holds), but the predicate compares it with \(objectID.shortDescription), a \(objectID.entity.name)",
                 entityName: entity.name, key: subject.name)
         default:
+            let kind = isSelf ? "the \(destination.name) itself" : "a to-one relationship to \(destination.name)"
             throw ObjectGraphError(
-                .typeMismatch, "\(subject.name) is a to-one relationship to \(destination.name); compare it with an object, an object ID or nil, not \(value.phrase)",
+                .typeMismatch, "\(subject.name) is \(kind); compare it with an object, an object ID or nil, not \(value.phrase)",
                 entityName: entity.name, key: subject.name)
         }
     }

@@ -42,6 +42,8 @@ enum PredicateFormatter {
 
     private static func render(_ operand: PredicateOperand) -> String {
         switch operand {
+        case .keyPath([]):
+            return PredicateKeywords.selfKeyword
         case .keyPath(let components):
             // Only the first component could be read as a keyword; `#` marks it as a key.
             let first = components.first.map { PredicateKeywords.isReserved($0) ? "#\($0)" : $0 } ?? ""

@@ -82,7 +82,9 @@ struct PredicateLexer {
             let upper = word.uppercased()
             if let keyword = PredicateKeywords.supported[upper] { return token(keyword, from: start) }
             if PredicateKeywords.unsupported.contains(upper) { return token(.unsupported(word), from: start) }
-            return try keyPath(first: word, from: start)
+            let path = try keyPath(first: word, from: start)
+            guard upper == PredicateKeywords.selfKeyword, case .keyPath(let components) = path.kind else { return path }
+            return token(.keyPath(Array(components.dropFirst())), from: start)
         default:
             throw error("unexpected character '\(scalar.escaped(asASCII: false))'", at: start)
         }

@@ -93,13 +93,17 @@ enum PredicateKeywords {
     /// NSPredicate's other reserved words: recognised so they are reported as not supported yet
     /// instead of being taken for keys.
     static let unsupported: Set<String> = [
-        "FUNCTION", "SELF", "FIRST", "LAST", "SIZE", "ANYKEY", "CAST", "FETCH",
+        "FUNCTION", "FIRST", "LAST", "SIZE", "ANYKEY", "CAST", "FETCH",
         "MEMBER", "CASEINSENSITIVE", "CI", "DISTINCT", "UNION", "INTERSECT", "MINUS",
     ]
+
+    /// `SELF`: the evaluated object itself. The lexer reads `SELF.title` as the key path `title`
+    /// and a lone `SELF` as the empty key path.
+    static let selfKeyword = "SELF"
 
     /// Whether `word` is reserved in any way, so `description` must escape it with `#`.
     static func isReserved(_ word: String) -> Bool {
         let upper = word.uppercased()
-        return supported[upper] != nil || unsupported.contains(upper)
+        return supported[upper] != nil || unsupported.contains(upper) || upper == selfKeyword
     }
 }

@@ -33,6 +33,11 @@ public final class PersistentContainer: Sendable {
         viewContext.persistentStoreCoordinator = persistentStoreCoordinator
     }
 
+    /// A container named `name` for `model`: `init(name:managedObjectModel:)` in short.
+    public convenience init(name: String, model: ManagedObjectModel) {
+        self.init(name: name, managedObjectModel: model)
+    }
+
     /// The stores `loadPersistentStores` opens (one is supported).
     public var persistentStoreDescriptions: [PersistentStoreDescription] {
         get { descriptions.withLock { $0 } }

@@ -106,6 +106,10 @@ public final class PersistentStoreCoordinator: Sendable {
 
     private static func openStore(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> any PersistentStore {
         switch description.type {
+        // Core Data's idiom for a throwaway store in tests: a SQLite store at /dev/null keeps
+        // nothing, so it is the in-memory store (same semantics, proven by the same tests).
+        case .sqlite where description.url?.standardizedFileURL.path == "/dev/null":
+            try InMemoryStore(description: description, model: model)
         case .sqlite: try SQLiteStore(description: description, model: model)
         case .inMemory: try InMemoryStore(description: description, model: model)
         }

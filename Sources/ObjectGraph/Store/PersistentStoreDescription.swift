@@ -10,7 +10,8 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
         case inMemory
     }
 
-    /// The store file's location. Ignored by in-memory stores.
+    /// The store file's location. Ignored by in-memory stores. A SQLite store at `/dev/null`
+    /// keeps nothing: it is opened as an in-memory store, as Core Data's tests use it.
     public var url: URL?
     /// The kind of store.
     public var type: StoreType

@@ -98,6 +98,45 @@ import Testing
             #expect(try context.fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: FetchPredicate(format: "shelf == %@", shelf))).count == 2)
         }
     }
+
+    /// `SELF`: the object itself, compared with objects and object IDs like a to-one relationship
+    /// (`SELF == %@`, `SELF IN %@`), `SELF.title` as `title`, and `ANY books == %@` on a member.
+    @Test(arguments: StoreKind.allCases)
+    func selfIsTheObjectItself(kind: StoreKind) throws {
+        let store = try makeLibrary(kind)
+        try store.reopen()
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let dune = try context.one("Book", "title", "Dune")
+            let emma = try context.one("Book", "title", "Emma")
+            #expect(try titles(context, "SELF == %@", dune) == ["Dune"])
+            #expect(try titles(context, "self == %@", emma.objectID) == ["Emma"])
+            #expect(try titles(context, "SELF != %@", dune) == ["Anonymous", "Emma", "Ulysses"])
+            #expect(try titles(context, "SELF IN %@", [dune, emma]) == ["Dune", "Emma"])
+            #expect(try titles(context, "NOT (SELF IN %@) AND author != nil", [dune.objectID]) == ["Emma", "Ulysses"])
+            #expect(try titles(context, "SELF == nil").isEmpty)
+            #expect(try titles(context, "SELF.title BEGINSWITH 'U'") == ["Ulysses"])
+            #expect(try titles(context, in: "Chapter", "book == %@ AND SELF.book.author.name == 'Ann'", emma) == ["Emma 1", "Emma 2"])
+            let authors = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "ANY books == %@", emma)))
+            #expect(try authors.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
+            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "NONE books == %@", emma))) == 1)
+
+            // An unsaved object is matched among the pending changes; the store has no row for it.
+            let draft = try context.insert("Book", ["title": "Draft"])
+            #expect(try titles(context, "SELF == %@ OR SELF == %@", draft, dune) == ["Draft", "Dune"])
+
+            let description = try FetchPredicate(format: "SELF IN %@ AND SELF.title != 'x'", [dune]).description
+            #expect(description.hasPrefix("SELF IN {<x-objectgraph://"))
+            #expect(description.hasSuffix(">} AND title != \"x\""))
+
+            let wrongEntity = #expect(throws: ObjectGraphError.self) { try titles(context, "SELF == %@", try context.one("Author", "name", "Bob")) }
+            #expect(wrongEntity?.kind == .typeMismatch)
+            #expect(wrongEntity?.message.contains("SELF is a Book, but the predicate compares it with Author/p") == true)
+            let ordering = #expect(throws: ObjectGraphError.self) { try titles(context, "SELF > %@", dune) }
+            #expect(ordering?.message.contains("SELF is the Book itself; it can only be compared with == or != (or IN) to an object, an object ID or nil, not with >") == true)
+            let text = #expect(throws: ObjectGraphError.self) { try titles(context, "SELF == 'Dune'") }
+            #expect(text?.message.contains("SELF is the Book itself; compare it with an object, an object ID or nil, not the string \"Dune\"") == true)
+        }
+    }
 }
 
 /// Predicates over to-many relationships: ANY/ALL/NONE and collection operators, on every store.
@@ -201,5 +240,4 @@ import Testing
             let noCount = #expect(throws: ObjectGraphError.self) { try FetchPredicate(format: "SUBQUERY(chapters, $c, $c.title == 'x') > 0") }
             #expect(noCount?.message.contains("expected '.@count' after the SUBQUERY") == true)
         }
-    }
-}
+    }}

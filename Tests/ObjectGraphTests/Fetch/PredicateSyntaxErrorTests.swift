@@ -78,7 +78,7 @@ struct PredicateSyntaxErrorTests {
     /// NSPredicate syntax of later versions: reported at its column, never read as a key.
     static let unsupported: [(format: String, column: Int, word: String)] = [
         ("FUNCTION(age, 'abs') > 0", 1, "FUNCTION"),
-        ("SELF == %@", 1, "SELF"),
+        ("FIRST == %@", 1, "FIRST"),
         ("@sum.x > 2", 1, "@sum"),
         ("age + 1 > 2", 5, "+"),
         ("age > 2 * 3", 9, "*"),
@@ -95,7 +95,7 @@ struct PredicateSyntaxErrorTests {
     }
 
     @Test func errorsComeInTextOrder() {
-        let error = PredicateFixtures.error { _ = try FetchPredicate(format: "age >> 3 AND SELF == 'a") }
+        let error = PredicateFixtures.error { _ = try FetchPredicate(format: "age >> 3 AND title == 'a") }
         #expect(error?.message.hasPrefix("at column 6:") == true)
     }
 

@@ -21,6 +21,22 @@ import Testing
         #expect(error?.message.contains("\(directory.path): it is a directory") == true)
     }
 
+    /// Core Data's tests open a SQLite store at /dev/null for a throwaway store: it keeps nothing.
+    @Test func devNullIsAThrowawayStore() throws {
+        func container() throws -> PersistentContainer {
+            let container = PersistentContainer(name: "Scratch", model: SQLiteFixtures.model())
+            container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: "/dev/null"))]
+            try container.loadPersistentStores()
+            return container
+        }
+        let first = try container()
+        try first.viewContext.insertNewObject(forEntityName: "Sample").setValue("kept for now", forKey: "label")
+        try first.viewContext.save()
+        #expect(try first.viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Sample")) == 1)
+        #expect(try container().viewContext.count(for: FetchRequest<ManagedObject>(entityName: "Sample")) == 0)
+        first.persistentStoreCoordinator.removePersistentStore()
+    }
+
     @Test func missingParentDirectoriesAreCreated() throws {
         let directory = try SQLiteFixtures.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
