@@ -144,6 +144,15 @@ struct PredicateParser {
             }
             return try parseText(left, leftToken, op, options, operatorToken)
         case .in, .between:
+            if case .in = operatorToken.kind, case .value(let value) = left {
+                // `%@ IN books`: NSPredicate's "the collection holds the value", ANY's other spelling.
+                try advance()
+                guard case .keyPath(let collection) = current.kind else {
+                    throw expected("a to-many key path after '\(leftToken.text) IN' (a value IN a collection: %@ IN books, 'x' IN tags.name)")
+                }
+                try advance()
+                return .quantified(.any, .comparison(.keyPath(collection), .equal, .value(value)))
+            }
             guard case .keyPath(let keyPath) = left else {
                 throw error("the left side of \(operatorToken.text.uppercased()) must be a key, not a value", at: leftToken)
             }

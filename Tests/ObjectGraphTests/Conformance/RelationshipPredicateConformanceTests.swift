@@ -119,6 +119,13 @@ import Testing
             let authors = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "ANY books == %@", emma)))
             #expect(try authors.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
             #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "NONE books == %@", emma))) == 1)
+            // NSPredicate's other spelling of ANY: the collection holds the value.
+            let holders = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "%@ IN books", emma)))
+            #expect(try holders.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
+            #expect(try titles(context, "'Ulysses 2' IN chapters.title") == ["Ulysses"])
+            #expect(try FetchPredicate(format: "%@ IN books", emma).description.hasPrefix("ANY books == <x-objectgraph://"))
+            let notACollection = #expect(throws: ObjectGraphError.self) { try titles(context, "'Dune' IN title") }
+            #expect(notACollection?.message.contains("ANY needs a comparison whose key path starts with a to-many relationship") == true)
 
             // An unsaved object is matched among the pending changes; the store has no row for it.
             let draft = try context.insert("Book", ["title": "Draft"])

@@ -61,7 +61,7 @@ struct PredicateSyntaxErrorTests {
         ("age IN {minAge}", 9, "a list holds values, not keys such as 'minAge'"),
         ("age BETWEEN {1}", 13, "BETWEEN needs exactly two values {lower, upper} but found 1"),
         ("age BETWEEN {1, 2, 3}", 13, "BETWEEN needs exactly two values {lower, upper} but found 3"),
-        ("3 IN {1}", 1, "the left side of IN must be a key, not a value"),
+        ("3 IN {1}", 6, "expected a to-many key path after '3 IN' (a value IN a collection: %@ IN books, 'x' IN tags.name) but found '{'"),
         ("'a' BETWEEN {1, 2}", 1, "the left side of BETWEEN must be a key"),
         ("age == {1}", 8, "expected a value or key after '==' but found '{'"),
     ]
