@@ -120,7 +120,7 @@ extension BoundPredicate {
         private mutating func members(of collection: Collection, scope: String?) -> (from: String, member: String) {
             depth += 1
             let member = quoteIdentifier("_m\(depth)")
-            let owner = ownKey(scope, table: collection.sourceTable)
+            let owner = collection.owner.map { ownerReference($0, scope: scope) } ?? ownKey(scope, table: collection.sourceTable)
             switch collection.storage {
             case .inverseForeignKey(let column):
                 return ("FROM \(quoteIdentifier(collection.destinationTable)) AS \(member) WHERE \(member).\(quoteIdentifier(column)) = \(owner)", member)
@@ -129,6 +129,16 @@ extension BoundPredicate {
                 let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
                 return ("FROM \(quoteIdentifier(name)) AS \(pair) JOIN \(quoteIdentifier(collection.destinationTable)) AS \(member) ON \(member).\(key) = \(pair).\(quoteIdentifier(other)) WHERE \(pair).\(quoteIdentifier(own)) = \(owner)", member)
             }
+        }
+
+        /// The key of the object a collection belongs to when it is reached through to-ones: the
+        /// row's own foreign key, qualified (the subquery may read a table with a column of the
+        /// same name), or the foreign key at the end of the path.
+        private mutating func ownerReference(_ path: KeyPath, scope: String?) -> String {
+            if path.hops.isEmpty, case .reference(let relationship) = path.target {
+                return "\(scope ?? quoteIdentifier(path.sourceTable)).\(quoteIdentifier(relationship.name))"
+            }
+            return pathSQL(path, scope: scope)
         }
 
         /// A key path as nested scalar subqueries, each reading the next foreign key (and at the

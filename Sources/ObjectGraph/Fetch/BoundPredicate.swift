@@ -45,9 +45,9 @@ struct BoundPredicate: Sendable {
         case value(AttributeValue)
         /// `books.@count`: how many objects a to-many relationship holds; with a predicate
         /// (bound to the destination), how many of them match it (a SUBQUERY).
-        case count(Collection, where: Node?)
+        indirect case count(Collection, where: Node?)
         /// `books.@sum.pages` (and @avg, @min, @max) over a to-many relationship's objects.
-        case aggregate(CollectionOperator, Collection, AttributeDescription)
+        indirect case aggregate(CollectionOperator, Collection, AttributeDescription)
     }
 
     /// A to-many relationship of the bound entity, with where its members are stored.
@@ -64,6 +64,18 @@ struct BoundPredicate: Sendable {
         let destinationTable: String
         /// The table of the bound entity's hierarchy.
         let sourceTable: String
+        /// The object whose relationship this is, when it is not the row itself but one reached
+        /// through to-one relationships (`author.books.@count` on a book): the key path from the
+        /// row to the last of them, whose target is that to-one. `nil` for the row itself.
+        var owner: KeyPath? = nil
+
+        /// The owner as an operand for the in-memory evaluator: the row's to-one, or the to-one
+        /// at the end of the path.
+        var ownerOperand: Operand? {
+            guard let owner else { return nil }
+            if owner.hops.isEmpty, case .reference(let relationship) = owner.target { return .reference(relationship) }
+            return .path(owner, asNumber: false)
+        }
     }
 
     /// A key path through to-one relationships: the hops, from the fetched entity's table; what
@@ -98,6 +110,7 @@ struct BoundPredicate: Sendable {
                 for hop in path.hops { indexes.insert(hop.relationship.destinationIndex) }
             case .count(let collection, _), .aggregate(_, let collection, _):
                 indexes.insert(collection.relationship.destinationIndex)
+                if let owner = collection.ownerOperand { visit(owner) }
             default: break
             }
         }
@@ -145,9 +158,17 @@ struct BoundPredicate: Sendable {
 
         /// The rows of the objects in `collection`, with their IDs (empty when unknown).
         func members(of collection: Collection) -> [Row] {
-            guard let objectID, let resolve else { return [] }
-            let relationship = (entity ?? objectID.entity).relationships[collection.relationship.index]
-            return resolve.members(objectID, relationship).compactMap { member in
+            guard let resolve else { return [] }
+            let owner: ManagedObjectID, ownerEntity: EntityDescription
+            if let reference = collection.ownerOperand {
+                guard case .object(let id) = BoundPredicate.value(of: reference, in: self) else { return [] }
+                (owner, ownerEntity) = (id, id.entity)
+            } else {
+                guard let objectID else { return [] }
+                (owner, ownerEntity) = (objectID, entity ?? objectID.entity)
+            }
+            let relationship = ownerEntity.relationships[collection.relationship.index]
+            return resolve.members(owner, relationship).compactMap { member in
                 resolve.row(member).map { Row(values: $0, entity: member.entity, objectID: member, resolve: resolve) }
             }
         }

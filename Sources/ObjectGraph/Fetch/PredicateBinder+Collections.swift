@@ -54,10 +54,12 @@ extension PredicateBinder {
         }
     }
 
-    /// Where the members of the entity's to-many `relationship` are stored, for SQL.
-    func collection(_ relationship: RelationshipDescription) -> BoundPredicate.Collection {
+    /// Where the members of a to-many `relationship` are stored, for SQL: a relationship of the
+    /// entity, or of `owner`, which the row reaches through the to-one `hops`.
+    func collection(_ relationship: RelationshipDescription, of owner: EntityDescription? = nil, through hops: [BoundPredicate.KeyPath.Hop] = []) -> BoundPredicate.Collection {
+        let owner = owner ?? entity
         let storage: BoundPredicate.Collection.Storage
-        switch RelationshipStorage(relationship, of: entity, in: model) {
+        switch RelationshipStorage(relationship, of: owner, in: model) {
         case .inverseForeignKey(let inverse, _):
             storage = .inverseForeignKey(column: inverse.name)
         case .joinTable(let table, let side):
@@ -66,10 +68,15 @@ extension PredicateBinder {
         case .foreignKey:
             storage = .inverseForeignKey(column: relationship.name) // unreachable: to-manys are never foreign keys
         }
-        return BoundPredicate.Collection(
+        var collection = BoundPredicate.Collection(
             relationship: relationship, storage: storage,
             destinationTable: model.root(of: model.entities[relationship.destinationIndex]).name,
-            sourceTable: model.root(of: entity).name)
+            sourceTable: model.root(of: owner).name)
+        // The owner is the object the last hop refers to: its foreign key, read along the hops before it.
+        if let last = hops.last {
+            collection.owner = BoundPredicate.KeyPath(sourceTable: model.root(of: entity).name, hops: hops.dropLast(), target: .reference(last.relationship))
+        }
+        return collection
     }
 
     /// The key path on the left of a comparison, if it has one.

@@ -191,24 +191,26 @@ struct PredicateBinder {
         preconditionFailure("a non-empty key path ends in the loop")
     }
 
-    /// `books.@count` or `books.@sum.pages` on a to-many of the entity itself (a to-many reached
-    /// through to-ones, or one without a collection operator, is refused).
+    /// `books.@count` or `books.@sum.pages` on a to-many of the entity itself, or of an object it
+    /// reaches through to-one relationships (`author.books.@count`); a to-many without a
+    /// collection operator is refused.
     func collectionSubject(
         _ relationship: RelationshipDescription, of owner: EntityDescription, hops: [BoundPredicate.KeyPath.Hop], rest: [String], keyPath: [String]
     ) throws -> Subject {
         let name = keyPath.joined(separator: ".")
-        guard hops.isEmpty, let first = rest.first, let function = CollectionOperator(rawValue: first) else {
+        guard let first = rest.first, let function = CollectionOperator(rawValue: first) else {
             throw ObjectGraphError(
                 .unknownKey,
                 "\(owner.name).\(relationship.name) is a to-many relationship: compare its objects with ANY, ALL or NONE (ANY \(name) …), or use \(relationship.name).@count, @sum, @avg, @min or @max",
                 entityName: entity.name, key: name)
         }
         let destination = model.entities[relationship.destinationIndex]
+        let members = collection(relationship, of: owner, through: hops)
         if function == .count {
             guard rest.count == 1 else {
                 throw ObjectGraphError(.unknownKey, "\(entity.name): '\(name)': nothing may follow @count", entityName: entity.name, key: name)
             }
-            return Subject(target: .collection(.count(collection(relationship), where: nil), type: .integer64), path: nil, name: "\(entity.name).\(name)")
+            return Subject(target: .collection(.count(members, where: nil), type: .integer64), path: nil, name: "\(entity.name).\(name)")
         }
         guard rest.count == 2 else {
             throw ObjectGraphError(.unknownKey, "\(entity.name): '\(name)': \(function.rawValue) needs one attribute of \(destination.name) after it", entityName: entity.name, key: name)
@@ -220,7 +222,7 @@ struct PredicateBinder {
                 entityName: entity.name, key: name)
         }
         return Subject(
-            target: .collection(.aggregate(function, collection(relationship), attribute), type: function.resultType(over: attribute.type)),
+            target: .collection(.aggregate(function, members, attribute), type: function.resultType(over: attribute.type)),
             path: nil, name: "\(entity.name).\(name)")
     }
 

@@ -99,6 +99,30 @@ import Testing
         }
     }
 
+    /// Collection operators on a to-many of an object reached through to-ones: `author.books.@count`.
+    @Test(arguments: StoreKind.allCases)
+    func collectionOperatorsThroughToOnes(kind: StoreKind) throws {
+        let store = try makeLibrary(kind)
+        try store.reopen()
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            #expect(try titles(context, "author.books.@count == 2") == ["Dune", "Emma"])
+            #expect(try titles(context, "author.books.@count == 1") == ["Ulysses"])
+            // No author: no books to count, on both stores.
+            #expect(try titles(context, "author.books.@count == 0") == ["Anonymous"])
+            #expect(try titles(context, in: "Chapter", "book.author.books.@count == 1") == ["Ulysses 1", "Ulysses 2"])
+            #expect(try titles(context, in: "Chapter", "book.chapters.@count == 2 AND book.author.name == 'Bob'") == ["Ulysses 1", "Ulysses 2"])
+            #expect(try titles(context, "author.books.@count > 1 AND title BEGINSWITH 'E'") == ["Emma"])
+
+            // Unsaved changes count: Bob's new book makes him an author of two.
+            let bob = try context.one("Author", "name", "Bob")
+            try context.insert("Book", ["title": "Dubliners", "author": bob])
+            #expect(try titles(context, "author.books.@count == 2") == ["Dubliners", "Dune", "Emma", "Ulysses"])
+
+            let noOperator = #expect(throws: ObjectGraphError.self) { try titles(context, "author.books.title == 'x'") }
+            #expect(noOperator?.message.contains("Author.books is a to-many relationship: compare its objects with ANY, ALL or NONE") == true)
+        }
+    }
+
     /// `SELF`: the object itself, compared with objects and object IDs like a to-one relationship
     /// (`SELF == %@`, `SELF IN %@`), `SELF.title` as `title`, and `ANY books == %@` on a member.
     @Test(arguments: StoreKind.allCases)
