@@ -24,7 +24,7 @@ final class Person: ManagedObject, GeneratedEntityClass, TypedManagedObject {
     /// A final generated class overrides none of the save hooks, so saves skip them.
     override class var hasCustomLifecycle: Bool { false }
     /// The version hash of the model the class was generated from.
-    static let _modelVersionHash = "0ce94de1d167faf50ee3523daf067250893cda3383db419c5e35db0ae6c12a4e"
+    static let _modelVersionHash = "2c21b34bef5defba3f5d7c56e22529eeb93d241dfeead5e411eae27528423b35"
 
     /// The names of the entity's attributes (inherited ones included), for key-based calls
     /// and predicate strings.

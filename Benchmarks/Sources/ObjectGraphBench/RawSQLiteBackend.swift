@@ -26,33 +26,8 @@ final class RawSQLiteBackend: Backend {
 
     func insert(_ rows: [PersonRow]) throws {
         try connection.execute("BEGIN")
-        let statement = try connection.prepare("INSERT INTO Person (\(personColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        let handle = statement.handle
-        for row in rows {
-            sqlite3_bind_int64(handle, 1, row.id)
-            sqlite3_bind_int64(handle, 4, row.age)
-            sqlite3_bind_double(handle, 5, row.score)
-            sqlite3_bind_double(handle, 6, row.createdAt)
-            var name = row.name
-            var email = row.email
-            // SQLITE_STATIC (nil): the buffers outlive the step that reads them.
-            try name.withUTF8 { name in
-                try email.withUTF8 { email in
-                    sqlite3_bind_text(handle, 2, name.baseAddress, Int32(name.count), nil)
-                    sqlite3_bind_text(handle, 3, email.baseAddress, Int32(email.count), nil)
-                    if var bio = row.bio {
-                        try bio.withUTF8 { bio in
-                            sqlite3_bind_text(handle, 7, bio.baseAddress, Int32(bio.count), nil)
-                            _ = try statement.step()
-                        }
-                    } else {
-                        sqlite3_bind_null(handle, 7)
-                        _ = try statement.step()
-                    }
-                }
-            }
-            statement.reset()
-        }
+        let statement = try connection.prepare(personInsertSQL)
+        for row in rows { try statement.insertPerson(row) }
         try connection.execute("COMMIT")
     }
 

@@ -35,10 +35,10 @@ extension RawSQLiteQueryBackend: ConcurrencyBackend {
         DispatchQueue.global().async {
             do {
                 let writer = try Self.connect(url)
-                let insert = try writer.prepare(RawSQLiteQueryBackend.insertSQL)
+                let insert = try writer.prepare(personInsertSQL)
                 try writer.execute("BEGIN IMMEDIATE")
                 inTransaction.signal()
-                for row in newRows { try RawSQLiteQueryBackend.insert(row, with: insert) }
+                for row in newRows { try insert.insertPerson(row) }
                 try writer.execute("COMMIT")
                 shared.finish()
                 try writer.close()
@@ -63,11 +63,11 @@ extension RawSQLiteQueryBackend: ConcurrencyBackend {
         DispatchQueue.concurrentPerform(iterations: parameters.concurrentWriters) { writer in
             do {
                 let connection = try Self.connect(url)
-                let insert = try connection.prepare(RawSQLiteQueryBackend.insertSQL)
+                let insert = try connection.prepare(personInsertSQL)
                 let update = try connection.prepare(#"UPDATE "Person" SET "score" = 200.25 - "score", "_version" = "_version" + 1 WHERE "_pk" = ?"#)
                 for number in 0..<perWriter {
                     try connection.execute("BEGIN IMMEDIATE")
-                    try RawSQLiteQueryBackend.insert(newRows[writer * perWriter + number], with: insert)
+                    try insert.insertPerson(newRows[writer * perWriter + number])
                     // Raw's keys are the ids.
                     sqlite3_bind_int64(update.handle, 1, Int64(writer * perWriter + number + 1))
                     _ = try update.step()

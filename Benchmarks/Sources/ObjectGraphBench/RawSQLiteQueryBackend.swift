@@ -14,8 +14,7 @@ final class RawSQLiteQueryBackend: QueryBackend {
     /// (`Models/BenchmarkIndexed.json` adds the index).
     static let schema = """
         CREATE TABLE IF NOT EXISTS "Person" (
-            "_pk" INTEGER PRIMARY KEY,
-            "id" INTEGER NOT NULL,
+            "_pk" INTEGER PRIMARY KEY /* Person.id */,
             "name" TEXT NOT NULL,
             "email" TEXT NOT NULL,
             "age" INTEGER NOT NULL,
@@ -47,44 +46,12 @@ final class RawSQLiteQueryBackend: QueryBackend {
         return people.count
     }
 
-    /// Rows `row(0)`, …, `row(count - 1)` by one prepared `INSERT` in one transaction; `_pk` =
-    /// `id`, as ObjectGraph's keys count from 1 in insertion order.
+    /// Rows `row(0)`, …, `row(count - 1)` by one prepared `INSERT` in one transaction.
     private func insert(count: Int, row makeRow: (Int) -> PersonRow) throws {
         try connection.execute("BEGIN")
-        let statement = try connection.prepare(Self.insertSQL)
-        for index in 0..<count { try Self.insert(makeRow(index), with: statement) }
+        let statement = try connection.prepare(personInsertSQL)
+        for index in 0..<count { try statement.insertPerson(makeRow(index)) }
         try connection.execute("COMMIT")
-    }
-
-    /// An `INSERT` of every column, `_pk` first.
-    static let insertSQL = #"INSERT INTO "Person" ("_pk", \#(personColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#
-
-    /// Runs `statement` (`insertSQL`) for `row`, strings bound without copying (W1, C1, C2).
-    static func insert(_ row: PersonRow, with statement: SQLiteStatement) throws {
-        let handle = statement.handle
-        sqlite3_bind_int64(handle, 1, row.id)
-        sqlite3_bind_int64(handle, 2, row.id)
-        sqlite3_bind_int64(handle, 5, row.age)
-        sqlite3_bind_double(handle, 6, row.score)
-        sqlite3_bind_double(handle, 7, row.createdAt)
-        var name = row.name
-        var email = row.email
-        try name.withUTF8 { name in
-            try email.withUTF8 { email in
-                sqlite3_bind_text(handle, 3, name.baseAddress, Int32(name.count), nil)
-                sqlite3_bind_text(handle, 4, email.baseAddress, Int32(email.count), nil)
-                if var bio = row.bio {
-                    try bio.withUTF8 { bio in
-                        sqlite3_bind_text(handle, 8, bio.baseAddress, Int32(bio.count), nil)
-                        _ = try statement.step()
-                    }
-                } else {
-                    sqlite3_bind_null(handle, 8)
-                    _ = try statement.step()
-                }
-            }
-        }
-        statement.reset()
     }
 
     /// One prepared statement, re-run: the index on `age` finds the rows, SQLite sorts them.

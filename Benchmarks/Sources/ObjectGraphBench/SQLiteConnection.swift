@@ -103,7 +103,7 @@ final class SQLiteStatement {
         sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : text(index)
     }
 
-    /// The row in the column order `id, name, email, age, score, createdAt, bio`.
+    /// The row in the column order of `personColumns`.
     @inline(__always)
     func person() -> PersonRow {
         PersonRow(
@@ -118,8 +118,43 @@ final class SQLiteStatement {
     }
 }
 
-/// The column list every raw query reads, in `SQLiteStatement.person()` order.
-let personColumns = "id, name, email, age, score, createdAt, bio"
+/// The column list every raw query reads, in `SQLiteStatement.person()` order. Every backend's
+/// `Person` table keys its rows by the person's id — raw's and GRDB's `id INTEGER PRIMARY KEY`,
+/// ObjectGraph's `_pk`, which holds the model's `primaryKey` attribute `id` — so the id is the
+/// rowid, whatever the column's name.
+let personColumns = "rowid, name, email, age, score, createdAt, bio"
+
+/// The INSERT of one person into any backend's `Person` table, parameters in `personColumns` order.
+let personInsertSQL = "INSERT INTO Person (\(personColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)"
+
+extension SQLiteStatement {
+    /// Runs this statement (`personInsertSQL`) for `row`, strings bound without copying
+    /// (SQLITE_STATIC: the buffers outlive the step that reads them).
+    func insertPerson(_ row: PersonRow) throws {
+        sqlite3_bind_int64(handle, 1, row.id)
+        sqlite3_bind_int64(handle, 4, row.age)
+        sqlite3_bind_double(handle, 5, row.score)
+        sqlite3_bind_double(handle, 6, row.createdAt)
+        var name = row.name
+        var email = row.email
+        try name.withUTF8 { name in
+            try email.withUTF8 { email in
+                sqlite3_bind_text(handle, 2, name.baseAddress, Int32(name.count), nil)
+                sqlite3_bind_text(handle, 3, email.baseAddress, Int32(email.count), nil)
+                if var bio = row.bio {
+                    try bio.withUTF8 { bio in
+                        sqlite3_bind_text(handle, 7, bio.baseAddress, Int32(bio.count), nil)
+                        _ = try step()
+                    }
+                } else {
+                    sqlite3_bind_null(handle, 7)
+                    _ = try step()
+                }
+            }
+        }
+        reset()
+    }
+}
 
 /// Reads the whole `Person` table of any backend's store (they share table and column names and
 /// storage classes) and checksums it, to check what a write workload left behind.

@@ -15,6 +15,9 @@ extension ManagedObjectContext {
             guard !entity.attributes[slot].isTransient else {
                 throw ObjectGraphError(.invalidOperation, "\(entity.name).\(key) is transient: a batch update writes only stored attributes", entityName: entity.name, key: key)
             }
+            guard !entity.attributes[slot].isPrimaryKey else {
+                throw ObjectGraphError(.invalidOperation, "\(entity.name).\(key) is \(entity.name)'s primary key: a batch update cannot change objects' keys", entityName: entity.name, key: key)
+            }
             let converted = try AttributeValue(converting: value, toSlot: slot, of: entity)
             // Checked here for every store alike: a sub-entity's column in a shared table is nullable.
             guard !converted.isNull || entity.attributes[slot].isOptional else {

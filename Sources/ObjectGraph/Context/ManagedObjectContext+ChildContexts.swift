@@ -23,7 +23,11 @@ extension ManagedObjectContext {
 
     /// Gives every inserted object a permanent ID, so a child can name it in rows.
     func makeInsertedIDsPermanent() throws {
-        let temporary = pendingInserts.filter(\.objectID.isTemporaryID)
+        // An object whose primary key is not set yet cannot be named by a key: it stays temporary.
+        let temporary = pendingInserts.filter { object in
+            object.objectID.isTemporaryID
+                && object.entity.primaryKeyIndex.map { slot in (try? PrimaryKeyRule.key(from: object.values[slot]).get()) != nil } ?? true
+        }
         guard !temporary.isEmpty else { return }
         try obtainPermanentIDs(for: temporary)
         // Rows naming those objects by their temporary IDs take the new ones.

@@ -81,16 +81,34 @@ extension ManagedObjectContext {
         return object
     }
 
-    /// Gives the objects with temporary IDs their permanent IDs now, before they are saved.
+    /// Gives the objects with temporary IDs their permanent IDs now, before they are saved. An
+    /// object whose entity has a `primaryKey` attribute gets the ID its key names (and must have
+    /// one); its key cannot change afterwards.
     public func obtainPermanentIDs(for objects: [ManagedObject]) throws {
         checkQueue("obtainPermanentIDs(for:)")
         let store = try requireStore()
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.isManaged(by: self) }
         for (_, group) in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) }) {
-            let keys = try store.reservePrimaryKeys(for: group[0].entity, count: group.count)
+            let keys = try group[0].entity.primaryKeyIndex.map { slot in try declaredKeys(of: group, slot: slot) }
+                ?? store.reservePrimaryKeys(for: group[0].entity, count: group.count)
             for (object, key) in zip(group, keys) {
                 object.objectID = ManagedObjectID(space: store.idSpaces[object.entity.index], primaryKey: key)
                 register(object)
+            }
+        }
+    }
+
+    /// The keys `objects` (of one entity) hold in their primary key at `slot`, or an error naming
+    /// the first object without a valid one.
+    private func declaredKeys(of objects: [ManagedObject], slot: Int) throws -> [Int64] {
+        try objects.map { object in
+            switch PrimaryKeyRule.key(from: object.values[slot]) {
+            case .success(let key): return key
+            case .failure(let problem):
+                let name = object.entity.attributes[slot].name
+                throw ObjectGraphError(
+                    .validation, "Cannot give \(object.objectID.shortDescription) a permanent ID: \(name) \(problem.reason(in: object.entity))",
+                    entityName: object.entity.name, objectID: object.objectID, key: name)
             }
         }
     }

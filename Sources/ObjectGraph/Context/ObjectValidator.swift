@@ -21,11 +21,29 @@ enum ObjectValidator {
             guard !value.isNull, let reason = reason(rejecting: value, for: attribute) else { continue }
             failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: attribute.name, reason: reason))
         }
+        if let slot = entity.primaryKeyIndex { appendPrimaryKeyFailure(of: object, slot: slot, to: &failures) }
         if !entity.relationships.isEmpty { appendRelationshipFailures(of: object, checkAll: checkAll, to: &failures) }
         // Report in declaration order, whatever rule found the problem.
         if failures.count - start > 1 {
             failures[start...].sort { entity.slotOrEnd($0.key) < entity.slotOrEnd($1.key) }
         }
+    }
+
+    /// A primary key below 1, or one that differs from the key of the object's permanent ID (a
+    /// saved object, or one given its ID by `obtainPermanentIDs`). A missing key is already a
+    /// missing required value.
+    private static func appendPrimaryKeyFailure(of object: ManagedObject, slot: Int, to failures: inout [ValidationFailure]) {
+        let entity = object.entity
+        let value = object.values[slot]
+        let reason: String?
+        if let key = object.objectID.primaryKey {
+            reason = PrimaryKeyRule.changedKeyReason(value, key: key, in: entity)
+        } else if case .failure(let problem) = PrimaryKeyRule.key(from: value), case .belowOne = problem {
+            reason = problem.reason(in: entity)
+        } else {
+            reason = nil
+        }
+        if let reason { failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: reason)) }
     }
 
     /// Required to-ones that are empty; to-manys that are empty but required, or hold fewer or

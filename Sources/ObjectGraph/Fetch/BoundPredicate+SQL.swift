@@ -73,9 +73,9 @@ extension BoundPredicate {
         mutating func sql(for operand: Operand, scope: String?) -> String {
             switch operand {
             case .attribute(let attribute):
-                return column(attribute.name, scope)
+                return column(attribute.columnName, scope)
             case .attributeAsReal(let attribute):
-                return "CAST(\(column(attribute.name, scope)) AS REAL)"
+                return "CAST(\(column(attribute.columnName, scope)) AS REAL)"
             case .reference(let relationship):
                 return column(relationship.name, scope)
             case .ownObject:
@@ -94,7 +94,7 @@ extension BoundPredicate {
             case .aggregate(let function, let collection, let attribute):
                 let (from, member) = members(of: collection, scope: scope)
                 depth -= 1
-                let value = column(attribute.name, member)
+                let value = column(attribute.columnName, member)
                 switch function {
                 case .count: return "(SELECT count(\(value)) \(from))"
                 case .sum: return "(SELECT coalesce(sum(\(value)), 0) \(from))"
@@ -153,7 +153,7 @@ extension BoundPredicate {
                     column = path.hops[number + 1].relationship.name
                 } else {
                     switch path.target {
-                    case .attribute(let attribute): column = attribute.name
+                    case .attribute(let attribute): column = attribute.columnName
                     case .reference(let relationship): column = relationship.name
                     case .none: return "NULL"
                     }

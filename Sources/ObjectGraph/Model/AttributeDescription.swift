@@ -30,14 +30,17 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     let defaultValue: AttributeValue
     /// The attribute's position in its entity's `attributes`, which is its slot in every value row.
     let index: Int
+    /// Whether the attribute is its entity's `primaryKey`: its values are the rows' keys.
+    let isPrimaryKey: Bool
 
     init(
         name: String, type: AttributeType, isOptional: Bool = false, isTransient: Bool = false,
         isIndexed: Bool = false, renamingIdentifier: String? = nil,
         minimum: AttributeValue? = nil, maximum: AttributeValue? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil,
-        defaultValue: AttributeValue = .null, index: Int
+        defaultValue: AttributeValue = .null, index: Int, isPrimaryKey: Bool = false
     ) {
+        self.isPrimaryKey = isPrimaryKey
         self.name = name
         self.type = type
         self.isOptional = isOptional

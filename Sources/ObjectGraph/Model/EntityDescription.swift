@@ -16,6 +16,12 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let uniquenessConstraints: [[String]]
     /// Compound indexes, each a list of attribute names.
     public let indexes: [[String]]
+    /// The name of the integer attribute whose values are the objects' keys (`"primaryKey"` in
+    /// the model, declared on a hierarchy's root and shared by its sub-entities), or `nil` when
+    /// the store numbers objects itself.
+    public var primaryKey: String? { primaryKeyIndex.map { attributes[$0].name } }
+    /// The slot of the `primaryKey` attribute.
+    let primaryKeyIndex: Int?
     /// The entity's position in its model's `entities`.
     let index: Int
     /// The slots of the stored attributes that must not be nil.
@@ -62,9 +68,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     init(
         name: String, className: String? = nil, isAbstract: Bool = false, parentName: String? = nil,
         attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], index: Int,
+        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], index: Int, primaryKeyIndex: Int? = nil,
         inheritedCounts: InheritedCounts = InheritedCounts()
     ) {
+        self.primaryKeyIndex = primaryKeyIndex
         self.inheritedCounts = inheritedCounts
         self.name = name
         self.className = className ?? name

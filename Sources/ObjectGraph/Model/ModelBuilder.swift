@@ -13,6 +13,7 @@ enum ModelBuilder {
             let ancestors = lookup.ancestors(of: entity)
             let lineage = ancestors + [entity]
             let attributes = lineage.flatMap(\.attributes)
+            let primaryKey = lineage[0].primaryKey.flatMap { key in attributes.firstIndex { $0.name == key.name } }
             let relationships = lineage.flatMap(\.relationships)
             var nextToOneSlot = attributes.count
             var nextToManySlot = attributes.count + relationships.count { !$0.isToMany }
@@ -21,7 +22,7 @@ enum ModelBuilder {
                 className: entity.className?.name,
                 isAbstract: entity.isAbstract,
                 parentName: entity.parent?.name,
-                attributes: attributes.enumerated().map { slot, attribute in attribute.makeDescription(index: slot) },
+                attributes: attributes.enumerated().map { slot, attribute in attribute.makeDescription(index: slot, isPrimaryKey: slot == primaryKey) },
                 relationships: relationships.enumerated().map { position, relationship in
                     let slot: Int
                     if relationship.isToMany {
@@ -41,14 +42,24 @@ enum ModelBuilder {
                         index: position, slot: slot, destinationIndex: entityIndexes[destination.name]!, inverseIndex: inverseIndex,
                         isInverseToMany: inverseIndex.map { destinationRelationships[$0].isToMany } ?? false)
                 },
-                uniquenessConstraints: lineage.flatMap(\.uniquenessConstraints).map { $0.names.map(\.name) },
+                uniquenessConstraints: lineage.flatMap(uniquenessConstraints(of:)),
                 indexes: lineage.flatMap(\.indexes).map { $0.names.map(\.name) },
                 index: index,
+                primaryKeyIndex: primaryKey,
                 inheritedCounts: InheritedCounts(
                     attributes: ancestors.map(\.attributes.count).reduce(0, +),
                     relationships: ancestors.map(\.relationships.count).reduce(0, +),
-                    uniquenessConstraints: ancestors.map(\.uniquenessConstraints.count).reduce(0, +),
+                    uniquenessConstraints: ancestors.map { uniquenessConstraints(of: $0).count }.reduce(0, +),
                     indexes: ancestors.map(\.indexes.count).reduce(0, +)))
         }
+    }
+
+    /// The uniqueness constraints `entity` declares, and for a root with a primary key the key
+    /// on its own unless declared: keys are unique, and stores and merge policies treat a
+    /// duplicate key like any other broken constraint.
+    private static func uniquenessConstraints(of entity: EntityDraft) -> [[String]] {
+        let declared = entity.uniquenessConstraints.map { $0.names.map(\.name) }
+        guard let key = entity.primaryKey?.name, !declared.contains([key]) else { return declared }
+        return declared + [[key]]
     }
 }

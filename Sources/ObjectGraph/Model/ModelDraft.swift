@@ -20,6 +20,8 @@ struct EntityDraft {
     var relationships: [RelationshipDraft] = []
     var uniquenessConstraints: [NameListDraft] = []
     var indexes: [NameListDraft] = []
+    /// The integer attribute whose values are the rows' keys (`"primaryKey": "id"`), if any.
+    var primaryKey: NameReference?
     /// Properties declared with problems of their own: references to them are not reported again.
     var brokenPropertyNames: Set<String> = []
 }
@@ -56,11 +58,12 @@ struct AttributeDraft {
     var defaultValue: AttributeValue = .null
 
     /// The description of this attribute at slot `index` of its entity's value rows.
-    func makeDescription(index: Int) -> AttributeDescription {
+    func makeDescription(index: Int, isPrimaryKey: Bool = false) -> AttributeDescription {
         AttributeDescription(
             name: name, type: type, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
             renamingIdentifier: renamingIdentifier, minimum: minimum, maximum: maximum,
-            minLength: minLength, maxLength: maxLength, regex: regex, defaultValue: defaultValue, index: index)
+            minLength: minLength, maxLength: maxLength, regex: regex, defaultValue: defaultValue, index: index,
+            isPrimaryKey: isPrimaryKey)
     }
 }
 

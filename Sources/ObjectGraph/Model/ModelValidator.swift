@@ -4,10 +4,10 @@
 /// names, attribute types, defaults, limits), then the entities are checked against each other
 /// (duplicate names, parents, relationship destinations and inverses, constraint attribute names).
 /// Extensions hold each concern: `+Fields`, `+Names`, `+Attributes`, `+Relationships`,
-/// `+Constraints` and `+Inheritance`.
+/// `+Constraints`, `+PrimaryKey` and `+Inheritance`.
 struct ModelValidator {
     static let modelKeys = ["name", "version", "entities"]
-    static let entityKeys = ["name", "className", "abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes"]
+    static let entityKeys = ["name", "className", "abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes", "primaryKey"]
 
     var log: ModelIssueLog
 
@@ -50,6 +50,7 @@ struct ModelValidator {
         for entity in entities {
             checkRelationshipReferences(of: entity, lookup)
             checkConstraintReferences(of: entity, lookup)
+            checkPrimaryKey(of: entity, lookup)
         }
         guard let name, let version else { return nil }
         return ModelDraft(name: name, version: version, entities: entities)
@@ -93,6 +94,9 @@ struct ModelValidator {
         }
         entity?.uniquenessConstraints = readNameLists("uniquenessConstraints", in: fields, what: "a uniqueness constraint")
         entity?.indexes = readNameLists("indexes", in: fields, what: "an index")
+        if let key = string("primaryKey", in: fields, required: false, expected: "the name of an integer attribute") {
+            entity?.primaryKey = NameReference(name: key, path: fields.path("primaryKey"), position: fields.position("primaryKey"))
+        }
         return entity
     }
 }

@@ -5,7 +5,8 @@
 /// - entity names; each entity's `abstract` flag and `parent`;
 /// - attributes: name, type, `optional`, `transient`, `indexed` (inherited attributes included);
 /// - relationships: name, destination, `toMany`, `ordered`, `inverse`, `optional`;
-/// - uniqueness constraints (as sets of attribute names) and indexes (as ordered lists of names).
+/// - uniqueness constraints (as sets of attribute names) and indexes (as ordered lists of names);
+/// - the `primaryKey` attribute (a line only for entities that have one, so other hashes stay).
 ///
 /// Not covered (changing these keeps the hash): the model's name and version number, `className`,
 /// default values, validation rules (`minValue`/`maxValue`, `minLength`/`maxLength`, `regex`),
@@ -24,6 +25,7 @@ enum ModelVersionHash {
         var lines = ["objectgraph-model-hash 1"]
         for entity in entities.sorted(by: { $0.name < $1.name }) {
             lines.append("entity \(entity.name) abstract=\(entity.isAbstract) parent=\(entity.parentName ?? "-")")
+            if let key = entity.primaryKey { lines.append(" primaryKey \(key)") }
             for attribute in entity.attributes.sorted(by: { $0.name < $1.name }) {
                 lines.append(" attribute \(attribute.name) \(attribute.type.rawValue) optional=\(attribute.isOptional) transient=\(attribute.isTransient) indexed=\(attribute.isIndexed)")
             }

@@ -11,6 +11,9 @@ extension InMemoryStore {
             if let permanent = insert.objectID.primaryKey {
                 rowKeys.append(permanent)
                 state.tables[index].maxKey = max(state.tables[index].maxKey, permanent)
+            } else if let declared = try PrimaryKeyRule.declaredKey(in: insert.values, of: insert.objectID) {
+                assigned.append(declared)
+                rowKeys.append(declared)
             } else {
                 state.tables[index].maxKey += 1
                 let key = state.tables[index].maxKey
@@ -51,12 +54,21 @@ extension InMemoryStore {
         if !conflicts.rows.isEmpty { throw conflicts }
         for (insert, primaryKey) in zip(request.inserts, rowKeys) {
             let entity = insert.objectID.entity
+            if let slot = entity.primaryKeyIndex, isKeyTaken(primaryKey, inHierarchyOf: entity, state) {
+                // SQLite's rowid refuses a second row with the key; so does this store.
+                throw ConstraintViolation.uniqueness(entity: entity, objectID: insert.objectID, keys: [entity.attributes[slot].name], values: [.integer(primaryKey)])
+            }
             var values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)
             for attribute in entity.attributes where attribute.isTransient { values[attribute.index] = attribute.defaultValue }
             try write(Snapshot(primaryKey: primaryKey, values: values, version: 1, entityIndex: entity.index), objectID: insert.objectID, into: &state)
         }
         try applyRelationshipChanges(request.relationshipChanges, keys: keys, to: &state)
         return assigned
+    }
+
+    /// Whether a row of `entity`'s hierarchy (which shares one key space) has `key`.
+    private func isKeyTaken(_ key: Int64, inHierarchyOf entity: EntityDescription, _ state: State) -> Bool {
+        model.kindIndexes[model.rootIndexes[entity.index]].contains { state.tables[$0].rows[key] != nil }
     }
 
     /// Stores `row` after checking required values and uniqueness, as SQLite's NOT NULL columns

@@ -1,6 +1,7 @@
 /// The SQLite tables and indexes that hold a model, as DDL statements in a fixed order.
 ///
-/// Each entity is a STRICT table named after it: `"_pk" INTEGER PRIMARY KEY` (the rowid),
+/// Each entity is a STRICT table named after it: `"_pk" INTEGER PRIMARY KEY` (the rowid, which
+/// holds the entity's `primaryKey` attribute when it has one, instead of a column of its own),
 /// `"_version" INTEGER NOT NULL DEFAULT 1` (for optimistic locking), then one column per stored
 /// attribute, NOT NULL when the attribute is required, one INTEGER foreign-key column per to-one
 /// relationship (named after it, always nullable: required relationships are enforced by
@@ -52,7 +53,9 @@ enum SQLiteSchema {
 
     /// `CREATE TABLE IF NOT EXISTS "Root" (…) STRICT` for a table layout.
     static func createTable(_ table: SQLiteTableLayout) -> String {
-        var columns = ["\(quoteIdentifier(primaryKeyColumn)) INTEGER PRIMARY KEY"]
+        // A `primaryKey` attribute is this column; the comment says so to whoever reads the schema.
+        let keyAttribute = table.root.primaryKey.map { " /* \(table.root.name).\($0) */" } ?? ""
+        var columns = ["\(quoteIdentifier(primaryKeyColumn)) INTEGER PRIMARY KEY\(keyAttribute)"]
         if table.hasEntityColumn { columns.append("\(quoteIdentifier(SQLiteTableLayout.entityColumn)) TEXT NOT NULL") }
         for column in table.columns {
             columns.append("\(quoteIdentifier(column.name)) \(column.type)\(column.isRequired ? " NOT NULL" : "")")
@@ -73,9 +76,11 @@ enum SQLiteSchema {
         var statements: [String] = []
         var covered: Set<[String]> = []
         let condition = entity === table.root ? "" : " WHERE \(SQLiteTableLayout.entityFilter(model.kinds(of: entity)))"
-        func add(_ columns: [String], unique: Bool) {
-            guard !columns.isEmpty, covered.insert(columns).inserted else { return }
-            let name = names.claim("\(entity.name)_\(columns.joined(separator: "_"))_\(unique ? "unique" : "idx")")
+        func add(_ attributes: [String], unique: Bool) {
+            let columns = attributes.map(entity.columnName(ofAttribute:))
+            // The primary key alone is the rowid: unique and indexed already.
+            guard !columns.isEmpty, columns != [primaryKeyColumn], covered.insert(columns).inserted else { return }
+            let name = names.claim("\(entity.name)_\(attributes.joined(separator: "_"))_\(unique ? "unique" : "idx")")
             let list = columns.map(quoteIdentifier).joined(separator: ", ")
             statements.append("CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(table.root.name)) (\(list))\(condition)")
         }

@@ -15,9 +15,11 @@ extension SQLiteStoreState {
         inserted.reserveCapacity(count)
         _ = try save { _ in
             for index in 0..<count {
-                let key = try nextPrimaryKey(for: root)
-                try insertRow(try row(index), key: key, into: table, keys: keys,
-                              objectID: ManagedObjectID(space: unsaved, temporaryNumber: TemporaryIDGenerator.next()))
+                let values = try row(index)
+                let objectID = ManagedObjectID(space: unsaved, temporaryNumber: TemporaryIDGenerator.next())
+                // An entity with a primary key attribute brings its own keys; others are counted.
+                let key = try PrimaryKeyRule.declaredKey(in: values, of: objectID) ?? nextPrimaryKey(for: root)
+                try insertRow(values, key: key, into: table, keys: keys, objectID: objectID)
                 inserted.append(ManagedObjectID(space: space, primaryKey: key))
             }
             return []

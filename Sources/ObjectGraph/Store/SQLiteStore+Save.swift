@@ -50,6 +50,9 @@ extension SQLiteStoreState {
                 // Keys obtained in advance were reserved; this only guards against any that were not.
                 primaryKeyCounters[index] = max(primaryKeyCounters[index], permanent)
                 rowKeys.append(permanent)
+            } else if let declared = try PrimaryKeyRule.declaredKey(in: insert.values, of: insert.objectID) {
+                assigned.append(declared)
+                rowKeys.append(declared)
             } else {
                 let key = try nextPrimaryKey(for: index)
                 assigned.append(key)

@@ -8,7 +8,10 @@ extension SQLiteStoreState {
         let entity = table.entity
         switch failure.code {
         case SQLiteResultCode.constraintUnique, SQLiteResultCode.constraintPrimaryKey:
-            let columns = Self.constrainedColumns(in: failure.message)
+            // A primary key attribute is the `_pk` column: its clash is a uniqueness clash on it.
+            let columns = Self.constrainedColumns(in: failure.message).map { column in
+                column == SQLiteSchema.primaryKeyColumn ? entity.primaryKey ?? column : column
+            }
             if columns == [SQLiteSchema.primaryKeyColumn] {
                 return failure.error(
                     .constraintViolation,

@@ -92,9 +92,10 @@ final class SQLiteStoreTable {
         for kind in kinds {
             var columns: [Column] = []
             for attribute in kind.storedAttributes {
+                // A primary key is read from `_pk`, result column 0, never NULL.
                 columns.append(Column(
-                    index: resultColumn[attribute.name]!, slot: attribute.index, kind: .attribute(attribute.type),
-                    isStrict: strictColumns.contains(attribute.name)))
+                    index: attribute.isPrimaryKey ? 0 : resultColumn[attribute.name]!, slot: attribute.index, kind: .attribute(attribute.type),
+                    isStrict: attribute.isPrimaryKey || strictColumns.contains(attribute.name)))
             }
             for relationship in kind.toOneRelationships {
                 let index = resultColumn[relationship.name]!
@@ -131,7 +132,8 @@ final class SQLiteStoreTable {
     /// The columns `entity`'s rows use: stored attributes, then to-one foreign keys (each followed
     /// by its destination-entity column when the destination has sub-entities).
     private static func writeColumns(of entity: EntityDescription, model: ManagedObjectModel) -> [WriteColumn] {
-        entity.storedAttributes.map { WriteColumn(name: $0.name, slot: $0.index, bindsEntityName: false) }
+        // A primary key is written as the row's `_pk`, never as a column of its own.
+        entity.storedAttributes.filter { !$0.isPrimaryKey }.map { WriteColumn(name: $0.name, slot: $0.index, bindsEntityName: false) }
             + entity.toOneRelationships.flatMap { relationship in
                 [WriteColumn(name: relationship.name, slot: relationship.slot, bindsEntityName: false)]
                     + (SQLiteTableLayout.referenceEntityColumn(relationship, model: model).map { [WriteColumn(name: $0, slot: relationship.slot, bindsEntityName: true)] } ?? [])

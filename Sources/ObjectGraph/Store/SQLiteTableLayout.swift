@@ -38,7 +38,8 @@ struct SQLiteTableLayout {
             }
         }
         for entity in entities {
-            for attribute in entity.ownAttributes where !attribute.isTransient {
+            // A primary key is the `_pk` column itself.
+            for attribute in entity.ownAttributes where !attribute.isTransient && !attribute.isPrimaryKey {
                 add(attribute.name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional)
             }
             for relationship in entity.ownRelationships where relationship.isToOne {

@@ -67,3 +67,25 @@ import Testing
         #expect(stored == expected)
     }
 }
+
+/// The DDL of an entity with a `primaryKey` attribute: the attribute is the table's `_pk`.
+@Suite struct SQLitePrimaryKeySchemaTests {
+    @Test func theKeyAttributeIsTheRowKey() throws {
+        let model = try ManagedObjectModel(data: Data("""
+            { "name": "Keys", "version": 1, "entities": [
+              { "name": "Person", "primaryKey": "id", "indexes": [["name", "id"]], "attributes": [
+                  { "name": "id", "type": "integer64" }, { "name": "name", "type": "string" } ] } ] }
+            """.utf8))
+        let statements = model.sqliteSchema()
+        #expect(statements[0] == """
+            CREATE TABLE IF NOT EXISTS "Person" (
+                "_pk" INTEGER PRIMARY KEY /* Person.id */,
+                "name" TEXT NOT NULL,
+                "_version" INTEGER NOT NULL DEFAULT 1
+            ) STRICT
+            """)
+        // The rowid is unique already: the key's implicit constraint needs no index of its own.
+        #expect(statements[1] == #"CREATE INDEX IF NOT EXISTS "Person_name_id_idx" ON "Person" ("name", "_pk")"#)
+        #expect(statements.count == 4)
+    }
+}

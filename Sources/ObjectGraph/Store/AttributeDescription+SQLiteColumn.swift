@@ -1,0 +1,12 @@
+/// Where an attribute lives in its SQLite table: a column of its own name, except an entity's
+/// `primaryKey`, which is the table's `"_pk"` (the rowid) itself.
+extension AttributeDescription {
+    var columnName: String { isPrimaryKey ? SQLiteSchema.primaryKeyColumn : name }
+}
+
+extension EntityDescription {
+    /// The column of the attribute named `name` (see `AttributeDescription.columnName`).
+    func columnName(ofAttribute name: String) -> String {
+        name == primaryKey ? SQLiteSchema.primaryKeyColumn : name
+    }
+}
