@@ -1,18 +1,19 @@
 /// Reading: fetches compile to one parameterised SELECT (cached by its SQL text, so a predicate
 /// of the same shape with other values reuses the prepared statement), ordered by the requested
-/// sort terms and then by `_pk`, the tie-breaker both stores share.
+/// sort terms and then by `_pk`, the tie-breaker both stores share. Some read their rows in key
+/// order (SQLiteReader+KeyOrderedFetch.swift).
 extension SQLiteReader {
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
         let table = try table(for: request.entity)
-        var sql = table.selectPrefix
+        var filter = ""
         var bindings: [AttributeValue] = []
-        appendFilter(of: request, table: table, to: &sql, bindings: &bindings)
-        sql += " ORDER BY "
-        for term in request.sort { sql += term.sqlOrderingTerm + ", " }
-        sql += quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-        appendPaging(of: request, to: &sql, bindings: &bindings)
+        appendFilter(of: request, table: table, to: &filter, bindings: &bindings)
+        var tail = " ORDER BY "
+        for term in request.sort { tail += term.sqlOrderingTerm + ", " }
+        tail += quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        appendPaging(of: request, to: &tail, bindings: &bindings)
 
-        let statement = try connection.cachedStatement(sql)
+        let statement = try connection.cachedStatement(try fetchSQL(table: table, filter: filter, tail: tail))
         statement.reset()
         defer { statement.reset() }
         try statement.bind(bindings)

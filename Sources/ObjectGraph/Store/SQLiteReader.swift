@@ -21,6 +21,8 @@ final class SQLiteReader: @unchecked Sendable {
     /// takes a key list: a cascade runs one per deleted object, kept free of SQL building and
     /// cache lookups by text.
     var membershipStatements: [MembershipQuery: SQLiteStatement] = [:]
+    /// The SQL each fetch's plain SQL runs as, decided once (see SQLiteReader+KeyOrderedFetch).
+    var fetchSQLChoices: [String: String] = [:]
 
     struct MembershipQuery: Hashable {
         let relationship: Int

@@ -18,11 +18,7 @@ import Testing
 
     private func plan(_ store: TestStore, of sql: String) throws -> [String] {
         let connection = try SQLiteConnection(path: try #require(store.directory).appendingPathComponent("Conformance.sqlite").path, readOnly: true, busyTimeout: 1)
-        // SQLite prints the SQL it traces with the bound values; parameters are not needed to plan.
-        let statement = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
-        var details: [String] = []
-        while try statement.step() { details.append(statement.text(at: 3) ?? "") }
-        return details
+        return try connection.queryPlan(of: sql)
     }
 
     @Test func anEqualityOnAUniqueOrIndexedAttributeUsesItsIndex() throws {
