@@ -21,8 +21,11 @@ final class SQLiteReader: @unchecked Sendable {
     /// takes a key list: a cascade runs one per deleted object, kept free of SQL building and
     /// cache lookups by text.
     var membershipStatements: [MembershipQuery: SQLiteStatement] = [:]
-    /// The SQL each fetch's plain SQL runs as, decided once (see SQLiteReader+KeyOrderedFetch).
-    var fetchSQLChoices: [String: String] = [:]
+    /// Each fetch's key-ordered form, or `nil` where its plan does not call for one, by its plain
+    /// SQL (see SQLiteReader+KeyOrderedFetch).
+    var keyOrderedForms: [String: String?] = [:]
+    /// How many pages the connection's cache holds, read on first use.
+    var cachedPageCachePages: Int64?
 
     struct MembershipQuery: Hashable {
         let relationship: Int

@@ -30,11 +30,7 @@ extension SQLiteStoreState {
 
     /// `PRAGMA data_version`: changes exactly when another connection commits to the file.
     static func dataVersion(on connection: SQLiteConnection) throws -> Int64 {
-        let statement = try connection.cachedStatement("PRAGMA data_version")
-        statement.reset()
-        defer { statement.reset() }
-        _ = try statement.step()
-        return statement.int64(at: 0)
+        try connection.integerPragma("data_version")
     }
 
     /// The next key for the entity at `entityIndex`, counted as handed out.

@@ -12,16 +12,19 @@ final class TestStore {
     let directory: URL?
     /// Loads the store's model; called again by `reopen()`, as a restarted program would.
     private let loadModel: () throws -> ManagedObjectModel
+    /// The SQLite pragmas of the store's description.
+    private let pragmas: [String: String]
 
     /// A loaded store of `kind` for the conformance model.
     convenience init(_ kind: StoreKind) throws {
         try self.init(kind, model: ConformanceModel.load)
     }
 
-    /// A loaded store of `kind` for the model `loadModel` loads.
-    init(_ kind: StoreKind, model loadModel: @escaping () throws -> ManagedObjectModel) throws {
+    /// A loaded store of `kind` for the model `loadModel` loads, with `pragmas` for SQLite.
+    init(_ kind: StoreKind, model loadModel: @escaping () throws -> ManagedObjectModel, pragmas: [String: String] = [:]) throws {
         self.kind = kind
         self.loadModel = loadModel
+        self.pragmas = pragmas
         switch kind {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory
@@ -31,7 +34,7 @@ final class TestStore {
         case .inMemory:
             self.directory = nil
         }
-        container = Self.makeContainer(kind, model: try loadModel(), directory: directory)
+        container = Self.makeContainer(kind, model: try loadModel(), directory: directory, pragmas: pragmas)
         try container.loadPersistentStores()
     }
 
@@ -41,11 +44,13 @@ final class TestStore {
     }
 
     /// An unloaded container of `kind`; SQLite stores live in `directory`/Conformance.sqlite.
-    static func makeContainer(_ kind: StoreKind, model: ManagedObjectModel, directory: URL?) -> PersistentContainer {
+    static func makeContainer(_ kind: StoreKind, model: ManagedObjectModel, directory: URL?, pragmas: [String: String] = [:]) -> PersistentContainer {
         let container = PersistentContainer(name: "Conformance", managedObjectModel: model)
         switch kind {
         case .sqlite:
-            container.persistentStoreDescriptions = [PersistentStoreDescription(url: directory!.appendingPathComponent("Conformance.sqlite"))]
+            var description = PersistentStoreDescription(url: directory!.appendingPathComponent("Conformance.sqlite"))
+            description.sqlitePragmas = pragmas
+            container.persistentStoreDescriptions = [description]
         case .inMemory:
             container.persistentStoreDescriptions = [.inMemory]
         }
@@ -59,7 +64,7 @@ final class TestStore {
         guard kind == .sqlite else { return }
         let model = try loadModel()
         container.persistentStoreCoordinator.removePersistentStore()
-        container = Self.makeContainer(kind, model: model, directory: directory)
+        container = Self.makeContainer(kind, model: model, directory: directory, pragmas: pragmas)
         try container.loadPersistentStores()
     }
 
