@@ -1,8 +1,10 @@
 import Foundation
 
 extension ManagedObject {
-    /// The value of the attribute `key`, as the Swift type its attribute type documents
-    /// (`Int16` for integer16, `String` for string, …), or `nil`.
+    /// The value of the attribute `key`, or `nil`: numbers and booleans as `NSNumber` (as in
+    /// Core Data: `as? Int`, `as? Int16`, `as? Double`, `as? Bool` all read them), other types
+    /// as the Swift type their attribute type documents (`String`, `Date`, `Decimal`, …).
+    /// `value(forKey:as:)` reads a typed value without the box.
     ///
     /// Throws `.unknownKey` when the entity has no such attribute (suggesting the closest one) and
     /// `.objectNotFound` when the object is a fault whose row no longer exists.
@@ -11,7 +13,7 @@ extension ManagedObject {
         guard let slot = entity.attributeSlot(named: key) else {
             return try relationshipValue(try entity.requireRelationship(key))
         }
-        return try storedValue(at: slot).anyValue(as: entity.attributeTypes[slot])
+        return try storedValue(at: slot).bridgedValue(as: entity.attributeTypes[slot])
     }
 
     /// The value of the attribute `key` as `T`, or `nil` when the value is `nil`. Integers convert
@@ -84,7 +86,7 @@ extension ManagedObject {
         guard !isFault else { return [:] }
         var result: [String: Any?] = [:]
         let changed = isInserted ? entity.attributes : entity.attributes.filter { changedAttributes.contains($0.index) }
-        for attribute in changed { result[attribute.name] = values[attribute.index].anyValue(as: attribute.type) }
+        for attribute in changed { result[attribute.name] = values[attribute.index].bridgedValue(as: attribute.type) }
         return result
     }
 
@@ -94,7 +96,7 @@ extension ManagedObject {
         if isFault { try fulfillFault() }
         let attributes = try keys.map { try $0.map(entity.requireAttribute) } ?? entity.attributes
         var result: [String: Any?] = [:]
-        for attribute in attributes { result[attribute.name] = committed[attribute.index].anyValue(as: attribute.type) }
+        for attribute in attributes { result[attribute.name] = committed[attribute.index].bridgedValue(as: attribute.type) }
         return result
     }
 

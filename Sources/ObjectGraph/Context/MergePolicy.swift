@@ -108,7 +108,7 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     private static func value(of key: String, in row: [AttributeValue], _ entity: EntityDescription) -> Any? {
         let slot = entity.slotOrEnd(key)
         guard slot < row.count else { return nil }
-        if slot < entity.attributes.count { return row[slot].anyValue(as: entity.attributeTypes[slot]) }
+        if slot < entity.attributes.count { return row[slot].bridgedValue(as: entity.attributeTypes[slot]) }
         if case .object(let objectID) = row[slot] { return objectID }
         return nil
     }

@@ -20,12 +20,12 @@ public struct FetchedValues: FetchRequestResult, Sendable, Equatable, CustomStri
     /// The value of the property `name` (as `value(forKey:)` returns attribute values), or `nil`.
     public subscript(name: String) -> Any? {
         guard let index = names.firstIndex(of: name) else { return nil }
-        return values[index].anyValue(as: types[index])
+        return values[index].bridgedValue(as: types[index])
     }
 
     /// The value of the property `name` as `T`, or `nil` when it is nil, missing or not a `T`.
     public func value<T>(_ name: String, as type: T.Type) -> T? {
-        guard let value = self[name] else { return nil }
+        guard let index = names.firstIndex(of: name), let value = values[index].anyValue(as: types[index]) else { return nil }
         if let typed = value as? T { return typed }
         if let integer = value as? Int64, let integerType = T.self as? any BinaryInteger.Type {
             return integerType.init(exactly: integer) as? T

@@ -82,9 +82,10 @@ enum PredicateArguments {
 
     // MARK: - Conversion
 
-    /// One non-array value. Optionals are unwrapped; `.none` and `NSNull` are nil.
+    /// One non-array value. Optionals are unwrapped; `.none` and `NSNull` are nil; an `NSNumber`
+    /// is the Swift number it holds.
     private static func convert(_ argument: Any, label: String) throws -> PredicateValue {
-        switch unwrapped(argument) {
+        switch unwrapped(argument).map(NumberBridging.unbridged) {
         case nil, is NSNull: return .null
         case let value as Bool: return .boolean(value)
         case let value as Int: return .integer(Int64(value))

@@ -57,8 +57,9 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         self.index = index
     }
 
-    /// The value a newly inserted object starts with, or `nil` when none is declared.
-    public var defaultValueAsAny: Any? { defaultValue.anyValue }
+    /// The value a newly inserted object starts with, or `nil` when none is declared; numbers and
+    /// booleans as `NSNumber`, as `value(forKey:)` returns them.
+    public var defaultValueAsAny: Any? { defaultValue.bridgedValue(as: type) }
 
     public var description: String {
         "\(name): \(type.rawValue)\(isOptional ? "?" : "")\(isTransient ? " (transient)" : "")"

@@ -6,20 +6,22 @@ extension AttributeValue {
     ///
     /// Only exact conversions are accepted: any integer type whose value fits the attribute's
     /// width, integers into floating point or decimal when exactly representable, `Float` into
-    /// `Double`. Anything that would lose or invent information is refused, never coerced.
+    /// `Double`. Anything that would lose or invent information is refused, never coerced. An
+    /// `NSNumber` counts as the Swift number it holds (see `NumberBridging`).
     init(converting value: Any?, toSlot slot: Int, of entity: EntityDescription) throws {
         let type = entity.attributeTypes[slot]
-        guard let value else {
+        guard let given = value else {
             self = .null
             return
         }
+        let value = NumberBridging.unbridged(given)
         // The direct casts come first: this runs for every value a program sets, and looking
         // through an Optional hidden in `Any` costs a protocol cast that most values never need.
         if let converted = Self.convert(value, to: type) {
             self = converted
             return
         }
-        guard let unwrapped = unwrapOptional(value) else {
+        guard let unwrapped = unwrapOptional(value).map(NumberBridging.unbridged) else {
             self = .null
             return
         }
@@ -78,6 +80,26 @@ extension AttributeValue {
         if type.isInteger, value is Double || value is Float { return "floating-point values are not converted to integers" }
         if type == .float, value is Double { return "the Double is not exactly representable as a Float" }
         return nil
+    }
+
+    /// The value as the public `Any` results hand it out (`value(forKey:)`, `changedValues()`,
+    /// dictionary results, merge conflicts): numbers and booleans as an `NSNumber` of the
+    /// attribute's width, as Core Data does, so `as? Int`, `as? Int16`, `as? Double` and
+    /// `as? Bool` all read them (an `Int64` in an `Any` does not cast to `Int`); any other type
+    /// as `anyValue(as:)`.
+    func bridgedValue(as type: AttributeType) -> Any? {
+        switch self {
+        case .integer(let integer):
+            switch type {
+            case .integer16: NSNumber(value: Int16(truncatingIfNeeded: integer))
+            case .integer32: NSNumber(value: Int32(truncatingIfNeeded: integer))
+            default: NSNumber(value: integer)
+            }
+        case .double(let double): NSNumber(value: double)
+        case .float(let float): NSNumber(value: float)
+        case .boolean(let boolean): NSNumber(value: boolean)
+        default: anyValue(as: type)
+        }
     }
 
     /// The value as the Swift type documented for `type` (`Int16` for integer16, and so on).
