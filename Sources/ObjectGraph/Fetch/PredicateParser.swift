@@ -20,6 +20,9 @@ struct PredicateParser {
     private var current: PredicateToken
     private let arguments: [Any]
     private var depth = 0
+    /// The variables of the SUBQUERYs being parsed, innermost last: alone (`$b == %@`), one is
+    /// the member itself, a key path of just the variable.
+    private var subqueryVariables: [String] = []
 
     /// Parses `format`, substituting `arguments` for its `%` specifiers in order.
     static func parse(format: String, arguments: [Any]) throws -> PredicateNode {
@@ -188,7 +191,9 @@ struct PredicateParser {
         try advance()
         guard case .comma = current.kind else { throw expected("',' after the SUBQUERY's variable") }
         try advance()
+        subqueryVariables.append(variable)
         let predicate = try parseOr()
+        subqueryVariables.removeLast()
         guard case .rightParenthesis = current.kind else { throw expected("')' to close the SUBQUERY") }
         try advance()
         guard case .countSuffix = current.kind else { throw expected("'.@count' after the SUBQUERY (the only operator a SUBQUERY supports)") }
@@ -221,6 +226,9 @@ struct PredicateParser {
         case .keyPath(let components):
             try advance()
             return .keyPath(components)
+        case .variable(let name) where subqueryVariables.contains(name):
+            try advance()
+            return .keyPath(["$" + name])
         case .argument(let index, .key):
             let argument = try argument(index, for: token)
             let components = try located(token) { try PredicateArguments.keyPath(argument, position: index + 1) }

@@ -143,6 +143,12 @@ import Testing
             let authors = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "ANY books == %@", emma)))
             #expect(try authors.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
             #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "NONE books == %@", emma))) == 1)
+            // Inside a SUBQUERY, its variable alone is each member, as SELF is.
+            let withEmma = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "SUBQUERY(books, $b, $b == %@).@count > 0", emma)))
+            #expect(try withEmma.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
+            let ulysses = try context.one("Book", "title", "Ulysses")
+            let others = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "SUBQUERY(books, $b, $b != %@ AND $b.title != nil).@count == 2", ulysses)))
+            #expect(try others.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
             // NSPredicate's other spelling of ANY: the collection holds the value.
             let holders = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "%@ IN books", emma)))
             #expect(try holders.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
