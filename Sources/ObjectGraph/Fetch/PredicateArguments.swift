@@ -31,11 +31,12 @@ enum PredicateArguments {
         }
     }
 
-    /// An array argument (for IN and BETWEEN) as predicate values.
-    static func array(_ argument: Any, position: Int) throws -> [PredicateValue] {
-        guard let elements = unwrapped(argument) as? [Any] else {
-            throw ObjectGraphError(
-                .typeMismatch, "argument \(position) is \(describe(argument)) but IN and BETWEEN need an array")
+    /// An array argument (for IN and BETWEEN), or a set (for IN: `acceptsSet`), as predicate values.
+    static func array(_ argument: Any, position: Int, acceptsSet: Bool) throws -> [PredicateValue] {
+        let value = unwrapped(argument)
+        guard let elements = value as? [Any] ?? (acceptsSet ? (value as? any SetArgument)?.elementsInAnyOrder : nil) else {
+            let needed = acceptsSet ? "IN needs an array or a set" : "BETWEEN needs an array"
+            throw ObjectGraphError(.typeMismatch, "argument \(position) is \(describe(argument)) but \(needed)")
         }
         return try elements.map { element in
             if unwrapped(element) is [Any] {
@@ -61,8 +62,11 @@ enum PredicateArguments {
         return try elements.map { try convert($0, label: label) }
     }
 
-    /// Whether an argument is an array (so it may only follow IN or BETWEEN).
-    static func isArray(_ argument: Any) -> Bool { unwrapped(argument) is [Any] }
+    /// Whether an argument is an array or a set (so it may only follow IN or BETWEEN).
+    static func isArray(_ argument: Any) -> Bool {
+        let value = unwrapped(argument)
+        return value is [Any] || value is any SetArgument
+    }
 
     /// The key path a `%K` argument names, split at dots.
     static func keyPath(_ argument: Any, position: Int) throws -> [String] {
@@ -161,4 +165,17 @@ enum PredicateArguments {
         case .string: "a string"
         }
     }
+}
+
+/// A set given for `IN %@` (NSPredicate takes sets there too); membership ignores the order.
+protocol SetArgument {
+    var elementsInAnyOrder: [Any] { get }
+}
+
+extension Set: SetArgument {
+    var elementsInAnyOrder: [Any] { Array(self) }
+}
+
+extension NSSet: SetArgument {
+    var elementsInAnyOrder: [Any] { allObjects }
 }

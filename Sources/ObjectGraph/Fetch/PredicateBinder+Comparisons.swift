@@ -78,6 +78,9 @@ extension PredicateBinder {
             return .decimal(decimal)
         case (.string, .string(let string)): return .string(string)
         case (.boolean, .boolean(let boolean)): return .boolean(boolean)
+        // `inPrint == 1`, as Core Data users write it: 1 and 0 are what a boolean is stored as.
+        case (.boolean, .integer(let integer)) where integer == 0 || integer == 1: return .boolean(integer == 1)
+        case (.boolean, .integer): throw mismatch(subject, attribute, value, note: "; a boolean equals YES or NO (or 1 or 0)")
         case (.date, .date(let date)): return .date(date)
         case (.binary, .data(let data)): return .binary(data)
         case (.uuid, .uuid(let uuid)): return .uuid(uuid)

@@ -160,6 +160,13 @@ struct PredicateParser {
                 throw error("the left side of \(operatorToken.text.uppercased()) must be a key, not a value", at: leftToken)
             }
             try advance()
+            if case .options(let options) = current.kind {
+                guard case .in = operatorToken.kind else {
+                    throw error("options like \(current.text) apply to ==, !=, IN and the string operators, not to BETWEEN", at: current)
+                }
+                try advance()
+                return try parseTextMembership(keyPath, options, after: operatorToken)
+            }
             let list = try parseList(after: operatorToken)
             guard case .between = operatorToken.kind else { return .membership(keyPath, list.values) }
             if list.values.count == 1, case .variable = list.values[0] {
@@ -267,6 +274,21 @@ struct PredicateParser {
         return value
     }
 
+    /// The list after `keyPath IN[cd]`, as NSPredicate reads it: the key equals one of the
+    /// strings under the options (`title ==[cd] 'a' OR title ==[cd] 'b'`), so none is false.
+    private mutating func parseTextMembership(_ keyPath: [String], _ options: TextOptions, after keyword: PredicateToken) throws -> PredicateNode {
+        let list = try parseList(after: keyword)
+        if list.values.contains(where: { if case .variable = $0 { true } else { false } }) {
+            throw error("IN\(options.spelling) takes a list {…} or an array argument, not a substitution variable", at: list.token)
+        }
+        let alternatives = list.values.map { PredicateNode.text(keyPath, .equal, options, $0) }
+        switch alternatives.count {
+        case 0: return .constant(false)
+        case 1: return alternatives[0]
+        default: return .or(alternatives)
+        }
+    }
+
     /// The list after IN or BETWEEN: `{a, b, …}` or an array argument. Returns the values and the
     /// token that started the list, for messages.
     private mutating func parseList(after keyword: PredicateToken) throws -> (values: [PredicateValue], token: PredicateToken) {
@@ -274,7 +296,8 @@ struct PredicateParser {
         switch open.kind {
         case .argument(let index, .object):
             let argument = try argument(index, for: open)
-            let values = try located(open) { try PredicateArguments.array(argument, position: index + 1) }
+            let acceptsSet = if case .in = keyword.kind { true } else { false }
+            let values = try located(open) { try PredicateArguments.array(argument, position: index + 1, acceptsSet: acceptsSet) }
             try advance()
             return (values, open)
         case .variable(let name):

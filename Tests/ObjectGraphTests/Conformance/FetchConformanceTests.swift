@@ -56,6 +56,24 @@ import Testing
             // A quote in an argument is a value, never syntax.
             let quoted = FetchRequest<ManagedObject>(entityName: "Person", predicate: try FetchPredicate(format: "name == %@", "x' OR '1'='1"))
             #expect(try context.fetch(quoted).isEmpty)
+            // NSPredicate takes a set after IN too.
+            let inSet = FetchRequest<ManagedObject>(entityName: "Person", predicate: try FetchPredicate(format: "city IN %@", Set(["Oslo", "Paris"])))
+            #expect(try context.fetch(inSet).map(\.label) == ["Dora", "Émile", "Zoe"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func booleansCompareWithOneAndZero(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        _ = try store.savedItem("ON", ["flag": true])
+        _ = try store.savedItem("OFF", ["flag": false])
+        try store.withNewContext { context throws in
+            #expect(try context.objects("Item", where: "flag == 1").map(\.label) == ["ON"])
+            #expect(try context.objects("Item", where: "flag == 0").map(\.label) == ["OFF"])
+            #expect(try context.objects("Item", where: "flag != %d", arguments: [1]).map(\.label) == ["OFF"])
+            #expect(try context.objects("Item", where: "flag IN {1}").map(\.label) == ["ON"])
+            let two = #expect(throws: ObjectGraphError.self) { try context.objects("Item", where: "flag == 2") }
+            #expect(two?.message == "Item.flag is boolean but the predicate compares it with the integer 2; a boolean equals YES or NO (or 1 or 0)")
         }
     }
 

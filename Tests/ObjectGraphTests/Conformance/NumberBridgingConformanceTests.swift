@@ -108,10 +108,3 @@ import Testing
         }
     }
 }
-
-private extension ManagedObjectContext {
-    /// The objects of `entityName` matching `format` with `arguments`.
-    func objects(_ entityName: String, where format: String, arguments: [Any]) throws -> [ManagedObject] {
-        try fetch(FetchRequest<ManagedObject>(entityName: entityName, predicate: FetchPredicate(format: format, argumentArray: arguments)))
-    }
-}

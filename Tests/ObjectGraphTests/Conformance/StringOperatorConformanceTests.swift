@@ -43,6 +43,10 @@ import Testing
         ("NOT name CONTAINS[c] 'e'", ["André", "Bob", "Zoë Quinn"]),
         ("city BEGINSWITH 'x' AND name CONTAINS 'o'", ["Zoë Quinn", "zoe quinn"]),
         ("NOT city BEGINSWITH 'x'", []),
+        ("name IN[c] {'bob', 'ANDRE'}", ["Bob", "andre"]),
+        ("name IN[cd] {'renee muller', 'zoe quinn'}", ["RENEE MULLER", "Renée Müller", "Zoë Quinn", "zoe quinn"]),
+        ("NOT (name IN[cd] {'andre'}) AND age < 6", ["RENEE MULLER", "Renée Müller", "Zoë Quinn", "zoe quinn"]),
+        ("name IN[c] {}", []),
     ]
 
     @Test(arguments: StoreKind.allCases)

@@ -49,7 +49,7 @@ struct PredicateBindingTests {
         #expect(error?.message == "Person.age is integer16 but the predicate compares it with the string \"old\"")
         #expect(bindError("'old' < age")?.message == "Person.age is integer16 but the predicate compares it with the string \"old\"")
         #expect(bindError("name == 3")?.message == "Person.name is string but the predicate compares it with the integer 3")
-        #expect(bindError("flag == 1")?.message == "Person.flag is boolean but the predicate compares it with the integer 1")
+        #expect(bindError("flag == 2")?.message == "Person.flag is boolean but the predicate compares it with the integer 2; a boolean equals YES or NO (or 1 or 0)")
         #expect(bindError("score == YES")?.message == "Person.score is double but the predicate compares it with the Boolean YES")
         #expect(bindError("age == %@", Decimal(1))?.message == "Person.age is integer16 but the predicate compares it with the decimal 1")
         #expect(bindError("birthday == 3")?.kind == .typeMismatch)

@@ -129,7 +129,16 @@ struct PredicateSyntaxErrorTests {
         #expect(error?.message.hasPrefix("at column 8: argument 1 is an array; arrays may only follow IN or BETWEEN") == true)
 
         error = PredicateFixtures.error { _ = try FetchPredicate(format: "age IN %@", 3) }
-        #expect(error?.message.hasPrefix("at column 8: argument 1 is Int but IN and BETWEEN need an array") == true)
+        #expect(error?.message.hasPrefix("at column 8: argument 1 is Int but IN needs an array or a set") == true)
+
+        error = PredicateFixtures.error { _ = try FetchPredicate(format: "age BETWEEN %@", Set([1, 2])) }
+        #expect(error?.message.hasPrefix("at column 13: argument 1 is Set<Int> but BETWEEN needs an array") == true)
+
+        error = PredicateFixtures.error { _ = try FetchPredicate(format: "age BETWEEN[c] {1, 2}") }
+        #expect(error?.message.hasPrefix("at column 12: options like [c] apply to ==, !=, IN and the string operators, not to BETWEEN") == true)
+
+        error = PredicateFixtures.error { _ = try FetchPredicate(format: "name IN[c] $names") }
+        #expect(error?.message.hasPrefix("at column 12: IN[c] takes a list {…} or an array argument, not a substitution variable") == true)
 
         error = PredicateFixtures.error { _ = try FetchPredicate(format: "age IN %@", [[1]]) }
         #expect(error?.message.contains("an array of arrays") == true)

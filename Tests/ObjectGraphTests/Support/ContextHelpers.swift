@@ -29,6 +29,11 @@ extension ManagedObjectContext {
                           includesPendingChanges: includesPendingChanges))
     }
 
+    /// The objects of `entityName` matching `format` with `arguments` for its `%` specifiers.
+    func objects(_ entityName: String, where format: String, arguments: [Any]) throws -> [ManagedObject] {
+        try fetch(FetchRequest<ManagedObject>(entityName: entityName, predicate: FetchPredicate(format: format, argumentArray: arguments)))
+    }
+
     /// The item whose code is `code`, or `nil`.
     func item(_ code: String) throws -> ManagedObject? {
         try fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: FetchPredicate(format: "code == %@", code))).first
