@@ -24,9 +24,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let primaryKeyIndex: Int?
     /// The entity's position in its model's `entities`.
     let index: Int
-    /// The slots of the stored attributes that must not be nil.
+    /// The slots of the attributes (stored or transient) that must not be nil at save.
     let requiredSlots: [Int]
-    /// The stored attributes with a range, length or pattern rule.
+    /// The attributes (stored or transient) with a range, length or pattern rule.
     let attributesWithRules: [AttributeDescription]
     /// The attributes' types, by slot: read on every dynamic access without touching (and
     /// retaining) the attribute descriptions.
@@ -85,8 +85,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.attributeNames = NameIndex(attributes.map(\.name))
         self.attributeTypes = attributes.map(\.type)
         self.storedAttributes = attributes.filter { !$0.isTransient }
-        self.requiredSlots = attributes.filter { !$0.isTransient && !$0.isOptional }.map(\.index)
-        self.attributesWithRules = attributes.filter { !$0.isTransient }.filter {
+        // Transient attributes are validated too, as Core Data does: only storing skips them.
+        self.requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
+        self.attributesWithRules = attributes.filter {
             $0.minimum != nil || $0.maximum != nil || $0.minLength != nil || $0.maxLength != nil || $0.regex != nil
         }
         self.relationshipNames = NameIndex(relationships.map(\.name))

@@ -87,4 +87,39 @@ import Testing
         }
         #expect(try store.storedCount("Item") == 2)
     }
+
+    /// Transient attributes are validated like stored ones (Core Data's rule), though never stored.
+    @Test(arguments: StoreKind.allCases)
+    func transientAttributesAreValidatedToo(kind: StoreKind) throws {
+        let json = """
+            { "name": "Drafts", "version": 1, "entities": [ { "name": "Draft", "attributes": [
+                { "name": "title", "type": "string" },
+                { "name": "status", "type": "string", "transient": true, "maxLength": 4 },
+                { "name": "note", "type": "string", "transient": true, "optional": true, "regex": "[a-z]+" } ] } ] }
+            """
+        let store = try TestStore(kind, model: { try ManagedObjectModel(data: Data(json.utf8)) })
+        try store.withNewContext { context throws in
+            let draft = try context.insertNewObject(forEntityName: "Draft")
+            try draft.setValue("First", forKey: "title")
+            try draft.setValue("Bad Note", forKey: "note")
+            let error = #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error?.kind == .validation)
+            #expect(error?.validationFailures.map(\.key) == ["status", "note"])
+            try draft.setValue("LONGER", forKey: "status")
+            try draft.setValue("fine", forKey: "note")
+            let long = #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(long?.validationFailures.map(\.key) == ["status"])
+            try draft.setValue("done", forKey: "status")
+            try context.save()
+        }
+        try store.reopen()
+        try store.withNewContext { context throws in
+            let draft = try #require(try context.objects("Draft").first)
+            // Not stored: a fresh context reads the transient as unset; an update of another
+            // attribute does not re-validate it.
+            #expect(try draft.value(forKey: "status") == nil)
+            try draft.setValue("Second", forKey: "title")
+            try context.save()
+        }
+    }
 }
