@@ -56,6 +56,7 @@ struct ValidateCommand: ReportingCommand {
     private func details(of entity: EntityDescription) -> String {
         let transient = entity.attributes.filter(\.isTransient).count
         var parts = [counted(entity.attributes.count, "attribute") + (transient > 0 ? " (\(transient) transient)" : "")]
+        if let key = entity.primaryKey, entity.parentName == nil { parts.append("primary key \(key)") }
         if !entity.relationships.isEmpty { parts.append(counted(entity.relationships.count, "relationship")) }
         if !entity.uniquenessConstraints.isEmpty { parts.append(counted(entity.uniquenessConstraints.count, "uniqueness constraint")) }
         if !entity.indexes.isEmpty { parts.append(counted(entity.indexes.count, "compound index", plural: "compound indexes")) }

@@ -35,7 +35,7 @@ import Testing
                 { "name": "Gadget", "parent": "Item",
                   "attributes": [ { "name": "watts", "type": "integer32" } ],
                   "relationships": [ { "name": "maker", "destination": "Maker", "inverse": "gadgets" } ] },
-                { "name": "Maker",
+                { "name": "Maker", "primaryKey": "id", "attributes": [ { "name": "id", "type": "integer64" } ],
                   "relationships": [ { "name": "gadgets", "destination": "Gadget", "toMany": true, "inverse": "maker" } ] }
               ]
             }
@@ -44,7 +44,7 @@ import Testing
         let path = models.path("Shop.json")
         let hash = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path)).versionHash
         let output = try runTool(["validate", path])
-        // Gadget counts the attribute it inherits from Item.
+        // Gadget counts the attribute it inherits from Item; Maker's key is a uniqueness constraint too.
         #expect(output.standardOutput == """
             Shop.json: valid
               model:    Shop, version 3
@@ -52,7 +52,7 @@ import Testing
               entities: 3
                 Item    1 attribute, abstract
                 Gadget  2 attributes, 1 relationship, parent Item
-                Maker   0 attributes, 1 relationship
+                Maker   1 attribute, primary key id, 1 relationship, 1 uniqueness constraint
 
             """)
         #expect(output.exitCode == .success)
