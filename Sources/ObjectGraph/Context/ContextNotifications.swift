@@ -49,6 +49,7 @@ extension ManagedObjectContext {
         }
         NotificationCenter.default.post(name: changes.event.notificationName, object: self, userInfo: userInfo)
         changeStreams.yield(changes)
+        notifyResultsObservers(changes)
     }
 }
 

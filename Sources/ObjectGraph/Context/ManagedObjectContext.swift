@@ -80,6 +80,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let childMergeTargets = MergeTargets()
     /// The `AsyncStream`s of `changes(for:)`.
     let changeStreams = ChangeStreams()
+    /// The fetched results controllers following the context (see ContextResultsObserver).
+    @exclusivity(unchecked) var resultsObservers: [WeakResultsObserver] = []
     /// The ID space of each entity's temporary IDs, made on first insert.
     @exclusivity(unchecked) private var temporarySpaces: [ObjectIdentifier: ObjectIDSpace] = [:]
     /// The space `temporaryIDSpace(for:)` returned last.
