@@ -1,7 +1,8 @@
 // The end-to-end demo: a small library kept in a SQLite file. It creates authors, books,
 // members and loans linked by relationships, saves them, reopens the store, fetches with
 // predicates and sorting, walks the object graph, changes and deletes objects, and shows the
-// delete rules (deny, cascade) and what happens when a save is refused.
+// delete rules (deny, cascade) and what happens when a save is refused, then several contexts
+// and a live list that follows their saves.
 import Foundation
 import ObjectGraph
 
@@ -268,5 +269,38 @@ try other.performAndWait {
     let book = try other.existingObject(with: bookID)
     print("   with .mergeByPropertyObjectTrump: title \"\(try book.value(forKey: "title", as: String.self) ?? "")\", summary \"\(try book.value(forKey: "summary", as: String.self) ?? "")\"")
 }
+
+// 9. A live list: a fetched results controller keeps the view context's books, sectioned by
+//    author, current as other contexts save, and tells its delegate what changed.
+print("\n9. A live list")
+final class ChangePrinter: FetchedResultsControllerDelegate {
+    func controller(
+        _ controller: FetchedResultsController<ManagedObject>, didChange object: ManagedObject, at indexPath: IndexPath?,
+        for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+    ) {
+        let place = newIndexPath ?? indexPath
+        print("   \(type): \((try? text(object, "title")) ?? "?") at section \(place?.section ?? 0), row \(place?.item ?? 0)")
+    }
+}
+var shelf = FetchRequest<ManagedObject>(entityName: "Book")
+shelf.sortDescriptors = [FetchSortDescriptor(key: "author.name"), FetchSortDescriptor(key: "title")]
+let live = FetchedResultsController(fetchRequest: shelf, managedObjectContext: context, sectionNameKeyPath: "author.name")
+let printer = ChangePrinter()
+live.delegate = printer
+try live.performFetch()
+print("   " + (live.sections ?? []).map { "\($0.name): \($0.numberOfObjects)" }.joined(separator: "; "))
+try await container.performBackgroundTask { background in
+    let chiang = try background.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "name == %@", "Ted Chiang")))[0]
+    let book = try background.insertNewObject(forEntityName: "Book")
+    try book.setValue(UUID(), forKey: "id")
+    try book.setValue("Exhalation", forKey: "title")
+    try book.setValue("9781101947883", forKey: "isbn")
+    try book.setValue(352, forKey: "pageCount")
+    try book.setValue(chiang, forKey: "author")
+    try background.save()
+}
+let tedChiang = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "name == 'Ted Chiang'")))[0]
+print("   Ted Chiang: \(try tedChiang.value(forKeyPath: "books.@count") ?? 0) books, \(try tedChiang.value(forKeyPath: "books.@sum.pageCount") ?? 0) pages")
+
 container.persistentStoreCoordinator.removePersistentStore()
 print("\nDone. Inspect the file with: sqlite3 \(storeURL.path) .tables")
