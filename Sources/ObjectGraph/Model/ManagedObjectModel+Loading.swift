@@ -28,15 +28,23 @@ extension ManagedObjectModel {
     /// resource root, or in its `Models` subdirectory.
     public convenience init(named name: String, in bundle: Bundle) throws {
         let baseName = Self.baseName(name)
-        let url = bundle.url(forResource: baseName, withExtension: "json")
-            ?? bundle.url(forResource: baseName, withExtension: "json", subdirectory: "Models")
-        guard let url else {
-            let available = (bundle.paths(forResourcesOfType: "json", inDirectory: nil)
-                + bundle.paths(forResourcesOfType: "json", inDirectory: "Models")).map { URL(fileURLWithPath: $0) }
+        guard let url = Self.modelURL(baseName, in: bundle) else {
             throw Self.modelNotFound(baseName, place: "bundle \(bundle.bundlePath) (looked for \(baseName).json at its root and in Models/)",
-                                     available: available)
+                                     available: Self.modelURLs(in: bundle))
         }
         try self.init(contentsOf: url)
+    }
+
+    /// `baseName.json` at `bundle`'s resource root or in its `Models` subdirectory.
+    static func modelURL(_ baseName: String, in bundle: Bundle) -> URL? {
+        bundle.url(forResource: baseName, withExtension: "json")
+            ?? bundle.url(forResource: baseName, withExtension: "json", subdirectory: "Models")
+    }
+
+    /// Every `.json` file where `modelURL(_:in:)` looks, for "did you mean".
+    static func modelURLs(in bundle: Bundle) -> [URL] {
+        (bundle.paths(forResourcesOfType: "json", inDirectory: nil) + bundle.paths(forResourcesOfType: "json", inDirectory: "Models"))
+            .map { URL(fileURLWithPath: $0) }
     }
 
     /// Loads the model `name` (with or without `.json`) from `name.json` in `directory`.
@@ -75,11 +83,11 @@ extension ManagedObjectModel {
         }
     }
 
-    private static func baseName(_ name: String) -> String {
+    static func baseName(_ name: String) -> String {
         name.hasSuffix(".json") ? String(name.dropLast(5)) : name
     }
 
-    private static func modelNotFound(_ name: String, place: String, available: [URL]) -> ObjectGraphError {
+    static func modelNotFound(_ name: String, place: String, available: [URL]) -> ObjectGraphError {
         let names = available.map { $0.deletingPathExtension().lastPathComponent }.sorted()
         var message = "no model named \"\(name)\" in \(place)"
         if let suggestion = closestName(to: name, among: names) {

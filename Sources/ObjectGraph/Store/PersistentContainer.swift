@@ -33,6 +33,13 @@ public final class PersistentContainer: Sendable {
         viewContext.persistentStoreCoordinator = persistentStoreCoordinator
     }
 
+    /// A container named `name` for the model of the same name, found in the program's bundles
+    /// as `ManagedObjectModel(named:)` finds it: Core Data's `NSPersistentContainer(name:)`.
+    /// Throws `.invalidModel` when there is no such model or it is invalid.
+    public convenience init(name: String) throws {
+        self.init(name: name, managedObjectModel: try ManagedObjectModel(named: name))
+    }
+
     /// A container named `name` for `model`: `init(name:managedObjectModel:)` in short.
     public convenience init(name: String, model: ManagedObjectModel) {
         self.init(name: name, managedObjectModel: model)

@@ -45,6 +45,22 @@ import Testing
         #expect(model.sourceURL?.path.hasPrefix(Bundle.module.bundlePath) == true)
     }
 
+    /// Core Data's `NSPersistentContainer(name:)`: the model comes from the program's bundles,
+    /// here the test target's resource bundle beside the test executable.
+    @Test func loadsByNameFromTheProgramsBundles() throws {
+        let model = try ManagedObjectModel(named: "Library")
+        #expect(model.name == "Library")
+        #expect(model.versionHash == (try ManagedObjectModel(named: "Library", in: Bundle.module)).versionHash)
+        let container = try PersistentContainer(name: "BenchmarkIndexed")
+        #expect(container.managedObjectModel.entity(named: "Person")?.attribute(named: "age")?.isIndexed == true)
+        #expect(container.persistentStoreDescriptions.first?.url?.lastPathComponent == "BenchmarkIndexed.sqlite")
+
+        let error = try #require(throws: ObjectGraphError.self) { try PersistentContainer(name: "Libary") }
+        #expect(error.kind == .invalidModel)
+        #expect(error.message.contains("no model named \"Libary\" in the program's bundles"))
+        #expect(error.message.contains("did you mean \"Library\"?"))
+    }
+
     @Test func missingModelSuggestsTheClosestName() throws {
         let error = try #require(throws: ObjectGraphError.self) {
             try ManagedObjectModel(named: "Libary", inDirectory: ModelFixtures.modelsDirectory)
