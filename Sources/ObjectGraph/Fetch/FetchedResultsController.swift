@@ -49,7 +49,14 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// were), or `nil` when it succeeded.
     public private(set) var refreshError: ObjectGraphError?
 
-    private var layout = FetchedResultsDiff.Layout(sections: [])
+    /// The sections' objects by identity: a save that makes an inserted object's ID permanent
+    /// leaves it the same object.
+    private var layout = Diff.Layout(sections: []) {
+        didSet { indexPaths = layout.indexPaths }
+    }
+    /// Where each fetched object is, kept with `layout`.
+    private var indexPaths: [ObjectIdentifier: IndexPath] = [:]
+    private typealias Diff = FetchedResultsDiff<ObjectIdentifier>
     private var isObserving = false
 
     /// A controller for `fetchRequest` in `context`, grouped by `sectionNameKeyPath` (one section
@@ -105,7 +112,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
     /// Where `object` is in the results, or `nil` when it is not in them.
     public func indexPath(forObject object: Result) -> IndexPath? {
-        layout.indexPaths[object.objectID]
+        indexPaths[ObjectIdentifier(object)]
     }
 
     /// The objects grouped into sections by the section key path's value (consecutive runs:
@@ -139,8 +146,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
         }
     }
 
-    private static func layout(of sections: [FetchedResultsSection<Result>]) -> FetchedResultsDiff.Layout {
-        FetchedResultsDiff.Layout(sections: sections.map { ($0.name, $0.objects.map(\.objectID)) })
+    private static func layout(of sections: [FetchedResultsSection<Result>]) -> Diff.Layout {
+        Diff.Layout(sections: sections.map { ($0.name, $0.objects.map(ObjectIdentifier.init)) })
     }
 }
 
@@ -160,9 +167,11 @@ extension FetchedResultsController: ContextResultsObserver {
         }
         refreshError = nil
         let newLayout = Self.layout(of: newSections)
-        let diff = FetchedResultsDiff(from: layout, to: newLayout, updated: changes.updatedObjectIDs.union(changes.refreshedObjectIDs))
-        let oldObjects = Dictionary(oldSections.flatMap(\.objects).map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
-        let newObjects = Dictionary(objects.map { ($0.objectID, $0) }, uniquingKeysWith: { first, _ in first })
+        let changedIDs = changes.updatedObjectIDs.union(changes.refreshedObjectIDs)
+        let updated = Set(objects.filter { changedIDs.contains($0.objectID) }.map(ObjectIdentifier.init))
+        let diff = Diff(from: layout, to: newLayout, updated: updated)
+        let oldObjects = Dictionary(oldSections.flatMap(\.objects).map { (ObjectIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let newObjects = Dictionary(objects.map { (ObjectIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
         fetchedObjects = objects
         sections = newSections
         layout = newLayout
@@ -171,7 +180,7 @@ extension FetchedResultsController: ContextResultsObserver {
         for index in diff.deletedSections { delegate.controller(self, didChange: oldSections[index], atSectionIndex: index, for: .delete) }
         for index in diff.insertedSections { delegate.controller(self, didChange: newSections[index], atSectionIndex: index, for: .insert) }
         for change in diff.objectChanges {
-            guard let object = newObjects[change.objectID] ?? oldObjects[change.objectID] else { continue }
+            guard let object = newObjects[change.key] ?? oldObjects[change.key] else { continue }
             delegate.controller(self, didChange: object, at: change.indexPath, for: change.type, newIndexPath: change.newIndexPath)
         }
         delegate.controllerDidChangeContent(self)

@@ -146,6 +146,22 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func anUnsavedObjectStaysTheSameObjectWhenSaved(kind: StoreKind) throws {
+        let store = try Self.store(kind)
+        try store.withNewContext { context throws in
+            let draft = try context.insertBook("Anathem", "sf")
+            let recorder = Recorder()
+            let controller = FetchedResultsController(fetchRequest: Self.request(), managedObjectContext: context, sectionNameKeyPath: "genre")
+            controller.delegate = recorder
+            try controller.performFetch()
+            #expect(controller.indexPath(forObject: draft) == IndexPath(item: 0, section: 1))
+            try context.save()  // its ID becomes permanent; it is the same object in the same place
+            #expect(recorder.take().isEmpty)
+            #expect(controller.indexPath(forObject: draft) == IndexPath(item: 0, section: 1))
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func mergedSavesOfOtherContextsAreHeard(kind: StoreKind) throws {
         let store = try Self.store(kind)
         let viewing = store.newContext(name: "viewing")
@@ -170,17 +186,19 @@ import Testing
     }
 
     @Test func anInsertOrDeleteElsewhereMovesNothing() {
-        let ids = (1...5).map { ManagedObjectID(space: ObjectIDSpace(entity: EntityDescription(name: "E", attributes: [], index: 0), storeIdentifier: "S"), primaryKey: Int64($0)) }
-        let old = FetchedResultsDiff.Layout(sections: [("", [ids[0], ids[1], ids[2], ids[3]])])
-        let new = FetchedResultsDiff.Layout(sections: [("", [ids[4], ids[0], ids[2], ids[3], ids[1]])])
+        typealias Diff = FetchedResultsDiff<Int>
+        let old = Diff.Layout(sections: [("", [1, 2, 3, 4])])
+        let new = Diff.Layout(sections: [("", [5, 1, 3, 4, 2])])
         // 2 changed and moved to the end; 3 changed in place; 5 is new; 1 and 4 only shifted.
-        let diff = FetchedResultsDiff(from: old, to: new, updated: [ids[1], ids[2]])
+        let diff = Diff(from: old, to: new, updated: [2, 3])
         #expect(diff.objectChanges.map(\.type) == [.update, .move, .insert])
-        #expect(diff.objectChanges.map(\.objectID) == [ids[2], ids[1], ids[4]])
+        #expect(diff.objectChanges.map(\.key) == [3, 2, 5])
         #expect(diff.objectChanges[0].indexPath == IndexPath(item: 2, section: 0))
         #expect(diff.objectChanges[0].newIndexPath == IndexPath(item: 2, section: 0))
         #expect(diff.objectChanges[1].newIndexPath == IndexPath(item: 4, section: 0))
-        #expect(FetchedResultsDiff.longestIncreasingRun([3, 1, 2, 5, 4]).count == 3)
+        #expect(Diff.longestIncreasingRun([3, 1, 2, 5, 4]).count == 3)
+        // An unchanged object out of order (its sort key lives elsewhere) moves too.
+        #expect(Diff(from: old, to: Diff.Layout(sections: [("", [2, 1, 3, 4])]), updated: []).objectChanges.map(\.type) == [.move])
     }
 }
 
