@@ -106,8 +106,9 @@ public enum ContextEvent: String, Sendable, CaseIterable {
     case willSave
     /// A save was committed (to the store, or to the parent context of a child).
     case didSave
-    /// The context's objects changed without the context's own code changing them: a merge of
-    /// another context's save, or a child context's save pushed into it.
+    /// The context's objects changed without the context's own code changing them (a merge of
+    /// another context's save, or a child context's save pushed into it), or
+    /// `processPendingChanges()` reported the context's unsaved changes.
     case objectsDidChange
 
     /// The NotificationCenter name of the event's notification.

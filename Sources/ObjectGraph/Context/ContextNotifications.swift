@@ -6,7 +6,8 @@ extension ManagedObjectContext {
     public static let willSaveNotification = Notification.Name("ObjectGraph.ManagedObjectContextWillSave")
     /// Posted (object: the context) after a save was committed.
     public static let didSaveNotification = Notification.Name("ObjectGraph.ManagedObjectContextDidSave")
-    /// Posted (object: the context) after a merge or a child context's save changed its objects.
+    /// Posted (object: the context) after a merge or a child context's save changed its objects,
+    /// and by `processPendingChanges()` with the context's unsaved changes.
     public static let objectsDidChangeNotification = Notification.Name("ObjectGraph.ManagedObjectContextObjectsDidChange")
 
     /// The `userInfo` keys of the context's notifications.

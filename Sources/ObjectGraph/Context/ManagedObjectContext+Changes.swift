@@ -69,6 +69,19 @@ extension ManagedObjectContext {
     public var updatedObjects: Set<ManagedObject> { Set(updated.values) }
     /// The objects scheduled for deletion.
     public var deletedObjects: Set<ManagedObject> { Set(deleted.values) }
+    /// Reports the context's unsaved changes now, as Core Data's `processPendingChanges()` does:
+    /// an objects-did-change notification (and `changes(for: .objectsDidChange)` element) listing
+    /// the inserted, updated and deleted objects, so observers and fetched results controllers see
+    /// them before a save. Saves and merges report on their own; each call lists every unsaved
+    /// change, reported before or not. Nothing is posted without changes.
+    public func processPendingChanges() {
+        checkQueue("processPendingChanges()")
+        guard hasChanges else { return }
+        post(ContextChanges(
+            event: .objectsDidChange, inserted: pendingInserts.map(\.objectID),
+            updated: updated.values.map(\.objectID), deleted: deleted.values.map(\.objectID)))
+    }
+
     /// Every object the context currently knows.
     public var registeredObjects: Set<ManagedObject> { Set(registered.values.map { $0.takeUnretainedValue() }).union(pendingInserts) }
 

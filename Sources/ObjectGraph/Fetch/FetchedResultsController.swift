@@ -25,10 +25,11 @@ public struct FetchedResultsSection<Result: ManagedObject> {
 /// let first = try controller.object(at: IndexPath(item: 0, section: 0))
 /// ```
 ///
-/// After `performFetch()`, every save of the context and every change merged into it (another
-/// context's save, a child's save) that touches the fetched entity runs the request again and
-/// tells the delegate what moved, as a diff of the old and new results: the results are always
-/// what the request fetches now. Like Core Data's, it sees changes of the fetched entity's
+/// After `performFetch()`, every save of the context, every change merged into it (another
+/// context's save, a child's save) and every `processPendingChanges()` (the context's unsaved
+/// changes) that touches the fetched entity runs the request again and tells the delegate what
+/// moved, as a diff of the old and new results: the results are always what the request
+/// fetches now. Like Core Data's, it sees changes of the fetched entity's
 /// objects only: renaming an author does not regroup books sectioned by `author.name` until the
 /// next change of a book or `performFetch()`. Use it on its context's queue.
 public final class FetchedResultsController<Result: ManagedObject> {

@@ -235,4 +235,28 @@ import Testing
             #expect(try context.item("A1")?.value(forKey: "scratch") == nil)
         }
     }
+
+    /// `processPendingChanges()` posts the unsaved changes as objects-did-change, as Core Data's does.
+    @Test(arguments: StoreKind.allCases)
+    func processingPendingChangesReportsThem(kind: StoreKind) async throws {
+        let store = try TestStore(kind)
+        let savedID = try store.savedItem("SAVED")
+        let gone = try store.savedItem("GONE")
+        let context = store.newContext()
+        let stream = context.changes(for: .objectsDidChange)
+        let insertedID = try context.performAndWait {
+            context.processPendingChanges()  // nothing to report: nothing posted
+            try context.existingObject(with: savedID).setValue("changed", forKey: "title")
+            context.delete(try context.existingObject(with: gone))
+            let item = try context.insertItem("NEW")
+            context.processPendingChanges()
+            return item.objectID
+        }
+        var changes = stream.makeAsyncIterator()
+        let reported = try #require(await changes.next())
+        #expect(reported.insertedObjectIDs == [insertedID])
+        #expect(reported.updatedObjectIDs == [savedID])
+        #expect(reported.deletedObjectIDs == [gone])
+        #expect(try context.performAndWait { context.hasChanges })
+    }
 }

@@ -60,6 +60,16 @@ import Testing
         FetchRequest(entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "genre"), FetchSortDescriptor(key: "title")])
     }
 
+    /// A fetched controller of the books by genre in `context`, and the recorder it tells (the
+    /// caller holds it: the delegate is weak).
+    private static func watchedBooks(in context: ManagedObjectContext) throws -> (FetchedResultsController<ManagedObject>, Recorder) {
+        let recorder = Recorder()
+        let controller = FetchedResultsController(fetchRequest: request(), managedObjectContext: context, sectionNameKeyPath: "genre")
+        controller.delegate = recorder
+        try controller.performFetch()
+        return (controller, recorder)
+    }
+
     private static func titles(_ controller: FetchedResultsController<ManagedObject>) -> [[String]] {
         (controller.sections ?? []).map { section in section.objects.map { ((try? $0.value(forKey: "title", as: String.self)) ?? nil) ?? "?" } }
     }
@@ -109,10 +119,7 @@ import Testing
     func theDelegateHearsEachSave(kind: StoreKind) throws {
         let store = try Self.store(kind)
         try store.withNewContext { context throws in
-            let recorder = Recorder()
-            let controller = FetchedResultsController(fetchRequest: Self.request(), managedObjectContext: context, sectionNameKeyPath: "genre")
-            controller.delegate = recorder
-            try controller.performFetch()
+            let (controller, recorder) = try Self.watchedBooks(in: context)
 
             try context.insertBook("Anathem", "sf")
             try context.save()
@@ -150,10 +157,7 @@ import Testing
         let store = try Self.store(kind)
         try store.withNewContext { context throws in
             let draft = try context.insertBook("Anathem", "sf")
-            let recorder = Recorder()
-            let controller = FetchedResultsController(fetchRequest: Self.request(), managedObjectContext: context, sectionNameKeyPath: "genre")
-            controller.delegate = recorder
-            try controller.performFetch()
+            let (controller, recorder) = try Self.watchedBooks(in: context)
             #expect(controller.indexPath(forObject: draft) == IndexPath(item: 0, section: 1))
             try context.save()  // its ID becomes permanent; it is the same object in the same place
             #expect(recorder.take().isEmpty)
@@ -162,17 +166,34 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func unsavedChangesAreHeardWhenProcessed(kind: StoreKind) throws {
+        let store = try Self.store(kind)
+        try store.withNewContext { context throws in
+            let (controller, recorder) = try Self.watchedBooks(in: context)
+            context.processPendingChanges()  // nothing unsaved: nothing said
+            let anathem = try context.insertBook("Anathem", "sf")
+            #expect(recorder.take().isEmpty)
+            context.processPendingChanges()
+            #expect(recorder.take() == ["will", "insert Anathem - 1.0", "did"])
+            #expect(controller.indexPath(forObject: anathem) == IndexPath(item: 0, section: 1))
+            try context.save()
+            #expect(recorder.take().isEmpty)
+            let emma = try controller.object(at: IndexPath(item: 0, section: 0))
+            context.delete(emma)
+            context.processPendingChanges()
+            #expect(recorder.take() == ["will", "delete Emma 0.0 -", "did"])
+            context.rollback()
+            try controller.performFetch()
+            #expect(Self.titles(controller) == [["Emma", "Ulysses"], ["Anathem", "Dune", "Hyperion"]])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func mergedSavesOfOtherContextsAreHeard(kind: StoreKind) throws {
         let store = try Self.store(kind)
         let viewing = store.newContext(name: "viewing")
         viewing.automaticallyMergesChangesFromParent = true
-        let recorder = Recorder()
-        let controller = try viewing.performAndWait {
-            let controller = FetchedResultsController(fetchRequest: Self.request(), managedObjectContext: viewing, sectionNameKeyPath: "genre")
-            controller.delegate = recorder
-            try controller.performFetch()
-            return controller
-        }
+        let (controller, recorder) = try viewing.performAndWait { try Self.watchedBooks(in: viewing) }
         try store.withNewContext { other throws in
             try other.insertBook("Beloved", "novel")
             let ulysses = try #require(try other.objects("Book", where: "title == 'Ulysses'").first)
