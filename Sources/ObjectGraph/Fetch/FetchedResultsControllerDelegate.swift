@@ -40,17 +40,21 @@ public protocol FetchedResultsControllerDelegate<Result>: AnyObject {
 }
 
 extension FetchedResultsControllerDelegate {
+    /// Does nothing unless the delegate implements it.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<Result>) {}
 
+    /// Does nothing unless the delegate implements it.
     public func controller(
         _ controller: FetchedResultsController<Result>, didChange object: Result, at indexPath: IndexPath?,
         for type: FetchedResultsChangeType, newIndexPath: IndexPath?
     ) {}
 
+    /// Does nothing unless the delegate implements it.
     public func controller(
         _ controller: FetchedResultsController<Result>, didChange section: FetchedResultsSection<Result>,
         atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
     ) {}
 
+    /// Does nothing unless the delegate implements it.
     public func controllerDidChangeContent(_ controller: FetchedResultsController<Result>) {}
 }
