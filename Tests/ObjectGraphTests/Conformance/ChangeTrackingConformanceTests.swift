@@ -257,6 +257,6 @@ import Testing
         #expect(reported.insertedObjectIDs == [insertedID])
         #expect(reported.updatedObjectIDs == [savedID])
         #expect(reported.deletedObjectIDs == [gone])
-        #expect(try context.performAndWait { context.hasChanges })
+        #expect(context.performAndWait { context.hasChanges })
     }
 }
