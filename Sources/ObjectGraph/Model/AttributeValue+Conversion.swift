@@ -88,17 +88,11 @@ extension AttributeValue {
     /// `as? Bool` all read them (an `Int64` in an `Any` does not cast to `Int`); any other type
     /// as `anyValue(as:)`.
     func bridgedValue(as type: AttributeType) -> Any? {
+        let value = anyValue(as: type)
         switch self {
-        case .integer(let integer):
-            switch type {
-            case .integer16: NSNumber(value: Int16(truncatingIfNeeded: integer))
-            case .integer32: NSNumber(value: Int32(truncatingIfNeeded: integer))
-            default: NSNumber(value: integer)
-            }
-        case .double(let double): NSNumber(value: double)
-        case .float(let float): NSNumber(value: float)
-        case .boolean(let boolean): NSNumber(value: boolean)
-        default: anyValue(as: type)
+        // Foundation boxes a Swift number or Bool in the NSNumber of its width and kind.
+        case .integer, .double, .float, .boolean: return value.flatMap { $0 as? NSNumber }
+        default: return value
         }
     }
 

@@ -7,6 +7,6 @@ extension AttributeDescription {
 extension EntityDescription {
     /// The column of the attribute named `name` (see `AttributeDescription.columnName`).
     func columnName(ofAttribute name: String) -> String {
-        name == primaryKey ? SQLiteSchema.primaryKeyColumn : name
+        attribute(named: name)?.columnName ?? name
     }
 }
