@@ -129,6 +129,7 @@ extension ManagedObjectContext {
         }
         updated.removeAll()
         deleted.removeAll()
+        applyHeldBackMerges()
     }
 
     /// Forgets every registered object and every unsaved change. Objects fetched before are
@@ -143,6 +144,7 @@ extension ManagedObjectContext {
         insertedCount = 0
         updated.removeAll()
         deleted.removeAll()
+        heldBackMerges.removeAll()
     }
 
     /// Brings `object` up to date with the store. With `mergeChanges: false` unsaved changes are
@@ -159,6 +161,7 @@ extension ManagedObjectContext {
                 deleted[ObjectKey(object)] = nil
             }
             object.turnIntoFault()
+            heldBackMerges[object.objectID] = nil
             return
         }
         // Read the row first: if it is gone, the object keeps its values and changes untouched.
@@ -188,6 +191,8 @@ extension ManagedObjectContext {
             .map(\.element.slot)
         // Destinations set since the last save stay held: an unsaved one is reachable only so.
         let held = object.heldToOne
+        // The row merged now is at least as new as any held back for the object.
+        if !heldBackMerges.isEmpty { heldBackMerges[object.objectID] = nil }
         object.changedAttributes.removeAll()
         object.fill(from: row)
         for (slot, value) in localChanges where !value.isStoredEqual(to: object.values[slot]) {

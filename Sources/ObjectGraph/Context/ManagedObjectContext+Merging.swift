@@ -10,8 +10,10 @@ extension ManagedObjectContext {
     /// A merge runs as soon as the context's queue is free, and in any case before the next
     /// fetch, count, object lookup, save or `perform` on the context, so a save that has returned
     /// is always visible to the next use of the context. Objects the other save deleted leave
-    /// the context; updated objects take the new values, except properties the context has
-    /// changed itself and not saved (its own edits win); new objects are found by fetches.
+    /// the context; updated objects take the new values and keep the context's own unsaved
+    /// edits on top; new objects are found by fetches. An object whose unsaved edits the other
+    /// save changed too is not merged: the conflict is left to the merge policy at the next save
+    /// (`.error` throws it), where Core Data would let the unsaved value win silently.
     public var automaticallyMergesChangesFromParent: Bool {
         get { mergesAutomatically.load(ordering: .relaxed) }
         set {
@@ -29,7 +31,8 @@ extension ManagedObjectContext {
 
     /// Brings the context up to date with `changes` (usually another context's did-save change
     /// set): deleted objects leave the context, updated ones are refreshed keeping the context's
-    /// own unsaved edits. Posts objects-did-change and passes the changes on to child contexts
+    /// own unsaved edits (or left for the save's merge policy when the same properties changed
+    /// on both sides). Posts objects-did-change and passes the changes on to child contexts
     /// that merge automatically. Call it on the context's queue.
     public func mergeChanges(_ changes: ContextChanges) {
         checkQueue("mergeChanges(_:)")
@@ -78,6 +81,7 @@ extension ManagedObjectContext {
         }
         var forgotten = Set<ManagedObjectID>()
         for objectID in deletedIDs {
+            heldBackMerges[objectID] = nil
             guard let object = liveObject(objectID) else { continue }
             updated[ObjectKey(object)] = nil
             deleted[ObjectKey(object)] = nil
@@ -89,9 +93,21 @@ extension ManagedObjectContext {
         return forgotten
     }
 
+    /// Gives the objects whose merge was held back (their unsaved edits clashed with it) the
+    /// newest row merged for them, once their edits are gone: called after a rollback, so the
+    /// next read sees what the other saves wrote.
+    func applyHeldBackMerges() {
+        for (objectID, row) in heldBackMerges {
+            guard let object = liveObject(objectID), !object.hasChanges else { continue }
+            merge(storedRow: row, into: object)
+        }
+        heldBackMerges.removeAll()
+    }
+
     /// Reloads the stored values of the registered, loaded objects among `updatedIDs` (one store
     /// request per entity), keeping each object's own unsaved changes on top; returns the IDs
-    /// of the objects refreshed. An object whose row cannot be read keeps its values.
+    /// of the objects refreshed. An object whose row cannot be read keeps its values, and so does
+    /// one whose unsaved edits the other save changed too (its save meets the conflict).
     func refreshObjects(updatedElsewhere updatedIDs: Set<ManagedObjectID>) -> Set<ManagedObjectID> {
         var byEntity: [ObjectIdentifier: [ManagedObject]] = [:]
         for objectID in updatedIDs {
@@ -104,10 +120,31 @@ extension ManagedObjectContext {
             guard let rows = try? store.snapshots(of: objects[0].entity, primaryKeys: objects.compactMap(\.objectID.primaryKey)) else { continue }
             for object in objects {
                 guard let primaryKey = object.objectID.primaryKey, let row = rows[primaryKey] else { continue }
+                // Merged in, the other save would vanish under our edit (the object would take the
+                // new row version, so the save could no longer see a conflict): a lost update. The
+                // object is left as it was and the merge policy decides at save, unlike Core Data,
+                // where the unsaved value silently wins.
+                guard !object.hasUnsavedEdits(clashingWith: row) else {
+                    heldBackMerges[object.objectID] = row
+                    continue
+                }
                 merge(storedRow: row, into: object)
                 refreshed.insert(object.objectID)
             }
         }
         return refreshed
+    }
+}
+
+extension ManagedObject {
+    /// Whether `row`, saved elsewhere, changed a stored property that this object has changed and
+    /// not saved: merging it would hide one of the two changes.
+    func hasUnsavedEdits(clashingWith row: Snapshot) -> Bool {
+        guard !changedAttributes.isEmpty, row.version != rowVersion, row.values.count == entity.rowWidth else { return false }
+        let original = committed
+        let attributes = entity.attributes
+        return changedAttributes.slots(below: entity.rowWidth).contains { slot in
+            (slot >= attributes.count || !attributes[slot].isTransient) && !row.values[slot].isStoredEqual(to: original[slot])
+        }
     }
 }

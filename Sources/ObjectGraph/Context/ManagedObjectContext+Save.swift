@@ -35,6 +35,8 @@ extension ManagedObjectContext {
         guard var saved = try writeResolvingConflicts(to: store) else { return }
         sharedRowCache?.removeAll()
         let changes = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
+        // Objects whose clashing edits were undone before the save still wait for their merge.
+        if !heldBackMerges.isEmpty { applyHeldBackMerges() }
         for object in saved.plan.hooked { object.didSave() }
         post(changes)
         if parent == nil { persistentStoreCoordinator?.mergeTargets.deliver(changes, except: self) }

@@ -74,6 +74,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let mergesAutomatically = Atomic<Bool>(false)
     /// Where the context is registered for automatic merges, if it is.
     @exclusivity(unchecked) var registeredMergeSource: MergeTargets?
+    /// The newest stored rows of merges held back from objects whose unsaved edits they clashed
+    /// with (see `refreshObjects(updatedElsewhere:)`), applied if those edits are rolled back.
+    @exclusivity(unchecked) var heldBackMerges: [ManagedObjectID: Snapshot] = [:]
     /// Saves of other contexts waiting to be merged into this one.
     let mergeInbox = MergeInbox()
     /// The child contexts that merge this context's changes automatically.

@@ -46,8 +46,8 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     public let objectID: ManagedObjectID
     /// For a uniqueness conflict, the stored object holding the same values.
     public let conflictingObjectID: ManagedObjectID?
-    /// The properties (attributes and to-one relationships) whose value differs between this
-    /// context's object, the stored row and the values the context originally read.
+    /// The properties (attributes and to-one relationships) that this context or the other save
+    /// changed and whose values now differ, or that both changed (even to the same value).
     public let keys: [String]
     /// The row version the context read (0 for an inserted object).
     public let objectVersion: Int64
@@ -71,7 +71,9 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
             let theirValue = theirs?.values[slot] ?? .null
             let changedHere = !ours[slot].isStoredEqual(to: original[slot])
             let changedThere = !theirValue.isStoredEqual(to: original[slot])
-            return (changedHere || changedThere) && !ours[slot].isStoredEqual(to: theirValue)
+            // Changed on both sides is a clash even when the values agree: two increments of one
+            // counter both write 1.
+            return ((changedHere && changedThere) || (changedHere || changedThere) && !ours[slot].isStoredEqual(to: theirValue))
                 && (slot >= entity.attributes.count || !entity.attributes[slot].isTransient)
         }.map(entity.propertyName(atSlot:))
     }

@@ -71,7 +71,6 @@ import Testing
         try writer.performAndWait {
             let item = try writer.existingObject(with: id)
             try item.setValue("writer's title", forKey: "title")
-            try item.setValue("writer's note", forKey: "note")
             try writer.save()
         }
         let didSave = try #require(received.all.first)

@@ -79,6 +79,59 @@ import Testing
         if kind == .sqlite { #expect(try Self.integrityCheck(store) == "ok") }
     }
 
+    /// Eight contexts that merge each other's saves automatically add one to a shared counter
+    /// from whatever they last merged, under the `.error` policy, retrying after a rollback on a
+    /// conflict: every acknowledged increment is in the store. A merge that let an unsaved edit
+    /// take the other save's row version used to lose some of them.
+    @Test(arguments: StoreKind.allCases)
+    func automaticallyMergingContextsLoseNoIncrement(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let id = try store.savedItem("COUNTER", ["i64": 0])
+        let contexts = (1...8).map { number in
+            let context = store.newContext(name: "merging \(number)")
+            context.automaticallyMergesChangesFromParent = true
+            return context
+        }
+        let tally = Tally()
+        let deadline = Date().addingTimeInterval(Self.duration)
+        // A thread each: concurrentPerform would run only as many at once as there are cores.
+        let finished = DispatchGroup()
+        for context in contexts {
+            finished.enter()
+            Thread {
+                Self.incrementFromMerges(context, id, until: deadline, tally)
+                finished.leave()
+            }.start()
+        }
+        finished.wait()
+        #expect(tally.failures.withLock { $0 } == [])
+        let committed = tally.committed.load(ordering: .relaxed)
+        #expect(committed > 0)
+        #expect(tally.conflicts.load(ordering: .relaxed) > 0, "the contexts raced")
+        let stored = try store.withNewContext { try $0.existingObject(with: id).get("i64", as: Int.self) }
+        #expect(stored == committed, "\(committed) acknowledged increments, \(tally.conflicts.load(ordering: .relaxed)) conflicts")
+    }
+
+    /// Loops: add one to the counter as the context last merged it and save; a conflict is
+    /// counted and rolled back (which brings in the merge it held back).
+    private static func incrementFromMerges(_ context: ManagedObjectContext, _ id: ManagedObjectID, until deadline: Date, _ tally: Tally) {
+        while Date() < deadline {
+            context.performAndWait {
+                do {
+                    let item = try context.existingObject(with: id)
+                    try item.setValue((try item.get("i64", as: Int.self) ?? 0) + 1, forKey: "i64")
+                    try context.save()
+                    tally.committed.add(1, ordering: .relaxed)
+                } catch let error as ObjectGraphError where error.kind == .mergeConflict {
+                    tally.conflicts.add(1, ordering: .relaxed)
+                    context.rollback()
+                } catch {
+                    tally.fail("\(context.name ?? "?"): \(error)")
+                }
+            }
+        }
+    }
+
     /// Loops: refresh an item, add one to its counter, save (through the parent for a child);
     /// a conflict is counted and rolled back.
     private static func increment(_ context: ManagedObjectContext, _ ids: [ManagedObjectID], until deadline: Date, _ tally: Tally) {
