@@ -11,6 +11,9 @@
 //     retitle <code> <title>     changes the title of the Item with that code
 //     fetch-off-queue <code> -   fetches the Item with that code outside the context's queue
 //     read-off-queue <code> -    fetches it on the queue, then reads its title outside
+//
+// With OBJECTGRAPH_TEST_WRITER_START_AT=<seconds since 1970> it waits until that instant before
+// opening the store, so several writers started by one test open it at the same moment.
 import Foundation
 import ObjectGraph
 
@@ -24,6 +27,9 @@ func run(_ arguments: [String]) throws {
         throw UsageError("usage: ObjectGraphTestWriter <store.sqlite> <model.json> <command>...")
     }
     let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: arguments[1]))
+    if let startAt = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_WRITER_START_AT"].flatMap(Double.init) {
+        Thread.sleep(until: Date(timeIntervalSince1970: startAt))
+    }
     let container = PersistentContainer(name: "TestWriter", managedObjectModel: model)
     container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: arguments[0]))]
     try container.loadPersistentStores()

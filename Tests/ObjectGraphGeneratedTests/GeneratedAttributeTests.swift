@@ -50,6 +50,25 @@ import Testing
         #expect(try fetched.value(forKey: CatalogBook.Attributes.pages, as: Int.self) == 264)
     }
 
+    /// A generated property cannot throw: a NaN date or number set through one is refused by the
+    /// save, which names the property, instead of stopping the program.
+    @Test(arguments: StoreKind.allCases)
+    func nanSetThroughAPropertyIsRefusedAtSave(_ kind: StoreKind) throws {
+        let store = try CatalogStore(kind)
+        let book = CatalogBook(context: store.context)
+        book.title = "Kindred"
+        book.published = Date(timeIntervalSinceReferenceDate: .nan)
+        book.weight = .nan
+        let error = try #require(throws: ObjectGraphError.self) { try store.context.save() }
+        #expect(error.kind == .validation)
+        #expect(error.validationFailures.map(\.key) == ["weight", "published"])
+        #expect(error.message.contains("NaN cannot be stored"), "\(error.message)")
+        book.published = Date(timeIntervalSinceReferenceDate: 0)
+        book.weight = 1
+        try store.context.save()
+        #expect(try store.reopened().count(for: CatalogBook.fetchRequest()) == 1)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func transientAttributesAreKeptInMemoryOnly(_ kind: StoreKind) throws {
         let store = try CatalogStore(kind)

@@ -187,6 +187,11 @@ extension ManagedObjectContext {
         // and release a copy costs, when the rows are not also in the row cache); the objects
         // come out last first and are written from the end.
         let total = snapshots.count
+        // Not through `init(unsafeUninitializedCapacity:)` when there are no rows: for capacity 0
+        // it hands out the standard library's one shared empty-array storage and then writes the
+        // count (0) into it, a write that races with every other thread doing the same (a data
+        // race ThreadSanitizer reports, e.g. from cascading deletes loading empty to-manys).
+        guard total > 0 else { return [] }
         // The rows come out from the highest key down: announced, they still fill dense tables.
         registered.expect(total)
         defer { registered.expect(0) }

@@ -109,7 +109,9 @@ enum PredicateArguments {
             return .decimal(value)
         case let value as String: return .string(value)
         case let value as Substring: return .string(String(value))
-        case let value as Date: return .date(value)
+        case let value as Date:
+            guard !value.timeIntervalSinceReferenceDate.isNaN else { throw nanError(label: label) }
+            return .date(value)
         case let value as Data: return .data(value)
         case let value as UUID: return .uuid(value)
         case let value as URL: return .url(value)

@@ -68,7 +68,7 @@ enum PredicateValue: Sendable, Equatable {
         case .string(let value):
             "the string \"\(value.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(value.unicodeScalars.prefix(40))) + "…" : value)\""
         case .boolean(let value): "the Boolean \(value ? "YES" : "NO")"
-        case .date(let value): "the date \(value)"
+        case .date(let value): "the date \(MessageText.of(value))"
         case .data(let value): "the data <\(value.count) bytes>"
         case .uuid(let value): "the UUID \(value.uuidString)"
         case .url(let value): "the URL \(value.absoluteString)"

@@ -77,6 +77,7 @@ extension AttributeValue {
         }
         if let double = value as? Double, double.isNaN { return "NaN cannot be stored" }
         if let float = value as? Float, float.isNaN { return "NaN cannot be stored" }
+        if let date = value as? Date, date.timeIntervalSinceReferenceDate.isNaN { return "a NaN date cannot be stored" }
         if type.isInteger, value is Double || value is Float { return "floating-point values are not converted to integers" }
         if type == .float, value is Double { return "the Double is not exactly representable as a Float" }
         return nil
@@ -139,7 +140,7 @@ func exactInt64(_ value: Any) -> Int64? {
 }
 
 private func typeMismatch(_ value: Any, attribute: AttributeDescription, entity: EntityDescription, detail: String?) -> ObjectGraphError {
-    var message = "\(entity.name).\(attribute.name) is \(attribute.type.rawValue) (\(attribute.type.swiftTypeName)), but the value given is \(type(of: value)) \(String(reflecting: value).prefix(60))"
+    var message = "\(entity.name).\(attribute.name) is \(attribute.type.rawValue) (\(attribute.type.swiftTypeName)), but the value given is \(type(of: value)) \(MessageText.of(value).prefix(60))"
     if let detail { message += " — \(detail)" }
     return ObjectGraphError(.typeMismatch, message, entityName: entity.name, key: attribute.name)
 }

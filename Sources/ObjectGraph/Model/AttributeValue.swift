@@ -55,7 +55,7 @@ enum AttributeValue: Sendable, Hashable {
         case .decimal(let value): "\(value)"
         case .string(let value): value.count > 40 ? "\"\(value.prefix(40))…\"" : "\"\(value)\""
         case .boolean(let value): "\(value)"
-        case .date(let value): "\(value)"
+        case .date(let value): MessageText.of(value)
         case .binary(let value): "<\(value.count) bytes>"
         case .uuid(let value): value.uuidString
         case .uri(let value): value.absoluteString

@@ -153,18 +153,25 @@ final class SQLiteConnection {
         try? runCached("ROLLBACK", activity: "Cannot roll back the transaction")
     }
 
-    /// `BEGIN IMMEDIATE`, retried with a growing pause while SQLite answers SQLITE_BUSY, until
+    /// `BEGIN IMMEDIATE`, retried while the database is busy (see `retryingWhileBusy`).
+    private func beginImmediate() throws {
+        try retryingWhileBusy {
+            try runCached("BEGIN IMMEDIATE", activity: "Cannot start a transaction on the store at \(path)")
+        }
+    }
+
+    /// Runs `body` again, with a growing pause, while it fails with SQLITE_BUSY, until
     /// `busyTimeout` has passed. The busy handler already waits for a lock held by another
     /// connection (another process writing the same file); the retry covers the cases where
     /// SQLite reports busy at once without waiting (a WAL file being recovered, a snapshot that
-    /// moved on), so a write fails only when the file stayed locked for the whole timeout.
-    private func beginImmediate() throws {
+    /// moved on, `PRAGMA journal_mode` while another connection creates the file), so the work
+    /// fails only when the file stayed locked for the whole timeout.
+    func retryingWhileBusy<T>(_ body: () throws -> T) throws -> T {
         let deadline = ProcessInfo.processInfo.systemUptime + busyTimeout
         var pause: TimeInterval = 0.001
         while true {
             do {
-                try runCached("BEGIN IMMEDIATE", activity: "Cannot start a transaction on the store at \(path)")
-                return
+                return try body()
             } catch let error as ObjectGraphError where error.sqliteCode.map({ $0 & 0xFF == SQLITE_BUSY }) == true {
                 let remaining = deadline - ProcessInfo.processInfo.systemUptime
                 guard remaining > 0 else { throw busy(error) }

@@ -27,6 +27,7 @@ enum SQLiteResultCode {
         case SQLITE_CORRUPT, SQLITE_NOTADB: .corruptStore
         case SQLITE_CONSTRAINT: .constraintViolation
         case SQLITE_CANTOPEN: .storeUnavailable
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy
         default: .sqlite
         }
     }

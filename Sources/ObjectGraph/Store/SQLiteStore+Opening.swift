@@ -9,7 +9,7 @@ extension SQLiteStoreState {
         let readOnly = description.isReadOnly
         try checkLocation(path: path, readOnly: readOnly)
         let connection = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeout: description.busyTimeout)
-        let tableNames = try readTableNames(connection)
+        let tableNames = try connection.retryingWhileBusy { try readTableNames(connection) }
         try SQLitePragmas.apply(pragmas, to: connection)
         if tableNames.isEmpty {
             guard !readOnly else {

@@ -45,7 +45,9 @@ enum SQLitePragmas {
                 }
                 throw ObjectGraphError(.invalidOperation, message)
             }
-            try connection.execute("PRAGMA \(setting.name) = \(setting.value)")
+            // `journal_mode` answers SQLITE_BUSY at once, without the busy handler, while another
+            // process creates or opens the same file.
+            try connection.retryingWhileBusy { try connection.execute("PRAGMA \(setting.name) = \(setting.value)") }
         }
     }
 

@@ -18,6 +18,9 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
         case diskFull
         /// The store file is damaged.
         case corruptStore
+        /// Another connection (perhaps another process) kept the store locked for longer than the
+        /// store description's `busyTimeout`; trying again later may succeed.
+        case busy
         /// Objects failed validation; `validationFailures` lists each object, key and reason.
         case validation
         /// A uniqueness constraint (or another database constraint) was violated.

@@ -11,7 +11,7 @@ import Testing
             (SQLITE_CORRUPT, .corruptStore), (SQLITE_NOTADB, .corruptStore), (SQLITE_CORRUPT | (3 << 8), .corruptStore),
             (SQLITE_CONSTRAINT, .constraintViolation), (SQLiteResultCode.constraintUnique, .constraintViolation),
             (SQLiteResultCode.constraintNotNull, .constraintViolation), (SQLITE_CANTOPEN, .storeUnavailable),
-            (SQLITE_BUSY, .sqlite), (SQLITE_IOERR | (3 << 8), .sqlite), (SQLITE_ERROR, .sqlite),
+            (SQLITE_BUSY, .busy), (SQLITE_BUSY | (3 << 8), .busy), (SQLITE_LOCKED, .busy), (SQLITE_IOERR | (3 << 8), .sqlite), (SQLITE_ERROR, .sqlite),
         ]
         for (code, kind) in expected {
             #expect(SQLiteResultCode.errorKind(of: code) == kind, "\(code)")

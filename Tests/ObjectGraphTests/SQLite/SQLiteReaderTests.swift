@@ -124,6 +124,7 @@ import Testing
             let started = clock.now
             let error = #expect(throws: ObjectGraphError.self) { try store.save(insert(store, 1)) }
             let waited = clock.now - started
+            #expect(error?.kind == .busy)
             #expect(error?.sqliteCode.map { $0 & 0xFF } == SQLITE_BUSY)
             #expect(error?.message.contains(SQLiteStoreState.fileSystemPath(url)) == true, "\(String(describing: error))")
             #expect(error?.message.contains("database is locked") == true)

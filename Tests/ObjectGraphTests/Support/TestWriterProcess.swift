@@ -19,27 +19,43 @@ enum TestWriterProcess {
     /// Runs the writer's `commands` on `store` (a SQLite test store of the conformance model),
     /// with `environment` added to this process's, and waits for it.
     static func run(_ commands: [String], on store: TestStore, environment: [String: String] = [:]) throws -> Outcome {
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "\(executable.path) is missing: run `swift build --build-tests` first")
         let directory = try #require(store.directory)
-        let modelURL = directory.appendingPathComponent("Conformance.json")
-        try Data(ConformanceModel.json.utf8).write(to: modelURL)
-        let arguments = [executable.path, directory.appendingPathComponent("Conformance.sqlite").path, modelURL.path] + commands
-        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
-        // Files, not pipes: the child can never block on a full pipe while this waits for it.
-        let outputURL = directory.appendingPathComponent("writer-\(UUID().uuidString).out")
-        let errorsURL = directory.appendingPathComponent("writer-\(UUID().uuidString).err")
-        let status = try spawnAndWait(arguments, environment: variables, output: outputURL.path, errors: errorsURL.path)
-        return Outcome(
-            status: status,
-            output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
-            errors: (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? "")
+        let storePath = directory.appendingPathComponent("Conformance.sqlite").path
+        return try runTogether([commands], storePath: storePath, in: directory, environment: environment)[0]
     }
 
-    /// Starts the program `arguments[0]` and waits for it with `waitpid`, returning its exit
-    /// status (or 128 + the signal that ended it). Not Foundation's `Process`: its
+    /// Starts one writer per element of `commandLists` on the store file at `storePath` (the
+    /// conformance model's JSON is written to `directory`), all at once, and waits for them all.
+    /// With `startTogether`, each writer waits until the same instant before it opens the store,
+    /// so they race as closely as processes can.
+    static func runTogether(
+        _ commandLists: [[String]], storePath: String, in directory: URL, environment: [String: String] = [:], startTogether: Bool = false
+    ) throws -> [Outcome] {
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "\(executable.path) is missing: run `swift build --build-tests` first")
+        let modelURL = directory.appendingPathComponent("Conformance.json")
+        try Data(ConformanceModel.json.utf8).write(to: modelURL)
+        var environment = environment
+        if startTogether { environment["OBJECTGRAPH_TEST_WRITER_START_AT"] = "\(Date().timeIntervalSince1970 + 0.05 * Double(commandLists.count))" }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
+        // Files, not pipes: the child can never block on a full pipe while this waits for it.
+        let started = try commandLists.map { commands in
+            let outputURL = directory.appendingPathComponent("writer-\(UUID().uuidString).out")
+            let errorsURL = directory.appendingPathComponent("writer-\(UUID().uuidString).err")
+            let pid = try spawn([executable.path, storePath, modelURL.path] + commands, environment: variables, output: outputURL.path, errors: errorsURL.path)
+            return (pid, outputURL, errorsURL)
+        }
+        return try started.map { pid, outputURL, errorsURL in
+            Outcome(
+                status: try wait(for: pid),
+                output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
+                errors: (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? "")
+        }
+    }
+
+    /// Starts the program `arguments[0]` with `posix_spawn`. Not Foundation's `Process`: its
     /// `waitUntilExit()` can miss the child's exit when Swift Testing's exit-test monitor is
     /// waiting on children too, and the suite then hangs (seen under ThreadSanitizer).
-    private static func spawnAndWait(_ arguments: [String], environment: [String], output: String, errors: String) throws -> Int32 {
+    private static func spawn(_ arguments: [String], environment: [String], output: String, errors: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -51,9 +67,14 @@ enum TestWriterProcess {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         try #require(spawned == 0, "cannot start \(arguments[0]): error \(spawned)")
+        return pid
+    }
+
+    /// Waits for the child `pid` with `waitpid`; returns its exit status (or 128 + the signal that ended it).
+    private static func wait(for pid: pid_t) throws -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
-            try #require(errno == EINTR, "waiting for \(arguments[0]) failed: errno \(errno)")
+            try #require(errno == EINTR, "waiting for process \(pid) failed: errno \(errno)")
         }
         // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as functions.
         let signal = status & 0x7f

@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Several processes creating the same new store file at the same moment: each waits for the
+/// others' locks within the busy timeout, exactly one creates the schema, and all of them save.
+@Suite struct ConcurrentCreationTests {
+    @Test func processesCreatingOneNewStoreAtOnceAllSucceed() throws {
+        let directory = try SQLiteFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for attempt in 0..<50 {
+            let writers = 2 + attempt % 3
+            let storePath = directory.appendingPathComponent("Created-\(attempt).sqlite").path
+            let outcomes = try TestWriterProcess.runTogether(
+                (0..<writers).map { ["insert", "W\($0)", "writer \($0)"] }, storePath: storePath, in: directory, startTogether: true)
+            for (writer, outcome) in outcomes.enumerated() {
+                try #require(outcome.status == 0, "attempt \(attempt), writer \(writer) of \(writers): \(outcome.errors)")
+            }
+            let store = try SQLiteStore(description: SQLiteFixtures.description(URL(fileURLWithPath: storePath)), model: ConformanceModel.load())
+            defer { store.close() }
+            let item = try #require(store.model.entity(named: "Item"))
+            #expect(try store.fetch(StoreFetchRequest(entity: item)).count == writers, "attempt \(attempt)")
+        }
+    }
+}
