@@ -44,7 +44,12 @@ extension BoundPredicate {
                 // `x IN ()` is valid only in SQLite; a constant false says the same everywhere.
                 guard !values.isEmpty else { return "0" }
                 let value = sql(for: operand, scope: scope)
-                bindings.append(contentsOf: values.map(Self.storable))
+                let storable = values.map(Self.storable)
+                if storable.count >= SQLValueList.shortestJSONList, let list = SQLValueList.json(storable) {
+                    bindings.append(.string(list))
+                    return "\(value) IN (SELECT value FROM json_each(?))"
+                }
+                bindings.append(contentsOf: storable)
                 return "\(value) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
             case .text(let operand, let op, let options, let pattern, _):
                 // The SQL function runs TextMatcher itself, so both stores agree on every string.
@@ -62,12 +67,31 @@ extension BoundPredicate {
                 case .none: return "NOT EXISTS (SELECT 1 \(from) AND (\(condition)))"
                 }
             case .and(let nodes):
-                return "(" + nodes.map { sql(for: $0, scope: scope) }.joined(separator: " AND ") + ")"
+                return group(nodes, "AND", scope: scope)
             case .or(let nodes):
-                return "(" + nodes.map { sql(for: $0, scope: scope) }.joined(separator: " OR ") + ")"
+                return group(nodes, "OR", scope: scope)
             case .not(let node):
                 return "NOT (\(sql(for: node, scope: scope)))"
             }
+        }
+
+        /// The longest run of tests joined by one operator without parentheses.
+        private static let longestFlatGroup = 8
+
+        /// `(a OP b OP …)`. SQLite parses a flat chain into a tree as deep as the chain is long
+        /// and refuses trees deeper than 1,000 ("Expression tree is too large"), so a longer group
+        /// is written as two parenthesised halves, each split again: log₂ of its length deep.
+        /// Deeply nested members come first: SQLite's parser holds less on its stack for a
+        /// parenthesis that opens the group than for one that ends it (see `maximumNesting`).
+        private mutating func group(_ nodes: [Node], _ op: String, scope: String?) -> String {
+            guard nodes.count > Self.longestFlatGroup else {
+                let ordered = nodes.count > 1 && nodes.contains(where: { $0.nesting > 0 })
+                    ? nodes.enumerated().sorted { ($0.element.nesting, $1.offset) > ($1.element.nesting, $0.offset) }.map(\.element)
+                    : nodes
+                return "(" + ordered.map { sql(for: $0, scope: scope) }.joined(separator: " \(op) ") + ")"
+            }
+            let middle = nodes.count / 2
+            return "(" + group(Array(nodes[..<middle]), op, scope: scope) + " \(op) " + group(Array(nodes[middle...]), op, scope: scope) + ")"
         }
 
         mutating func sql(for operand: Operand, scope: String?) -> String {

@@ -11,7 +11,7 @@ extension FetchPredicate {
                 "the predicate still uses the variable $\(variable); give it a value with withSubstitutionVariables(_:) before fetching",
                 entityName: entity.name)
         }
-        return BoundPredicate(root: try PredicateBinder(entity: entity, model: model).bind(node))
+        return try BoundPredicate(normalizing: try PredicateBinder(entity: entity, model: model).bind(node), entity: entity)
     }
 }
 

@@ -20,7 +20,7 @@ struct PredicateSQLTests {
             (try fragment("age BETWEEN {1, 5}"), #""age" BETWEEN ? AND ?"#, [.integer(1), .integer(5)]),
             (try fragment("age IN {1, 2, nil}"), #""age" IN (?, ?, ?)"#, [.integer(1), .integer(2), .null]),
             (try fragment("age IN {}"), "0", []),
-            (try fragment("NOT (age == 1 OR flag == YES)"), #"NOT (("age" IS ? OR "flag" IS ?))"#, [.integer(1), .boolean(true)]),
+            (try fragment("NOT (age == 1 OR flag == YES)"), #"("age" IS NOT ? AND "flag" IS NOT ?)"#, [.integer(1), .boolean(true)]),
             (try fragment("TRUEPREDICATE"), "1", []),
             (try fragment("FALSEPREDICATE OR age == 1"), #"(0 OR "age" IS ?)"#, [.integer(1)]),
             (try fragment("birthday < %@", date), #""birthday" < ?"#, [.date(date)]),
@@ -49,7 +49,7 @@ struct PredicateSQLTests {
 
     @Test func bindingOrderFollowsTheText() throws {
         let fragment = try fragment("(age == 1 OR name == 'a') AND NOT (score BETWEEN {2, 3} OR age IN {4, 5})")
-        #expect(fragment.sql == #"(("age" IS ? OR "name" IS ?) AND NOT (("score" BETWEEN ? AND ? OR "age" IN (?, ?))))"#)
+        #expect(fragment.sql == #"(("age" IS ? OR "name" IS ?) AND NOT ("score" BETWEEN ? AND ?) AND NOT ("age" IN (?, ?)))"#)
         #expect(fragment.bindings == [.integer(1), .string("a"), .integer(2), .integer(3), .integer(4), .integer(5)])
         #expect(fragment.sql.count(where: { $0 == "?" }) == fragment.bindings.count)
     }
