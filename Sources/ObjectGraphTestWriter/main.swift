@@ -11,9 +11,11 @@
 //     retitle <code> <title>     changes the title of the Item with that code
 //     fetch-off-queue <code> -   fetches the Item with that code outside the context's queue
 //     read-off-queue <code> -    fetches it on the queue, then reads its title outside
+//     count <entity> -           prints how many objects of the entity the store holds
 //
 // With OBJECTGRAPH_TEST_WRITER_START_AT=<seconds since 1970> it waits until that instant before
-// opening the store, so several writers started by one test open it at the same moment.
+// opening the store, so several writers started by one test open it at the same moment. With
+// OBJECTGRAPH_TEST_WRITER_READ_ONLY=1 it opens the store read-only.
 import Foundation
 import ObjectGraph
 
@@ -31,7 +33,9 @@ func run(_ arguments: [String]) throws {
         Thread.sleep(until: Date(timeIntervalSince1970: startAt))
     }
     let container = PersistentContainer(name: "TestWriter", managedObjectModel: model)
-    container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(fileURLWithPath: arguments[0]))]
+    var description = PersistentStoreDescription(url: URL(fileURLWithPath: arguments[0]))
+    description.isReadOnly = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_WRITER_READ_ONLY"] == "1"
+    container.persistentStoreDescriptions = [description]
     try container.loadPersistentStores()
     let context = container.newBackgroundContext()
     context.name = "TestWriter"
@@ -45,6 +49,9 @@ func run(_ arguments: [String]) throws {
         switch command {
         case "fetch-off-queue":
             _ = try context.fetch(request)
+            continue
+        case "count":
+            print(try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: code)) })
             continue
         case "read-off-queue":
             let item = try context.performAndWait { try context.fetch(request).first }

@@ -78,6 +78,17 @@ extension ManagedObjectModel {
                 name: draft.name, version: draft.version, entities: entities,
                 versionHash: ModelVersionHash.compute(for: entities),
                 canonicalJSON: Data(root.canonicalText.utf8), sourceURL: sourceURL)
+            let overflows = sqliteTablesOverColumnLimit()
+            guard overflows.isEmpty else {
+                throw ModelIssueLog.error(for: overflows.map { root, columns in
+                    let draft = draft.entities[root.index]
+                    let members = kinds(of: root).count
+                    return ModelIssue(
+                        file: file, path: draft.path.description,
+                        message: "\(root.name)\(members > 1 ? " and its \(members - 1) sub-entities, which share its table," : "") would need a table of \(columns) columns (attributes, to-one relationships and ObjectGraph's own), more than the \(Self.maximumSQLiteColumns) SQLite allows; move attributes into related entities",
+                        line: draft.namePosition.line, column: draft.namePosition.column)
+                }, displayName: displayName)
+            }
             let logger = Logger(label: "ObjectGraph.Model")
             for warning in warnings { logger.warning("\(displayName): \(warning)") }
         }

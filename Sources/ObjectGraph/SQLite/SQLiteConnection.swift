@@ -30,11 +30,14 @@ final class SQLiteConnection {
 
     /// Opens the database at `path`, creating it unless `readOnly`, with extended result codes
     /// and a busy timeout so a write waits for another connection's lock instead of failing at once.
+    /// A read-only file in a directory this process cannot write (read-only media, a folder
+    /// owned by another user) is opened as immutable (see `ReadOnlyLocation`).
     init(path: String, readOnly: Bool, busyTimeout: TimeInterval) throws {
         var connection: OpaquePointer?
+        let immutable = try readOnly && ReadOnlyLocation.mustOpenImmutable(path)
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | (immutable ? SQLITE_OPEN_URI : 0)
+        let code = sqlite3_open_v2(immutable ? ReadOnlyLocation.immutableURI(path) : path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
             let failure = SQLiteFailure(code: code, connection: connection, sql: nil)
             // A handle is usually returned even on failure and must be released

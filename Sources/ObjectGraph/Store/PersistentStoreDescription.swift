@@ -15,10 +15,13 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var url: URL?
     /// The kind of store.
     public var type: StoreType
-    /// Opens the store for reading only: saves fail with a `.readOnly` error.
+    /// Opens the store for reading only: saves fail with a `.readOnly` error. A SQLite file in a
+    /// directory the program cannot write (read-only media, a seed store in a folder owned by
+    /// another user) opens too, as SQLite's `immutable` file, unless its `-wal` file holds
+    /// changes not yet in the store file (an error says so).
     public var isReadOnly: Bool = false
     /// How long a SQLite store waits for another connection's lock (another process writing the
-    /// same file, say) before failing with a busy error, in seconds: writes waiting to begin, and
+    /// same file, say) before failing with a `.busy` error, in seconds: writes waiting to begin, and
     /// reads in the rare moments a lock stops them too.
     public var busyTimeout: TimeInterval = 5
     /// SQLite pragmas applied after opening, by name (`["cache_size": "-20000"]`). They override

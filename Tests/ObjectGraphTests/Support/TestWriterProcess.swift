@@ -28,8 +28,11 @@ enum TestWriterProcess {
     /// conformance model's JSON is written to `directory`), all at once, and waits for them all.
     /// With `startTogether`, each writer waits until the same instant before it opens the store,
     /// so they race as closely as processes can.
+    /// With `asNobody` (for a test run as root, whom permissions do not stop), each writer runs
+    /// as the user `nobody`.
     static func runTogether(
-        _ commandLists: [[String]], storePath: String, in directory: URL, environment: [String: String] = [:], startTogether: Bool = false
+        _ commandLists: [[String]], storePath: String, in directory: URL, environment: [String: String] = [:], startTogether: Bool = false,
+        asNobody: Bool = false
     ) throws -> [Outcome] {
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "\(executable.path) is missing: run `swift build --build-tests` first")
         let modelURL = directory.appendingPathComponent("Conformance.json")
@@ -41,7 +44,8 @@ enum TestWriterProcess {
         let started = try commandLists.map { commands in
             let outputURL = directory.appendingPathComponent("writer-\(UUID().uuidString).out")
             let errorsURL = directory.appendingPathComponent("writer-\(UUID().uuidString).err")
-            let pid = try spawn([executable.path, storePath, modelURL.path] + commands, environment: variables, output: outputURL.path, errors: errorsURL.path)
+            let asUser = asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+            let pid = try spawn(asUser + [executable.path, storePath, modelURL.path] + commands, environment: variables, output: outputURL.path, errors: errorsURL.path)
             return (pid, outputURL, errorsURL)
         }
         return try started.map { pid, outputURL, errorsURL in
