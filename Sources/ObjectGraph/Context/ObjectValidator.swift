@@ -15,7 +15,7 @@ enum ObjectValidator {
             guard checkAll || object.changedAttributes.contains(slot) else { continue }
             failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "a value is required"))
         }
-        for slot in entity.nanCapableSlots where object.values[slot].isNaN {
+        for slot in entity.realValueSlots where object.values[slot].isNaN {
             guard checkAll || object.changedAttributes.contains(slot) else { continue }
             failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "NaN cannot be stored"))
         }
@@ -140,17 +140,6 @@ enum ObjectValidator {
 }
 
 extension AttributeValue {
-    /// Whether the value is a NaN number or date, which no store keeps (SQLite reads NaN as NULL).
-    var isNaN: Bool {
-        switch self {
-        case .double(let value): value.isNaN
-        case .float(let value): value.isNaN
-        case .decimal(let value): value.isNaN
-        case .date(let value): value.timeIntervalSinceReferenceDate.isNaN
-        default: false
-        }
-    }
-
     /// The value as a Double, for numbers of any kind.
     var numericValue: Double? {
         switch self {

@@ -147,3 +147,26 @@ extension BoundPredicate.Collection {
         BoundPredicate.subqueryNesting + (owner?.hops.count ?? 0) * BoundPredicate.hopNesting
     }
 }
+
+extension BoundPredicate {
+    /// Throws the error of a MATCHES test that gave up on a value (see
+    /// `TextMatcher.matchProgressBudget`): the in-memory evaluator's answer to the error the SQL
+    /// function raises in a SQLite fetch.
+    func throwIfAMatchGaveUp() throws {
+        if let pattern = root.abandonedPattern {
+            throw ObjectGraphError(.predicateSyntax, TextMatcher.abandonedMatchMessage(pattern))
+        }
+    }
+}
+
+extension BoundPredicate.Node {
+    /// The pattern of a MATCHES test in the node that gave up on a value, if one did.
+    fileprivate var abandonedPattern: String? {
+        switch self {
+        case .text(_, .matches, _, let pattern, let prepared) where prepared.gaveUp: pattern
+        case .quantified(_, _, let inner), .not(let inner): inner.abandonedPattern
+        case .and(let nodes), .or(let nodes): nodes.lazy.compactMap(\.abandonedPattern).first
+        default: nil
+        }
+    }
+}

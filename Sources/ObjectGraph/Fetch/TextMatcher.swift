@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A string operator of the predicate language: `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`
 /// (`*` and `?` wildcards, whole string), `MATCHES` (a regular expression, whole string), and
@@ -71,7 +72,26 @@ enum TextMatcher {
             guard let regex = pattern.regex else { return false }
             let subject = options.contains(.diacriticInsensitive) ? fold(value, .diacriticInsensitive) : value
             let range = NSRange(subject.startIndex..., in: subject)
-            return regex.firstMatch(in: subject, options: [.anchored], range: range).map { $0.range == range } ?? false
+            // A pattern such as `(a+)+$` takes time doubling with each character of some values:
+            // the engine reports progress every so many steps, and after `matchProgressBudget`
+            // reports the match is abandoned and the pattern marked, so the fetch fails with an
+            // error instead of running for hours. Counted in steps, not seconds, so every machine
+            // gives up on the same values.
+            var matched = false
+            var progressReports = 0
+            regex.enumerateMatches(in: subject, options: [.anchored, .reportProgress], range: range) { match, _, stop in
+                if let match {
+                    matched = match.range == range
+                    stop.pointee = true
+                } else {
+                    progressReports += 1
+                    if progressReports > matchProgressBudget {
+                        pattern.giveUp()
+                        stop.pointee = true
+                    }
+                }
+            }
+            return matched
         }
         let subject = fold(value, options)
         let target = pattern.folded
@@ -155,6 +175,15 @@ enum TextMatcher {
         return false
     }
 
+    /// How many progress reports of the regular expression engine (one per some ten thousand
+    /// steps of ICU's engine, about 0.15 ms here) one MATCHES test of one value may take.
+    static let matchProgressBudget = 1_000
+
+    /// What a fetch says when MATCHES gave up on a value.
+    static func abandonedMatchMessage(_ pattern: String) -> String {
+        "MATCHES '\(pattern)' gave up on a value after about ten million steps of the regular expression engine: the pattern backtracks without end on some values (nested repetition such as (a+)+ does); rewrite it so each character can be matched only one way"
+    }
+
     /// `pattern` compiled for MATCHES: the whole string must match; `[c]` makes it
     /// case-insensitive, `[d]` folds diacritics of the pattern (and of each value) first.
     static func regularExpression(_ pattern: String, options: TextOptions) throws -> NSRegularExpression {
@@ -224,6 +253,13 @@ final class PreparedPattern: @unchecked Sendable {
     let regex: NSRegularExpression?
     /// The bytes of `folded` when it is ASCII, for matching ASCII values by bytes.
     let asciiFolded: [UInt8]?
+    /// Set when a MATCHES test ran out of its budget (see `TextMatcher.matchProgressBudget`).
+    private let abandoned = Atomic<Bool>(false)
+
+    /// Whether a MATCHES test with this pattern gave up on a value.
+    var gaveUp: Bool { abandoned.load(ordering: .relaxed) }
+
+    func giveUp() { abandoned.store(true, ordering: .relaxed) }
 
     init(_ pattern: String, _ op: TextOperator, _ options: TextOptions) throws {
         folded = op == .matches ? pattern : TextMatcher.fold(pattern, options)

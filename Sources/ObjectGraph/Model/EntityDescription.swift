@@ -28,9 +28,10 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let requiredSlots: [Int]
     /// The attributes (stored or transient) with a range, length or pattern rule.
     let attributesWithRules: [AttributeDescription]
-    /// The slots of the attributes whose values can be NaN (floating point, decimal, date):
-    /// generated setters, which cannot throw, leave NaN to be refused at save.
-    let nanCapableSlots: [Int]
+    /// The slots of the attributes whose values are real numbers (floating point, decimal,
+    /// date): the ones that can be NaN (generated setters, which cannot throw, leave NaN to be
+    /// refused at save) or −0.0 (which stores keep as 0.0).
+    let realValueSlots: [Int]
     /// The attributes' types, by slot: read on every dynamic access without touching (and
     /// retaining) the attribute descriptions.
     let attributeTypes: [AttributeType]
@@ -93,7 +94,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.attributesWithRules = attributes.filter {
             $0.minimum != nil || $0.maximum != nil || $0.minLength != nil || $0.maxLength != nil || $0.regex != nil
         }
-        self.nanCapableSlots = attributes.filter { [.double, .float, .decimal, .date].contains($0.type) }.map(\.index)
+        self.realValueSlots = attributes.filter { [.double, .float, .decimal, .date].contains($0.type) }.map(\.index)
         self.relationshipNames = NameIndex(relationships.map(\.name))
         self.toOneRelationships = relationships.filter(\.isToOne)
         self.toManyRelationships = relationships.filter(\.isToMany)

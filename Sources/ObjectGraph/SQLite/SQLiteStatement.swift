@@ -94,6 +94,9 @@ final class SQLiteStatement {
     /// can overwrite it.
     private func failure(_ code: Int32, explain: (SQLiteFailure) -> ObjectGraphError?) -> ObjectGraphError {
         let failure = SQLiteFailure(code: code, connection: sqlite3_db_handle(handle), sql: sql)
+        if failure.message.hasPrefix(SQLiteTextFunction.predicateErrorPrefix) {
+            return failure.error(.predicateSyntax, String(failure.message.dropFirst(SQLiteTextFunction.predicateErrorPrefix.count)))
+        }
         return explain(failure) ?? failure.error("SQLite could not run a statement")
     }
 

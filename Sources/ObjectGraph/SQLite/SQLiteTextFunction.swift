@@ -8,6 +8,9 @@ import Foundation
 /// when `value` is NULL (SQL's unknown, as the evaluator answers).
 enum SQLiteTextFunction {
     static let name = "objectgraph_text"
+    /// Starts the message of an error the function reports about the predicate itself, which a
+    /// failed statement turns into a `.predicateSyntax` error, as the in-memory store throws.
+    static let predicateErrorPrefix = "objectgraph predicate: "
 
     /// Registers the function on `connection`; returns SQLite's result code.
     static func register(on connection: OpaquePointer) -> Int32 {
@@ -40,6 +43,16 @@ private final class CachedPattern {
         guard let prepared else { return false }
         return TextMatcher.matches(utf8: value, op, options, prepared)
     }
+
+    /// Sets the function's result: 1 or 0, or the error of an abandoned MATCHES.
+    func answer(_ value: UnsafeBufferPointer<UInt8>, in context: OpaquePointer?, pattern: () -> String) {
+        let matched = matches(value)
+        if prepared?.gaveUp == true {
+            sqlite3_result_error(context, SQLiteTextFunction.predicateErrorPrefix + TextMatcher.abandonedMatchMessage(pattern()), -1)
+        } else {
+            sqlite3_result_int(context, matched ? 1 : 0)
+        }
+    }
 }
 
 private func objectGraphTextFunction(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
@@ -58,13 +71,12 @@ private func objectGraphTextFunction(_ context: OpaquePointer?, _ count: Int32, 
     // An earlier row of the statement prepared the pattern: SQLite holds it until the statement
     // is reset, so it is borrowed here, not retained.
     if let cached = sqlite3_get_auxdata(context, 3) {
-        let matched = Unmanaged<CachedPattern>.fromOpaque(cached)._withUnsafeGuaranteedRef { entry -> Bool? in
-            entry.code == code && entry.optionBits == optionBits ? entry.matches(value) : nil
+        let answered = Unmanaged<CachedPattern>.fromOpaque(cached)._withUnsafeGuaranteedRef { entry -> Bool in
+            guard entry.code == code && entry.optionBits == optionBits else { return false }
+            entry.answer(value, in: context) { entry.prepared?.folded ?? "" }
+            return true
         }
-        if let matched {
-            sqlite3_result_int(context, matched ? 1 : 0)
-            return
-        }
+        if answered { return }
     }
     guard let op = TextOperator(code: code), sqlite3_value_type(arguments[3]) != SQLITE_NULL, let pattern = sqlite3_value_text(arguments[3]) else {
         sqlite3_result_error(context, "objectgraph_text: unknown operator or missing pattern", -1)
@@ -72,7 +84,7 @@ private func objectGraphTextFunction(_ context: OpaquePointer?, _ count: Int32, 
     }
     let text = String(decoding: UnsafeBufferPointer(start: pattern, count: Int(sqlite3_value_bytes(arguments[3]))), as: UTF8.self)
     let entry = CachedPattern(text, op, code: code, optionBits: optionBits)
-    sqlite3_result_int(context, entry.matches(value) ? 1 : 0)
+    entry.answer(value, in: context) { text }
     // Last, as SQLite asks: it may release the entry before this call returns.
     sqlite3_set_auxdata(context, 3, Unmanaged.passRetained(entry).toOpaque()) { pointer in
         if let pointer { Unmanaged<CachedPattern>.fromOpaque(pointer).release() }

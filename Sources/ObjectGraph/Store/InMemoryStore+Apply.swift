@@ -77,6 +77,9 @@ extension InMemoryStore {
     /// entity's table.
     private func write(_ row: Snapshot, objectID: ManagedObjectID, into state: inout State) throws {
         let entity = objectID.entity
+        var row = row
+        // A REAL column gives back 0.0 for −0.0 (SQLite stores whole reals as integers).
+        for slot in entity.realValueSlots where row.values[slot].isNegativeZero { row.values[slot] = row.values[slot].withPositiveZero }
         for attribute in entity.storedAttributes where !attribute.isOptional && row.values[attribute.index].isNull {
             throw ConstraintViolation.missingValue(entity: entity, objectID: objectID, key: attribute.name)
         }

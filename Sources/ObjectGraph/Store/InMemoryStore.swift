@@ -69,12 +69,12 @@ final class InMemoryStore: PersistentStore {
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
         try state.withLock { state in
             try Self.checkOpen(state)
-            return rows(request, in: state)
+            return try rows(request, in: state)
         }
     }
 
     /// The rows `request` asks for, in its order, as the SQLite store's SELECT returns them.
-    private func rows(_ request: StoreFetchRequest, in state: State) -> [Snapshot] {
+    private func rows(_ request: StoreFetchRequest, in state: State) throws -> [Snapshot] {
         let entities = request.includesSubentities ? model.kinds(of: request.entity) : [request.entity]
         let current = state
         let idSpaces = idSpaces
@@ -90,6 +90,7 @@ final class InMemoryStore: PersistentStore {
                 request.predicate?.evaluate($0.values, entity: entity, objectID: ManagedObjectID(space: idSpaces[entity.index], primaryKey: $0.primaryKey), resolve: resolve) ?? true
             }
         }
+        try request.predicate?.throwIfAMatchGaveUp()
         func sortedRow(_ row: Snapshot) -> SortedRow {
             SortedRow(values: row.values, entity: model.entities[row.entityIndex], objectID: ManagedObjectID(space: idSpaces[row.entityIndex], primaryKey: row.primaryKey))
         }
@@ -114,7 +115,7 @@ final class InMemoryStore: PersistentStore {
             let before = state
             do {
                 return try request.run(
-                    model: model, spaces: idSpaces, read: { rows($0, in: state) },
+                    model: model, spaces: idSpaces, read: { try rows($0, in: state) },
                     apply: { try apply($0, to: &state) })
             } catch {
                 state = before

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Logging
 
 /// Opening a store file: check the location before SQLite can give a vague error, open, prove the
 /// file is a database, apply pragmas, create the schema in a new file or check the existing one.
@@ -8,6 +9,7 @@ extension SQLiteStoreState {
         let pragmas = try SQLitePragmas.settings(for: description)
         let readOnly = description.isReadOnly
         try checkLocation(path: path, readOnly: readOnly)
+        let wasEmptyFile = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0
         let connection = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeout: description.busyTimeout)
         let tableNames = try connection.retryingWhileBusy { try readTableNames(connection) }
         try SQLitePragmas.apply(pragmas, to: connection)
@@ -15,7 +17,12 @@ extension SQLiteStoreState {
             guard !readOnly else {
                 throw ObjectGraphError(.storeUnavailable, "The file \(path) is empty, so there is no store to open read-only")
             }
-            try createStore(for: model, on: connection)
+            if try createStore(for: model, on: connection), wasEmptyFile {
+                // SQLite reads an empty file as an empty database; a failed copy or restore leaves
+                // such files where a store was, so the program is told rather than left to wonder
+                // where its data went.
+                Logger(label: "ObjectGraph.Store").warning("\(path) was an empty file (0 bytes), not a store: a new, empty store was created in it")
+            }
         } else if !tableNames.contains(SQLiteSchema.metadataTable) {
             throw ObjectGraphError(
                 .storeUnavailable,
@@ -148,16 +155,17 @@ extension SQLiteStoreState {
 
     /// Creates the schema and metadata of a new store in one transaction. Another process may
     /// create the same store at the same moment; whoever gets the write lock second finds the
-    /// metadata table and leaves the store as it is.
-    private static func createStore(for model: ManagedObjectModel, on connection: SQLiteConnection) throws {
+    /// metadata table and leaves the store as it is. Returns whether this call created it.
+    private static func createStore(for model: ManagedObjectModel, on connection: SQLiteConnection) throws -> Bool {
         try connection.transaction {
             let probe = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
             try probe.bind(.string(SQLiteSchema.metadataTable), at: 1)
-            guard try !probe.step() else { return }
+            guard try !probe.step() else { return false }
             for statement in SQLiteSchema.statements(for: model) {
                 try connection.execute(statement)
             }
             try SQLiteStoreMetadata(newStoreFor: model).write(to: connection)
+            return true
         }
     }
 }

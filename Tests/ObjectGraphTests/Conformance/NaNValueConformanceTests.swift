@@ -4,7 +4,8 @@ import Testing
 
 /// NaN dates and numbers are refused with an error wherever a program can hand them over —
 /// setters, batch inserts and updates, predicate arguments — and never stop the process
-/// (Foundation's `Date.description` traps on a NaN date). On every store.
+/// (Foundation's `Date.description` traps on a NaN date); −0.0 is kept as 0.0, as SQLite keeps
+/// it. On every store.
 @Suite struct NaNValueConformanceTests {
     private static let nanDate = Date(timeIntervalSinceReferenceDate: .nan)
 
@@ -64,6 +65,27 @@ import Testing
             let error = try #require(throws: ObjectGraphError.self) { try context.fetch(request) }
             #expect(error.kind == .typeMismatch)
             #expect(error.message.contains("NaN"))
+        }
+    }
+
+    /// SQLite keeps −0.0 in a REAL column as 0.0; the in-memory store does the same, so both
+    /// give back the same value.
+    @Test(arguments: StoreKind.allCases)
+    func negativeZeroIsStoredAsZero(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let minusZero = -0.0
+        _ = try store.savedItem("Z1", ["dbl": minusZero, "flt": Float(minusZero), "stamp": Date(timeIntervalSinceReferenceDate: minusZero)])
+        try store.withNewContext { context in
+            _ = try context.execute(BatchInsertRequest(entityName: "Item", objects: [["code": "Z2", "dbl": minusZero]]))
+        }
+        try store.reopen()
+        try store.withNewContext { context in
+            for item in try context.objects("Item") {
+                #expect(try item.get("dbl", as: Double.self)?.sign == .plus)
+            }
+            let first = try #require(try context.item("Z1"))
+            #expect(try first.get("flt", as: Float.self)?.sign == .plus)
+            #expect(try first.get("stamp", as: Date.self)?.timeIntervalSinceReferenceDate.sign == .plus)
         }
     }
 }

@@ -114,4 +114,25 @@ import Testing
         }
         #expect(try FetchPredicate(format: "name contains[dc] %@", "x").description == "name CONTAINS[cd] \"x\"")
     }
+
+    /// A pattern that backtracks without end on a value (`(a+)+$` doubles its work with each
+    /// `a`) is given up after a bounded number of engine steps: the fetch fails with an error
+    /// naming the pattern instead of running for hours, on every store alike.
+    @Test(arguments: StoreKind.allCases)
+    func aRunawayMatchesIsGivenUpWithAnError(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            try context.insertNewObject(forEntityName: "Person").setValue("aaa", forKey: "name")
+            try context.insertNewObject(forEntityName: "Person").setValue(String(repeating: "a", count: 40) + "b", forKey: "name")
+            try context.save()
+        }
+        try store.withNewContext { context in
+            let error = try #require(throws: ObjectGraphError.self) { try context.objects("Person", where: "name MATCHES '(a+)+$'") }
+            #expect(error.kind == .predicateSyntax)
+            #expect(error.message.contains("MATCHES '(a+)+$' gave up on a value"), "\(error.message)")
+            // Other patterns still answer on the same values.
+            #expect(try context.objects("Person", where: "name MATCHES 'a+b'").count == 1)
+            #expect(try context.objects("Person", where: "name MATCHES 'a+'").count == 1)
+        }
+    }
 }
