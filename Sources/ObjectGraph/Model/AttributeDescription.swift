@@ -14,6 +14,9 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     public let isIndexed: Bool
     /// The attribute's name in an earlier model version, for migration.
     public let renamingIdentifier: String?
+    /// Text that changes the attribute's version hash (and so its entity's and the model's)
+    /// without a change to the schema, to mark a change in what its values mean.
+    public let versionHashModifier: String?
     /// The smallest allowed value (numbers and dates), if any.
     let minimum: AttributeValue?
     /// The largest allowed value (numbers and dates), if any.
@@ -35,7 +38,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
 
     init(
         name: String, type: AttributeType, isOptional: Bool = false, isTransient: Bool = false,
-        isIndexed: Bool = false, renamingIdentifier: String? = nil,
+        isIndexed: Bool = false, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
         minimum: AttributeValue? = nil, maximum: AttributeValue? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil,
         defaultValue: AttributeValue = .null, index: Int, isPrimaryKey: Bool = false
@@ -47,6 +50,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         self.isTransient = isTransient
         self.isIndexed = isIndexed
         self.renamingIdentifier = renamingIdentifier
+        self.versionHashModifier = versionHashModifier
         self.minimum = minimum
         self.maximum = maximum
         self.minLength = minLength

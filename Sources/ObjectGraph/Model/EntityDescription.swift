@@ -16,6 +16,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     public let uniquenessConstraints: [[String]]
     /// Compound indexes, each a list of attribute names.
     public let indexes: [[String]]
+    /// Text that changes the entity's version hash (and so the model's) without a change to the
+    /// schema, to mark a change in what its data means.
+    public let versionHashModifier: String?
     /// The name of the integer attribute whose values are the objects' keys (`"primaryKey"` in
     /// the model, declared on a hierarchy's root and shared by its sub-entities), or `nil` when
     /// the store numbers objects itself.
@@ -72,7 +75,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     init(
         name: String, className: String? = nil, isAbstract: Bool = false, parentName: String? = nil,
         attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], index: Int, primaryKeyIndex: Int? = nil,
+        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], versionHashModifier: String? = nil, index: Int, primaryKeyIndex: Int? = nil,
         inheritedCounts: InheritedCounts = InheritedCounts()
     ) {
         self.primaryKeyIndex = primaryKeyIndex
@@ -85,6 +88,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.relationships = relationships
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes
+        self.versionHashModifier = versionHashModifier
         self.index = index
         self.attributeNames = NameIndex(attributes.map(\.name))
         self.attributeTypes = attributes.map(\.type)

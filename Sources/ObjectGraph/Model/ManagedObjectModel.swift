@@ -15,6 +15,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// A hash of everything in the model that affects how data is stored. The same model always
     /// has the same hash; any schema-relevant change gives a new one.
     public let versionHash: String
+    /// Each entity's own version hash, by entity name (as Core Data's
+    /// `entityVersionHashesByName`): an entity keeps its hash when other entities change, so
+    /// these say which entities a new model version changed.
+    public let entityVersionHashesByName: [String: String]
     /// The file the model was loaded from, if it came from a file.
     public let sourceURL: URL?
     /// The model in canonical JSON (sorted keys), kept in the store's metadata.
@@ -34,6 +38,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
         self.version = version
         self.entities = entities
         self.versionHash = versionHash
+        self.entityVersionHashesByName = Dictionary(uniqueKeysWithValues: zip(entities.map(\.name), ModelVersionHash.entityHashes(of: entities)))
         self.canonicalJSON = canonicalJSON
         self.sourceURL = sourceURL
         self.classRegistry = ObjectClassRegistry(entityCount: entities.count)

@@ -44,6 +44,7 @@ enum ModelBuilder {
                 },
                 uniquenessConstraints: lineage.flatMap(uniquenessConstraints(of:)),
                 indexes: lineage.flatMap(\.indexes).map { $0.names.map(\.name) },
+                versionHashModifier: entity.versionHashModifier,
                 index: index,
                 primaryKeyIndex: primaryKey,
                 inheritedCounts: InheritedCounts(

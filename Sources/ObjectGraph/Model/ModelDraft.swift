@@ -22,6 +22,7 @@ struct EntityDraft {
     var indexes: [NameListDraft] = []
     /// The integer attribute whose values are the rows' keys (`"primaryKey": "id"`), if any.
     var primaryKey: NameReference?
+    var versionHashModifier: String?
     /// Properties declared with problems of their own: references to them are not reported again.
     var brokenPropertyNames: Set<String> = []
 }
@@ -50,6 +51,7 @@ struct AttributeDraft {
     var isTransient = false
     var isIndexed = false
     var renamingIdentifier: String?
+    var versionHashModifier: String?
     var minimum: AttributeValue?
     var maximum: AttributeValue?
     var minLength: Int?
@@ -61,7 +63,7 @@ struct AttributeDraft {
     func makeDescription(index: Int, isPrimaryKey: Bool = false) -> AttributeDescription {
         AttributeDescription(
             name: name, type: type, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
-            renamingIdentifier: renamingIdentifier, minimum: minimum, maximum: maximum,
+            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, minimum: minimum, maximum: maximum,
             minLength: minLength, maxLength: maxLength, regex: regex, defaultValue: defaultValue, index: index,
             isPrimaryKey: isPrimaryKey)
     }
@@ -81,13 +83,14 @@ struct RelationshipDraft {
     var isOptional = true
     var minCount: Int?
     var maxCount: Int?
+    var versionHashModifier: String?
 
     /// The description of this relationship at `index` in its entity's relationships.
     func makeDescription(index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?, isInverseToMany: Bool) -> RelationshipDescription {
         RelationshipDescription(
             name: name, destinationEntityName: destination.name, isToMany: isToMany, isOrdered: isOrdered,
             inverseName: inverse?.name, deleteRule: deleteRule, isOptional: isOptional,
-            minCount: minCount, maxCount: maxCount,
+            minCount: minCount, maxCount: maxCount, versionHashModifier: versionHashModifier,
             index: index, slot: slot, destinationIndex: destinationIndex, inverseIndex: inverseIndex, isInverseToMany: isInverseToMany)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension ModelValidator {
     static let attributeKeys = [
         "name", "type", "optional", "default", "minValue", "maxValue", "minLength", "maxLength", "regex",
-        "indexed", "transient", "renamingIdentifier",
+        "indexed", "transient", "renamingIdentifier", "versionHashModifier",
     ]
 
     /// Reads one attribute, checking each field against the attribute's type.
@@ -33,6 +33,7 @@ extension ModelValidator {
         draft.isTransient = isTransient
         draft.isIndexed = isIndexed
         draft.renamingIdentifier = renamingIdentifier
+        draft.versionHashModifier = string("versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
         readValueLimits(into: &draft, fields)
         readLengthLimits(into: &draft, fields)
         readRegex(into: &draft, fields)

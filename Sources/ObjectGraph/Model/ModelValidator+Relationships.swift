@@ -1,5 +1,5 @@
 extension ModelValidator {
-    static let relationshipKeys = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "minCount", "maxCount"]
+    static let relationshipKeys = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "minCount", "maxCount", "versionHashModifier"]
 
     /// Reads one relationship, checking its fields on their own.
     ///
@@ -30,6 +30,7 @@ extension ModelValidator {
         }
         let minCount = isToMany ? integer("minCount", in: fields, minimum: 0) : nil
         let maxCount = isToMany ? integer("maxCount", in: fields, minimum: 1) : nil
+        let versionHashModifier = string("versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
         checkOrder("minCount", minCount, "maxCount", maxCount, in: fields)
 
         guard let name, let destination, let inverse, log.issues.count == issuesBefore else { return .broken(name) }
@@ -43,6 +44,7 @@ extension ModelValidator {
         draft.isOptional = boolean("optional", in: fields) ?? true
         draft.minCount = minCount
         draft.maxCount = maxCount
+        draft.versionHashModifier = versionHashModifier
         return .valid(draft)
     }
 

@@ -7,7 +7,8 @@
 /// `+Constraints`, `+PrimaryKey` and `+Inheritance`.
 struct ModelValidator {
     static let modelKeys = ["name", "version", "entities"]
-    static let entityKeys = ["name", "className", "abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes", "primaryKey"]
+    static let versionHashModifierExpectation = "text that changes the version hash (any string)"
+    static let entityKeys = ["name", "className", "abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes", "primaryKey", "versionHashModifier"]
 
     var log: ModelIssueLog
 
@@ -71,6 +72,7 @@ struct ModelValidator {
             checkClassName(name, at: fields.path("name"), fields.position("name"), isExplicit: false)
         }
         entity?.isAbstract = boolean("abstract", in: fields) ?? false
+        entity?.versionHashModifier = string("versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
         if let parent = string("parent", in: fields, required: false, expected: "the name of the parent entity") {
             entity?.parent = NameReference(name: parent, path: fields.path("parent"), position: fields.position("parent"))
         }

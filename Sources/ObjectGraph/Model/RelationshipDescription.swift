@@ -30,6 +30,9 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
     public let minCount: Int?
     /// The most objects a to-many relationship may hold, if limited.
     public let maxCount: Int?
+    /// Text that changes the relationship's version hash (and so its entity's and the model's)
+    /// without a change to the schema.
+    public let versionHashModifier: String?
     /// The relationship's position in its entity's `relationships`.
     let index: Int
     /// Where the relationship lives in an object: a to-one's slot in value rows (after the
@@ -47,7 +50,7 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
     init(
         name: String, destinationEntityName: String, isToMany: Bool = false, isOrdered: Bool = false,
         inverseName: String? = nil, deleteRule: DeleteRule = .nullify, isOptional: Bool = true,
-        minCount: Int? = nil, maxCount: Int? = nil,
+        minCount: Int? = nil, maxCount: Int? = nil, versionHashModifier: String? = nil,
         index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?, isInverseToMany: Bool = false
     ) {
         self.isInverseToMany = isInverseToMany
@@ -60,6 +63,7 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
         self.isOptional = isOptional
         self.minCount = minCount
         self.maxCount = maxCount
+        self.versionHashModifier = versionHashModifier
         self.index = index
         self.slot = slot
         self.destinationIndex = destinationIndex

@@ -23,10 +23,8 @@ extension SQLiteStoreState {
                 // where its data went.
                 Logger(label: "ObjectGraph.Store").warning("\(path) was an empty file (0 bytes), not a store: a new, empty store was created in it")
             }
-        } else if !tableNames.contains(SQLiteSchema.metadataTable) {
-            throw ObjectGraphError(
-                .storeUnavailable,
-                "\(path) is a SQLite database but not an ObjectGraph store (it has no \(SQLiteSchema.metadataTable) table; its tables are \(tableNames.sorted().joined(separator: ", ")))")
+        } else {
+            try checkIsObjectGraphStore(tableNames, path: path)
         }
         let metadata = try SQLiteStoreMetadata(readFrom: connection)
         try metadata.checkCompatible(with: model, path: path)
@@ -47,6 +45,27 @@ extension SQLiteStoreState {
             connection: connection, isReadOnly: readOnly, metadata: metadata, model: model, idSpaces: idSpaces,
             relationshipLayout: relationshipLayout, tables: tables,
             primaryKeyCounters: counters, countersDataVersion: dataVersion)
+    }
+
+    /// The metadata of the store at `path`, read through a read-only connection of its own.
+    static func readMetadata(path: String) throws -> SQLiteStoreMetadata {
+        try checkLocation(path: path, readOnly: true)
+        let connection = try SQLiteConnection(path: path, readOnly: true, busyTimeout: PersistentStoreDescription(url: URL(fileURLWithPath: path)).busyTimeout)
+        defer { connection.close() }
+        let tableNames = try connection.retryingWhileBusy { try readTableNames(connection) }
+        guard !tableNames.isEmpty else {
+            throw ObjectGraphError(.storeUnavailable, "The file \(path) is empty: there is no store there yet")
+        }
+        try checkIsObjectGraphStore(tableNames, path: path)
+        return try SQLiteStoreMetadata(readFrom: connection)
+    }
+
+    /// Throws unless a database with `tableNames` (not empty) is an ObjectGraph store.
+    private static func checkIsObjectGraphStore(_ tableNames: Set<String>, path: String) throws {
+        guard !tableNames.contains(SQLiteSchema.metadataTable) else { return }
+        throw ObjectGraphError(
+            .storeUnavailable,
+            "\(path) is a SQLite database but not an ObjectGraph store (it has no \(SQLiteSchema.metadataTable) table; its tables are \(tableNames.sorted().joined(separator: ", ")))")
     }
 
     /// Checks the path with the file system first, because SQLite reports most of these cases as
