@@ -19,6 +19,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// Text that changes the entity's version hash (and so the model's) without a change to the
     /// schema, to mark a change in what its data means.
     public let versionHashModifier: String?
+    /// The entity's name in an earlier model version, for migration.
+    public let renamingIdentifier: String?
     /// The name of the integer attribute whose values are the objects' keys (`"primaryKey"` in
     /// the model, declared on a hierarchy's root and shared by its sub-entities), or `nil` when
     /// the store numbers objects itself.
@@ -75,7 +77,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     init(
         name: String, className: String? = nil, isAbstract: Bool = false, parentName: String? = nil,
         attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], versionHashModifier: String? = nil, index: Int, primaryKeyIndex: Int? = nil,
+        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], versionHashModifier: String? = nil, renamingIdentifier: String? = nil, index: Int, primaryKeyIndex: Int? = nil,
         inheritedCounts: InheritedCounts = InheritedCounts()
     ) {
         self.primaryKeyIndex = primaryKeyIndex
@@ -89,6 +91,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.uniquenessConstraints = uniquenessConstraints
         self.indexes = indexes
         self.versionHashModifier = versionHashModifier
+        self.renamingIdentifier = renamingIdentifier
         self.index = index
         self.attributeNames = NameIndex(attributes.map(\.name))
         self.attributeTypes = attributes.map(\.type)

@@ -45,6 +45,7 @@ enum ModelBuilder {
                 uniquenessConstraints: lineage.flatMap(uniquenessConstraints(of:)),
                 indexes: lineage.flatMap(\.indexes).map { $0.names.map(\.name) },
                 versionHashModifier: entity.versionHashModifier,
+                renamingIdentifier: entity.renamingIdentifier,
                 index: index,
                 primaryKeyIndex: primaryKey,
                 inheritedCounts: InheritedCounts(

@@ -23,6 +23,7 @@ struct EntityDraft {
     /// The integer attribute whose values are the rows' keys (`"primaryKey": "id"`), if any.
     var primaryKey: NameReference?
     var versionHashModifier: String?
+    var renamingIdentifier: String?
     /// Properties declared with problems of their own: references to them are not reported again.
     var brokenPropertyNames: Set<String> = []
 }
@@ -84,13 +85,14 @@ struct RelationshipDraft {
     var minCount: Int?
     var maxCount: Int?
     var versionHashModifier: String?
+    var renamingIdentifier: String?
 
     /// The description of this relationship at `index` in its entity's relationships.
     func makeDescription(index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?, isInverseToMany: Bool) -> RelationshipDescription {
         RelationshipDescription(
             name: name, destinationEntityName: destination.name, isToMany: isToMany, isOrdered: isOrdered,
             inverseName: inverse?.name, deleteRule: deleteRule, isOptional: isOptional,
-            minCount: minCount, maxCount: maxCount, versionHashModifier: versionHashModifier,
+            minCount: minCount, maxCount: maxCount, versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier,
             index: index, slot: slot, destinationIndex: destinationIndex, inverseIndex: inverseIndex, isInverseToMany: isInverseToMany)
     }
 }

@@ -22,10 +22,7 @@ extension ModelValidator {
             log.report("found \"indexed\": true on a transient attribute, expected no index: transient attributes are not stored",
                        at: fields.path("indexed"), fields.position("indexed"))
         }
-        let renamingIdentifier = string("renamingIdentifier", in: fields, required: false, expected: "the attribute's name in the previous model version")
-        if let renamingIdentifier {
-            checkIdentifier(renamingIdentifier, what: "renaming identifier", at: fields.path("renamingIdentifier"), fields.position("renamingIdentifier"))
-        }
+        let renamingIdentifier = readRenamingIdentifier(fields, of: "attribute")
         guard let name, let type else { return .broken(name) }
 
         var draft = AttributeDraft(name: name, path: path, namePosition: fields.position("name"), type: type)

@@ -1,5 +1,5 @@
 extension ModelValidator {
-    static let relationshipKeys = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "minCount", "maxCount", "versionHashModifier"]
+    static let relationshipKeys = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "minCount", "maxCount", "versionHashModifier", "renamingIdentifier"]
 
     /// Reads one relationship, checking its fields on their own.
     ///
@@ -31,6 +31,7 @@ extension ModelValidator {
         let minCount = isToMany ? integer("minCount", in: fields, minimum: 0) : nil
         let maxCount = isToMany ? integer("maxCount", in: fields, minimum: 1) : nil
         let versionHashModifier = string("versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
+        let renamingIdentifier = readRenamingIdentifier(fields, of: "relationship")
         checkOrder("minCount", minCount, "maxCount", maxCount, in: fields)
 
         guard let name, let destination, let inverse, log.issues.count == issuesBefore else { return .broken(name) }
@@ -45,6 +46,7 @@ extension ModelValidator {
         draft.minCount = minCount
         draft.maxCount = maxCount
         draft.versionHashModifier = versionHashModifier
+        draft.renamingIdentifier = renamingIdentifier
         return .valid(draft)
     }
 

@@ -8,7 +8,7 @@
 struct ModelValidator {
     static let modelKeys = ["name", "version", "entities"]
     static let versionHashModifierExpectation = "text that changes the version hash (any string)"
-    static let entityKeys = ["name", "className", "abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes", "primaryKey", "versionHashModifier"]
+    static let entityKeys = ["name", "className", "abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes", "primaryKey", "versionHashModifier", "renamingIdentifier"]
 
     var log: ModelIssueLog
 
@@ -57,6 +57,16 @@ struct ModelValidator {
         return ModelDraft(name: name, version: version, entities: entities)
     }
 
+    /// The optional `renamingIdentifier` of an entity or property: its name in the previous model
+    /// version, which migration maps from.
+    mutating func readRenamingIdentifier(_ fields: JSONObjectFields, of what: String) -> String? {
+        let identifier = string("renamingIdentifier", in: fields, required: false, expected: "the \(what)'s name in the previous model version")
+        if let identifier {
+            _ = checkIdentifier(identifier, what: "renaming identifier", at: fields.path("renamingIdentifier"), fields.position("renamingIdentifier"))
+        }
+        return identifier
+    }
+
     /// Reads one entity; `nil` when it has no readable name (its other problems are still reported).
     private mutating func readEntity(_ node: JSONNode, at path: JSONPath) -> EntityDraft? {
         guard let fields = readObject(node, at: path, expected: "an object describing an entity", knownKeys: Self.entityKeys) else { return nil }
@@ -72,6 +82,7 @@ struct ModelValidator {
             checkClassName(name, at: fields.path("name"), fields.position("name"), isExplicit: false)
         }
         entity?.isAbstract = boolean("abstract", in: fields) ?? false
+        entity?.renamingIdentifier = readRenamingIdentifier(fields, of: "entity")
         entity?.versionHashModifier = string("versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
         if let parent = string("parent", in: fields, required: false, expected: "the name of the parent entity") {
             entity?.parent = NameReference(name: parent, path: fields.path("parent"), position: fields.position("parent"))

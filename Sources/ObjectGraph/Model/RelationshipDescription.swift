@@ -33,6 +33,8 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
     /// Text that changes the relationship's version hash (and so its entity's and the model's)
     /// without a change to the schema.
     public let versionHashModifier: String?
+    /// The relationship's name in an earlier model version, for migration.
+    public let renamingIdentifier: String?
     /// The relationship's position in its entity's `relationships`.
     let index: Int
     /// Where the relationship lives in an object: a to-one's slot in value rows (after the
@@ -50,7 +52,7 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
     init(
         name: String, destinationEntityName: String, isToMany: Bool = false, isOrdered: Bool = false,
         inverseName: String? = nil, deleteRule: DeleteRule = .nullify, isOptional: Bool = true,
-        minCount: Int? = nil, maxCount: Int? = nil, versionHashModifier: String? = nil,
+        minCount: Int? = nil, maxCount: Int? = nil, versionHashModifier: String? = nil, renamingIdentifier: String? = nil,
         index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?, isInverseToMany: Bool = false
     ) {
         self.isInverseToMany = isInverseToMany
@@ -64,6 +66,7 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
         self.minCount = minCount
         self.maxCount = maxCount
         self.versionHashModifier = versionHashModifier
+        self.renamingIdentifier = renamingIdentifier
         self.index = index
         self.slot = slot
         self.destinationIndex = destinationIndex

@@ -20,6 +20,14 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// another user) opens too, as SQLite's `immutable` file, unless its `-wal` file holds
     /// changes not yet in the store file (an error says so).
     public var isReadOnly: Bool = false
+    /// Whether a store written by an earlier version of the model is migrated to the current
+    /// one when it opens (`true` by default, as with Core Data's persistent container). When
+    /// `false`, such a store is refused with `.modelMismatch`.
+    public var shouldMigrateStoreAutomatically: Bool = true
+    /// Whether that migration may be inferred from the two models (lightweight migration:
+    /// entities, attributes and relationships matched by name or `renamingIdentifier`). `true`
+    /// by default; when `false`, a store that needs migrating is refused with `.modelMismatch`.
+    public var shouldInferMappingModelAutomatically: Bool = true
     /// How long a SQLite store waits for another connection's lock (another process writing the
     /// same file, say) before failing with a `.busy` error, in seconds: writes waiting to begin, and
     /// reads in the rare moments a lock stops them too.

@@ -21,8 +21,8 @@ enum SQLiteSchema {
     static let primaryKeysTable = "_objectgraph_primary_keys"
 
     /// Every statement that creates `model`'s schema, tables before their indexes, our own
-    /// tables last. Each is idempotent (`IF NOT EXISTS`).
-    static func statements(for model: ManagedObjectModel) -> [String] {
+    /// tables last (unless not `includingOwnTables`). Each is idempotent (`IF NOT EXISTS`).
+    static func statements(for model: ManagedObjectModel, includingOwnTables: Bool = true) -> [String] {
         var indexNames = IndexNames()
         var statements: [String] = []
         let layout = RelationshipLayout(model: model)
@@ -36,6 +36,7 @@ enum SQLiteSchema {
         for table in layout.joinTables {
             statements += joinTable(table, names: &indexNames)
         }
+        guard includingOwnTables else { return statements }
         statements.append("""
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(metadataTable)) (
                 "key" TEXT PRIMARY KEY,

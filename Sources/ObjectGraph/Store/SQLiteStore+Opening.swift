@@ -26,7 +26,11 @@ extension SQLiteStoreState {
         } else {
             try checkIsObjectGraphStore(tableNames, path: path)
         }
-        let metadata = try SQLiteStoreMetadata(readFrom: connection)
+        var metadata = try SQLiteStoreMetadata(readFrom: connection)
+        if metadata.needsMigration(to: model), description.shouldMigrateStoreAutomatically, description.shouldInferMappingModelAutomatically, !readOnly {
+            try migrate(connection, from: metadata, to: model)
+            metadata = try SQLiteStoreMetadata(readFrom: connection)
+        }
         try metadata.checkCompatible(with: model, path: path)
         let idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: metadata.storeIdentifier)
         let relationshipLayout = RelationshipLayout(model: model)

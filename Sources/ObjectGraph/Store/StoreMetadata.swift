@@ -21,18 +21,22 @@ public struct StoreMetadata: Sendable, Equatable {
     /// The metadata of a SQLite store, with the entity hashes of the model JSON the store keeps
     /// (so they are known even for stores written before entity hashes existed).
     init(_ metadata: SQLiteStoreMetadata, path: String) throws {
-        let writer: ManagedObjectModel
-        do {
-            writer = try ManagedObjectModel(data: Data(metadata.modelJSON.utf8), sourceName: "the model kept in \(path)")
-        } catch let error as ObjectGraphError {
-            throw ObjectGraphError(.corruptStore, "The store at \(path) is damaged: the model it keeps cannot be read (\(error.message))")
-        }
+        let writer = try Self.writingModel(of: metadata, path: path)
         modelName = metadata.modelName
         modelVersion = Int(metadata.modelVersion)
         modelVersionHash = metadata.modelHash
         entityVersionHashesByName = writer.entityVersionHashesByName
         storeIdentifier = metadata.storeIdentifier
         createdAt = metadata.createdAt
+    }
+
+    /// The model that wrote a store, from the JSON the store keeps.
+    static func writingModel(of metadata: SQLiteStoreMetadata, path: String) throws -> ManagedObjectModel {
+        do {
+            return try ManagedObjectModel(data: Data(metadata.modelJSON.utf8), sourceName: "the model kept in \(path)")
+        } catch let error as ObjectGraphError {
+            throw ObjectGraphError(.corruptStore, "The store at \(path) is damaged: the model it keeps cannot be read (\(error.message))")
+        }
     }
 }
 
@@ -43,6 +47,16 @@ extension PersistentStoreCoordinator {
     public static func metadataForPersistentStore(at url: URL) throws -> StoreMetadata {
         let path = SQLiteStoreState.fileSystemPath(url)
         return try StoreMetadata(SQLiteStoreState.readMetadata(path: path), path: path)
+    }
+}
+
+extension PersistentStoreCoordinator {
+    /// What opening the SQLite store at `url` with `model` would do to migrate it, without doing
+    /// it (a dry run): each SQL statement in order, with its bound values after it; `nil` when the
+    /// store needs no migration. Throws `.modelMismatch` listing every change that cannot be
+    /// inferred, each with its JSON path in `model`.
+    public static func migrationPlan(forStoreAt url: URL, to model: ManagedObjectModel) throws -> String? {
+        try SQLiteStoreState.migrationPlan(path: SQLiteStoreState.fileSystemPath(url), to: model)?.description
     }
 }
 

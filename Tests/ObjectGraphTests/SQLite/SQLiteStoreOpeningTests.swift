@@ -88,7 +88,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("Club.sqlite")
         try open(url).close()
-        let error = openError(url, model: SQLiteFixtures.model(version: 2, hash: "hash-club-2"))
+        // Without automatic migration (see the migration tests for what it does).
+        var description = SQLiteFixtures.description(url)
+        description.shouldMigrateStoreAutomatically = false
+        let error = #expect(throws: ObjectGraphError.self) { try SQLiteStore(description: description, model: SQLiteFixtures.model(version: 2, hash: "hash-club-2")) }
         #expect(error?.kind == .modelMismatch)
         for part in ["'Club' version 1 (hash hash-club-1)", "'Club' version 2 (hash hash-club-2)", "migrated"] {
             #expect(error?.message.contains(part) == true, "\(part)")

@@ -1,0 +1,131 @@
+import Foundation
+
+/// How a newer model's entities and properties come from an older model's, inferred as Core
+/// Data's lightweight migration infers it: by name, or by `renamingIdentifier` (the name in the
+/// older model). Every difference the inference cannot carry data across is an issue, with the
+/// JSON path of what causes it in the newer model.
+struct ModelMapping {
+    let source: ManagedObjectModel
+    let destination: ManagedObjectModel
+    /// Per destination entity (by index): the source entity its objects come from, `nil` for a
+    /// new entity.
+    let sourceEntities: [EntityDescription?]
+    /// Why the data cannot be carried across as inferred; empty when it can.
+    let issues: [ModelIssue]
+
+    init(from source: ManagedObjectModel, to destination: ManagedObjectModel) {
+        self.source = source
+        self.destination = destination
+        let sourceEntities = destination.entities.map { source.entity(named: $0.renamingIdentifier ?? $0.name) }
+        self.sourceEntities = sourceEntities
+        var issues = IssueList(model: destination)
+        for entity in destination.entities {
+            Self.check(entity, from: sourceEntities[entity.index], sourceEntities: sourceEntities, source: source, destination: destination, into: &issues)
+        }
+        self.issues = issues.issues
+    }
+
+    /// The source attribute `attribute` of a destination entity takes its values from, if any.
+    func sourceAttribute(of attribute: AttributeDescription, in entity: EntityDescription) -> AttributeDescription? {
+        Self.sourceAttribute(of: attribute, in: sourceEntities[entity.index])
+    }
+
+    /// The source relationship `relationship` of a destination entity takes its objects from, if any.
+    func sourceRelationship(of relationship: RelationshipDescription, in entity: EntityDescription) -> RelationshipDescription? {
+        Self.sourceRelationship(of: relationship, in: sourceEntities[entity.index])
+    }
+
+    /// The destination entity whose objects come from `entity` of the source, if any.
+    func destinationEntity(from entity: EntityDescription) -> EntityDescription? {
+        sourceEntities.firstIndex { $0 === entity }.map { destination.entities[$0] }
+    }
+
+    private static func sourceAttribute(of attribute: AttributeDescription, in entity: EntityDescription?) -> AttributeDescription? {
+        guard !attribute.isTransient, let found = entity?.attribute(named: attribute.renamingIdentifier ?? attribute.name), !found.isTransient else { return nil }
+        return found
+    }
+
+    private static func sourceRelationship(of relationship: RelationshipDescription, in entity: EntityDescription?) -> RelationshipDescription? {
+        entity?.relationship(named: relationship.renamingIdentifier ?? relationship.name)
+    }
+
+    /// The issues of one destination entity: its key, its table, and its own properties (an
+    /// inherited property is checked where it is declared).
+    private static func check(
+        _ entity: EntityDescription, from sourceEntity: EntityDescription?, sourceEntities: [EntityDescription?],
+        source: ManagedObjectModel, destination: ManagedObjectModel, into issues: inout IssueList
+    ) {
+        let entityPath = "entities[\(entity.index)]"
+        if let sourceEntity {
+            if sourceEntity.primaryKey != entity.primaryKey {
+                issues.add(entityPath, "\(entity.name)'s primaryKey changed from \(sourceEntity.primaryKey ?? "none") to \(entity.primaryKey ?? "none"); object IDs are made of it, so it cannot change by migration")
+            }
+        }
+        if entity.parentName == nil {
+            // A table holds one hierarchy: its rows must come from one source table, whose keys
+            // (and so object IDs) cannot collide.
+            let sourceTables = Set(destination.kinds(of: entity).compactMap { sourceEntities[$0.index] }.map { source.root(of: $0).name })
+            if sourceTables.count > 1 {
+                issues.add(entityPath, "\(entity.name)'s hierarchy would gather the objects of \(sourceTables.sorted().joined(separator: " and ")), which were numbered apart and may share keys; migration does not merge them")
+            }
+        }
+        for attribute in entity.ownAttributes where !attribute.isTransient && !attribute.isPrimaryKey {
+            let path = "\(entityPath).attributes[\(attribute.index - entity.inheritedCounts.attributes)]"
+            let name = "\(entity.name).\(attribute.name)"
+            guard let old = sourceAttribute(of: attribute, in: sourceEntity) else {
+                if sourceEntity != nil, !attribute.isOptional, attribute.defaultValue.isNull {
+                    issues.add(path, "\(name) is new and required but has no default, so the objects already stored would have no value; give it a \"default\" or make it optional")
+                }
+                continue
+            }
+            if SQLiteValueConversion(from: old.type, to: attribute.type) == nil {
+                issues.add(path, "\(name) changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a lossless widening (integer16 → integer32 → integer64, float → double, integers → double, integers, decimal, uuid and uri → string)")
+            }
+            if old.isOptional, !attribute.isOptional, attribute.defaultValue.isNull {
+                issues.add(path, "\(name) becomes required but has no default for the objects stored without a value; give it a \"default\"")
+            }
+        }
+        for relationship in entity.ownRelationships {
+            let path = "\(entityPath).relationships[\(relationship.index - entity.inheritedCounts.relationships)]"
+            let name = "\(entity.name).\(relationship.name)"
+            guard let old = sourceRelationship(of: relationship, in: sourceEntity) else {
+                if sourceEntity != nil, !relationship.isOptional {
+                    issues.add(path, "\(name) is new and required, so the objects already stored would break it; make it optional")
+                }
+                continue
+            }
+            if old.isToMany != relationship.isToMany || old.isOrdered != relationship.isOrdered {
+                issues.add(path, "\(name) changes from \(shape(of: old)) to \(shape(of: relationship)), which migration does not infer yet")
+            } else if let sourceEntity, storageKind(of: old, in: sourceEntity, source) != storageKind(of: relationship, in: entity, destination) {
+                issues.add(path, "\(name) would be kept another way (\(storageKind(of: old, in: sourceEntity, source)) before, \(storageKind(of: relationship, in: entity, destination)) now) because its inverse changed, which migration does not infer yet")
+            }
+            let oldDestination = destination.entity(named: relationship.destinationEntityName).flatMap { sourceEntities[$0.index] }
+            if oldDestination?.name != old.destinationEntityName {
+                issues.add(path, "\(name) now leads to \(relationship.destinationEntityName), which does not come from its old destination \(old.destinationEntityName)")
+            }
+        }
+    }
+
+    /// How a store keeps `relationship`, in words.
+    private static func storageKind(of relationship: RelationshipDescription, in entity: EntityDescription, _ model: ManagedObjectModel) -> String {
+        switch RelationshipStorage(relationship, of: entity, in: model) {
+        case .foreignKey: "a key in its own rows"
+        case .inverseForeignKey: "its inverse's key"
+        case .joinTable: "a join table"
+        }
+    }
+
+    private static func shape(of relationship: RelationshipDescription) -> String {
+        relationship.isToOne ? "to-one" : relationship.isOrdered ? "ordered to-many" : "to-many"
+    }
+
+    /// The issues found so far, against the destination model's file.
+    private struct IssueList {
+        let model: ManagedObjectModel
+        var issues: [ModelIssue] = []
+
+        mutating func add(_ path: String, _ message: String) {
+            issues.append(ModelIssue(file: model.sourceURL?.path, path: path, message: message))
+        }
+    }
+}

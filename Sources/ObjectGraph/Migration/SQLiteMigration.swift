@@ -1,0 +1,198 @@
+import Foundation
+
+/// The migration of a SQLite store file from the model that wrote it to a newer one, inferred
+/// from a `ModelMapping`: every table is rebuilt in the newer model's layout and its rows copied
+/// across with their keys (so object IDs, URIs and relationships survive), all in one
+/// transaction, so a failure leaves the file exactly as it was.
+///
+/// The steps: drop the old indexes, move the old tables aside, create the new schema (tables,
+/// indexes, join tables), copy each entity's rows and each join table's pairs, drop the old
+/// tables, carry the key counters over, and record the new model in the metadata.
+struct SQLiteMigration: CustomStringConvertible {
+    /// One statement of the migration with its bound values.
+    struct Step {
+        let sql: String
+        var bindings: [AttributeValue] = []
+    }
+
+    let mapping: ModelMapping
+    let steps: [Step]
+
+    /// Prefix of an old table while the new one of the same name is filled.
+    static let oldTablePrefix = "_og_old_"
+
+    /// The migration of the store on `connection` (whose schema and key counters it reads).
+    init(_ mapping: ModelMapping, on connection: SQLiteConnection) throws {
+        self.mapping = mapping
+        let source = mapping.source, destination = mapping.destination
+        let oldRelationships = RelationshipLayout(model: source)
+        let newRelationships = RelationshipLayout(model: destination)
+        var steps = try Self.existingIndexes(on: connection).map { Step(sql: "DROP INDEX \(quoteIdentifier($0))") }
+        let oldTables = source.entities.filter { source.root(of: $0) === $0 }.map(\.name) + oldRelationships.joinTables.map(\.name)
+        steps += oldTables.map { Step(sql: "ALTER TABLE \(quoteIdentifier($0)) RENAME TO \(quoteIdentifier(Self.oldTablePrefix + $0))") }
+        steps += SQLiteSchema.statements(for: destination, includingOwnTables: false).map { Step(sql: $0) }
+        for entity in destination.entities {
+            guard let sourceEntity = mapping.sourceEntities[entity.index] else { continue }
+            steps.append(Self.copyRows(
+                of: entity, from: sourceEntity, mapping,
+                newLayout: SQLiteTableLayout(root: destination.root(of: entity), model: destination, relationshipLayout: newRelationships),
+                oldLayout: SQLiteTableLayout(root: source.root(of: sourceEntity), model: source, relationshipLayout: oldRelationships)))
+        }
+        steps += Self.copyJoinTables(mapping, old: oldRelationships, new: newRelationships)
+        steps += oldTables.map { Step(sql: "DROP TABLE \(quoteIdentifier(Self.oldTablePrefix + $0))") }
+        steps += try Self.carryKeyCounters(mapping, on: connection)
+        steps += Self.recordModel(destination)
+        self.steps = steps
+    }
+
+    /// Runs every step in one transaction; on any failure nothing is changed.
+    func run(on connection: SQLiteConnection) throws {
+        try connection.transaction {
+            for step in steps {
+                let statement = try connection.prepare(step.sql, activity: "Cannot prepare a migration step")
+                try statement.bind(step.bindings)
+                try statement.execute()
+            }
+        }
+    }
+
+    /// The plan as text: each statement, with its bound values after it.
+    var description: String {
+        steps.map { step in
+            step.sql + ";" + (step.bindings.isEmpty ? "" : "  -- " + step.bindings.map(\.debugText).joined(separator: ", "))
+        }.joined(separator: "\n")
+    }
+
+    /// The indexes the store created (SQLite's own automatic indexes have no SQL).
+    private static func existingIndexes(on connection: SQLiteConnection) throws -> [String] {
+        let statement = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+        var names: [String] = []
+        while try statement.step() {
+            if let name = statement.text(at: 0) { names.append(name) }
+        }
+        return names
+    }
+
+    /// `INSERT INTO <new table> (…) SELECT … FROM <old table>` for the rows of `entity` (only its
+    /// own rows, not its sub-entities', which are copied for themselves).
+    private static func copyRows(
+        of entity: EntityDescription, from sourceEntity: EntityDescription, _ mapping: ModelMapping,
+        newLayout: SQLiteTableLayout, oldLayout: SQLiteTableLayout
+    ) -> Step {
+        let newColumns = Set(newLayout.columns.map(\.name)), oldColumns = Set(oldLayout.columns.map(\.name))
+        var targets = [SQLiteSchema.primaryKeyColumn, SQLiteSchema.versionColumn]
+        var values = targets.map(quoteIdentifier)
+        var bindings: [AttributeValue] = []
+        if newLayout.hasEntityColumn {
+            targets.append(SQLiteTableLayout.entityColumn)
+            values.append("'\(entity.name)'")
+        }
+        for attribute in entity.attributes where !attribute.isTransient && !attribute.isPrimaryKey {
+            targets.append(attribute.name)
+            // A new attribute starts at its default, as in Core Data; one that becomes required
+            // takes its default where it had no value.
+            guard let old = mapping.sourceAttribute(of: attribute, in: entity), let conversion = SQLiteValueConversion(from: old.type, to: attribute.type) else {
+                values.append(attribute.defaultValue.isNull ? "NULL" : "?")
+                if !attribute.defaultValue.isNull { bindings.append(attribute.defaultValue) }
+                continue
+            }
+            let value = conversion.sql(quoteIdentifier(old.columnName))
+            if old.isOptional, !attribute.isOptional, !attribute.defaultValue.isNull {
+                values.append("coalesce(\(value), ?)")
+                bindings.append(attribute.defaultValue)
+            } else {
+                values.append(value)
+            }
+        }
+        for relationship in entity.relationships where relationship.isToOne {
+            guard let old = mapping.sourceRelationship(of: relationship, in: entity), old.isToOne else { continue }
+            targets.append(relationship.name)
+            values.append(quoteIdentifier(old.name))
+            if let column = SQLiteTableLayout.referenceEntityColumn(relationship, model: mapping.destination), newColumns.contains(column) {
+                targets.append(column)
+                values.append(referencedEntity(of: relationship, from: old, mapping, oldColumns: oldColumns))
+            }
+            let position = RelationshipStorage.positionColumn(of: relationship), oldPosition = RelationshipStorage.positionColumn(of: old)
+            if newColumns.contains(position), oldColumns.contains(oldPosition) {
+                targets.append(position)
+                values.append(quoteIdentifier(oldPosition))
+            }
+        }
+        let filter = oldLayout.hasEntityColumn ? " WHERE \(SQLiteTableLayout.entityFilter([sourceEntity]))" : ""
+        return Step(
+            sql: "INSERT INTO \(quoteIdentifier(newLayout.root.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldLayout.root.name))\(filter)",
+            bindings: bindings)
+    }
+
+    /// The new `_<relationship>_entity` value: the destination's entity in the newer model's
+    /// names, from the old column of that kind or, when the old destination had no sub-entities,
+    /// the one entity it could be.
+    private static func referencedEntity(of relationship: RelationshipDescription, from old: RelationshipDescription, _ mapping: ModelMapping, oldColumns: Set<String>) -> String {
+        let key = quoteIdentifier(old.name)
+        let renamed: (EntityDescription) -> String = { mapping.destinationEntity(from: $0)?.name ?? $0.name }
+        if let column = SQLiteTableLayout.referenceEntityColumn(old, model: mapping.source), oldColumns.contains(column) {
+            let cases = mapping.source.kinds(of: mapping.source.entities[old.destinationIndex]).map { "WHEN '\($0.name)' THEN '\(renamed($0))'" }
+            return "CASE \(quoteIdentifier(column)) \(cases.joined(separator: " ")) END"
+        }
+        return "CASE WHEN \(key) IS NULL THEN NULL ELSE '\(renamed(mapping.source.entities[old.destinationIndex]))' END"
+    }
+
+    /// Copies the pairs of each new join table from the old join table of the relationship it
+    /// comes from, turned around when that table was written from the other side.
+    private static func copyJoinTables(_ mapping: ModelMapping, old: RelationshipLayout, new: RelationshipLayout) -> [Step] {
+        var steps: [Step] = []
+        for entity in mapping.destination.entities {
+            for relationship in entity.relationships {
+                guard case .joinTable(let table, .source) = new[relationship, of: entity], !steps.contains(where: { $0.sql.hasPrefix("INSERT INTO \(quoteIdentifier(table.name)) ") }),
+                      let sourceEntity = mapping.sourceEntities[entity.index],
+                      let sourceRelationship = mapping.sourceRelationship(of: relationship, in: entity),
+                      case .joinTable(let oldTable, let side) = old[sourceRelationship, of: sourceEntity] else { continue }
+                var targets = [JoinTable.sourceColumn, JoinTable.destinationColumn]
+                var values = side == .source ? targets : targets.reversed()
+                let oldPositions = side == .source ? [oldTable.hasPosition, oldTable.hasInversePosition] : [oldTable.hasInversePosition, oldTable.hasPosition]
+                let oldPositionColumns = side == .source ? [JoinTable.positionColumn, JoinTable.inversePositionColumn] : [JoinTable.inversePositionColumn, JoinTable.positionColumn]
+                for (target, (hasNew, (hasOld, column))) in zip([JoinTable.positionColumn, JoinTable.inversePositionColumn], zip([table.hasPosition, table.hasInversePosition], zip(oldPositions, oldPositionColumns))) where hasNew {
+                    targets.append(target)
+                    values.append(hasOld ? column : "NULL")
+                }
+                steps.append(Step(sql: "INSERT INTO \(quoteIdentifier(table.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.map { $0 == "NULL" ? $0 : quoteIdentifier($0) }.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldTable.name))"))
+            }
+        }
+        return steps
+    }
+
+    /// The key counters under the newer model's entity names: each entity of a hierarchy gets
+    /// the highest counter of the entities its table's rows came from, so no key is handed out
+    /// twice (deleted keys included).
+    private static func carryKeyCounters(_ mapping: ModelMapping, on connection: SQLiteConnection) throws -> [Step] {
+        var recorded: [String: Int64] = [:]
+        let statement = try connection.prepare("SELECT \"entity\", \"max_key\" FROM \(quoteIdentifier(SQLiteSchema.primaryKeysTable))")
+        while try statement.step() {
+            if let entity = statement.text(at: 0) { recorded[entity] = statement.int64(at: 1) }
+        }
+        var steps = [Step(sql: "DELETE FROM \(quoteIdentifier(SQLiteSchema.primaryKeysTable))")]
+        let destination = mapping.destination
+        for entity in destination.entities {
+            let sources = destination.kinds(of: destination.root(of: entity)).compactMap { mapping.sourceEntities[$0.index] }
+            let highest = sources.flatMap { mapping.source.kinds(of: mapping.source.root(of: $0)) }.compactMap { recorded[$0.name] }.max()
+            guard let highest else { continue }
+            steps.append(Step(
+                sql: "INSERT INTO \(quoteIdentifier(SQLiteSchema.primaryKeysTable)) (\"entity\", \"max_key\") VALUES (?, ?)",
+                bindings: [.string(entity.name), .integer(highest)]))
+        }
+        return steps
+    }
+
+    /// Records the newer model in the metadata.
+    private static func recordModel(_ model: ManagedObjectModel) -> [Step] {
+        let entries: [(String, AttributeValue)] = [
+            (SQLiteStoreMetadata.Key.modelName, .string(model.name)),
+            (SQLiteStoreMetadata.Key.modelVersion, .integer(Int64(model.version))),
+            (SQLiteStoreMetadata.Key.modelHash, .string(model.versionHash)),
+            (SQLiteStoreMetadata.Key.modelJSON, .string(String(decoding: model.canonicalJSON, as: UTF8.self))),
+        ]
+        return entries.map { key, value in
+            Step(sql: "UPDATE \(quoteIdentifier(SQLiteSchema.metadataTable)) SET \"value\" = ? WHERE \"key\" = ?", bindings: [value, .string(key)])
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Lightweight (inferred) migration of SQLite store files: a store written with one version of a
+/// model opens with the next, its rows, keys and relationships carried across; what cannot be
+/// inferred is refused with every reason, and a failed migration leaves the store as it was.
+@Suite struct InferredMigrationTests {
+    static let version1 = """
+    { "name": "Shelf", "version": 1, "entities": [
+      { "name": "Author", "attributes": [
+          { "name": "name", "type": "string" },
+          { "name": "born", "type": "date", "optional": true },
+          { "name": "rating", "type": "integer16", "default": 0 } ],
+        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "cascade" } ] },
+      { "name": "Book", "attributes": [
+          { "name": "title", "type": "string" },
+          { "name": "pages", "type": "integer32", "default": 0 },
+          { "name": "isbn", "type": "string", "optional": true },
+          { "name": "code", "type": "uuid", "optional": true } ],
+        "relationships": [
+          { "name": "author", "destination": "Author", "inverse": "books" },
+          { "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ] },
+      { "name": "Tag", "attributes": [ { "name": "label", "type": "string" } ],
+        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "tags" } ] },
+      { "name": "Note", "attributes": [ { "name": "text", "type": "string" } ] }
+    ] }
+    """
+
+    /// Renames (an entity, an attribute, a relationship), widenings, a new required attribute
+    /// with a default, optional → required with a default, a removed attribute and entity, a new
+    /// entity and relationship, a new uniqueness constraint and index.
+    static let version2 = """
+    { "name": "Shelf", "version": 2, "entities": [
+      { "name": "Author", "attributes": [
+          { "name": "fullName", "type": "string", "renamingIdentifier": "name" },
+          { "name": "rating", "type": "integer64", "default": 0 },
+          { "name": "country", "type": "string", "default": "unknown" } ],
+        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "cascade" } ] },
+      { "name": "Book", "attributes": [
+          { "name": "title", "type": "string" },
+          { "name": "pages", "type": "double", "default": 0, "indexed": true },
+          { "name": "isbn", "type": "string", "default": "none" },
+          { "name": "code", "type": "string", "optional": true } ],
+        "relationships": [
+          { "name": "author", "destination": "Author", "inverse": "books" },
+          { "name": "labels", "destination": "Label", "toMany": true, "inverse": "books", "renamingIdentifier": "tags" },
+          { "name": "publisher", "destination": "Publisher", "optional": true, "inverse": "books" } ],
+        "uniquenessConstraints": [["title"]] },
+      { "name": "Label", "renamingIdentifier": "Tag", "attributes": [ { "name": "label", "type": "string" } ],
+        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "labels" } ] },
+      { "name": "Publisher", "attributes": [ { "name": "name", "type": "string" } ],
+        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "publisher" } ] }
+    ] }
+    """
+
+    /// How many objects of `entity` the store of `container` holds.
+    static func count(_ entity: String, in container: PersistentContainer) throws -> Int {
+        let context = container.newBackgroundContext()
+        return try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: entity)) }
+    }
+
+    /// A container on the store file at `url` with `model`, its description changed by `configure`.
+    static func open(_ url: URL, _ json: String, configure: (inout PersistentStoreDescription) -> Void = { _ in }) throws -> PersistentContainer {
+        let container = PersistentContainer(name: "Shelf", managedObjectModel: try ModelFixtures.load(json))
+        var description = PersistentStoreDescription(url: url)
+        configure(&description)
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        return container
+    }
+
+    /// What a version-1 store holds, by the keys of its objects.
+    struct Filled {
+        let url: URL
+        let directory: URL
+        let authorKeys: [Int64]
+        let bookKeys: [Int64]
+        let tagKeys: [Int64]
+        let code: UUID
+    }
+
+    /// A version-1 store with two authors, three books (two without an ISBN, two of 248 pages),
+    /// two tags on the books and a note; closed.
+    static func filledVersion1Store() throws -> Filled {
+        let directory = try SQLiteFixtures.makeDirectory()
+        let url = directory.appendingPathComponent("Shelf.sqlite")
+        let container = try open(url, version1)
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let context = container.newBackgroundContext()
+        let code = UUID()
+        let keys = try context.performAndWait { () throws -> ([Int64], [Int64], [Int64]) in
+            func insert(_ entity: String, _ values: [String: Any?]) throws -> ManagedObject {
+                let object = try context.insertNewObject(forEntityName: entity)
+                for (key, value) in values { try object.setValue(value, forKey: key) }
+                return object
+            }
+            let octavia = try insert("Author", ["name": "Octavia", "rating": 5, "born": Date(timeIntervalSinceReferenceDate: -9e8)])
+            let ursula = try insert("Author", ["name": "Ursula", "rating": 4])
+            let kindred = try insert("Book", ["title": "Kindred", "pages": 264, "isbn": "978-0807083697", "author": octavia, "code": code])
+            let dawn = try insert("Book", ["title": "Dawn", "pages": 248, "author": octavia])
+            let earthsea = try insert("Book", ["title": "Earthsea", "pages": 248, "author": ursula])
+            let classic = try insert("Tag", ["label": "classic"])
+            let scifi = try insert("Tag", ["label": "sci-fi"])
+            try kindred.setValue(Set([classic, scifi]), forKey: "tags")
+            try dawn.setValue(Set([scifi]), forKey: "tags")
+            try earthsea.setValue(Set([classic]), forKey: "tags")
+            _ = try insert("Note", ["text": "dropped in version 2"])
+            try context.save()
+            return ([octavia, ursula].map { $0.objectID.primaryKey! }, [kindred, dawn, earthsea].map { $0.objectID.primaryKey! }, [classic, scifi].map { $0.objectID.primaryKey! })
+        }
+        return Filled(url: url, directory: directory, authorKeys: keys.0, bookKeys: keys.1, tagKeys: keys.2, code: code)
+    }
+
+    @Test func aVersion1StoreOpensWithVersion2AndKeepsEveryObject() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        let container = try Self.open(filled.url, Self.version2)
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            func object(_ entity: String, _ key: Int64) throws -> ManagedObject {
+                let model = container.managedObjectModel
+                let id = try #require(context.objects(entity).first { $0.objectID.primaryKey == key }, "\(entity) \(key) is gone")
+                #expect(id.entity === model.entity(named: entity))
+                return id
+            }
+            #expect(try context.objects("Author").count == 2)
+            #expect(try context.objects("Book").count == 3)
+            #expect(try context.objects("Label").count == 2)
+            #expect(try context.objects("Publisher").isEmpty)
+
+            let octavia = try object("Author", filled.authorKeys[0])
+            #expect(try octavia.get("fullName", as: String.self) == "Octavia")
+            #expect(try octavia.value(forKey: "rating") as? Int64 == 5)
+            #expect(try octavia.get("country", as: String.self) == "unknown")
+            let kindred = try object("Book", filled.bookKeys[0])
+            #expect(try kindred.get("pages", as: Double.self) == 264)
+            #expect(try kindred.get("isbn", as: String.self) == "978-0807083697")
+            #expect(try kindred.get("code", as: String.self) == filled.code.uuidString)
+            #expect(try object("Book", filled.bookKeys[1]).get("isbn", as: String.self) == "none")
+            #expect((try kindred.value(forKey: "author") as? ManagedObject) === octavia)
+            let labels = try #require(try kindred.value(forKey: "labels") as? Set<ManagedObject>)
+            #expect(Set(labels.map { $0.objectID.primaryKey! }) == Set(filled.tagKeys))
+            let classic = try object("Label", filled.tagKeys[0])
+            let classicBooks = try #require(try classic.value(forKey: "books") as? Set<ManagedObject>)
+            #expect(Set(classicBooks.map { $0.objectID.primaryKey! }) == [filled.bookKeys[0], filled.bookKeys[2]])
+            #expect(try context.objects("Book", where: "author.fullName == 'Octavia' AND pages > 250").count == 1)
+
+            // New objects get new keys (never one of the old ones), and the new schema holds.
+            let added = try context.insertNewObject(forEntityName: "Author")
+            try added.setValue("N. K. Jemisin", forKey: "fullName")
+            let duplicate = try context.insertNewObject(forEntityName: "Book")
+            try duplicate.setValue("Kindred", forKey: "title")
+            try duplicate.setValue(added, forKey: "author")
+            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error.kind == .constraintViolation)
+            context.delete(duplicate)
+            try context.save()
+            #expect(!filled.authorKeys.contains(added.objectID.primaryKey!))
+        }
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url)
+        #expect(metadata.modelVersion == 2)
+        #expect(container.managedObjectModel.isConfiguration(compatibleWithStoreMetadata: metadata))
+    }
+
+    @Test func whatCannotBeInferredIsRefusedWithEveryReasonAndChangesNothing() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        let version2 = Self.version1
+            .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
+            .replacingOccurrences(of: #"{ "name": "pages", "type": "integer32", "default": 0 }"#, with: #"{ "name": "pages", "type": "integer16", "default": 0 }"#)
+            .replacingOccurrences(of: #"{ "name": "label", "type": "string" } ],"#, with: #"{ "name": "label", "type": "string" }, { "name": "weight", "type": "double" } ],"#)
+        let error = try #require(throws: ObjectGraphError.self) { try Self.open(filled.url, version2) }
+        #expect(error.kind == .modelMismatch)
+        #expect(error.message.contains("from model 'Shelf' version 1 to 'Shelf' version 2: 2 changes cannot be inferred"), "\(error.message)")
+        #expect(error.issues.map(\.path) == ["entities[1].attributes[1]", "entities[2].attributes[1]"])
+        #expect(error.issues[0].message.contains("Book.pages changes type from integer32 to integer16"))
+        #expect(error.issues[1].message.contains("Tag.weight is new and required but has no default"))
+        // Still the version-1 store, whole.
+        let container = try Self.open(filled.url, Self.version1)
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        #expect(try Self.count("Note", in: container) == 1)
+    }
+
+    @Test func existingDataThatBreaksANewConstraintStopsTheMigrationAndChangesNothing() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        let version2 = Self.version1
+            .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
+            .replacingOccurrences(of: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ] },"#,
+                                  with: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ], "uniquenessConstraints": [["pages"]] },"#)
+        let error = try #require(throws: ObjectGraphError.self) { try Self.open(filled.url, version2) }
+        #expect(error.kind == .constraintViolation)
+        #expect(error.message.contains("Cannot migrate the store at"), "\(error.message)")
+        #expect(error.message.contains("the store is unchanged"))
+        let container = try Self.open(filled.url, Self.version1)
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        #expect(try Self.count("Book", in: container) == 3)
+        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 1)
+    }
+
+    @Test func migrationCanBeTurnedOff() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        for option in [\PersistentStoreDescription.shouldMigrateStoreAutomatically, \.shouldInferMappingModelAutomatically] {
+            let error = try #require(throws: ObjectGraphError.self) { try Self.open(filled.url, Self.version2) { $0[keyPath: option] = false } }
+            #expect(error.kind == .modelMismatch)
+        }
+        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 1)
+    }
+}
+
+
+extension InferredMigrationTests {
+    @Test func aDryRunShowsThePlanAndChangesNothing() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        let version2 = try ModelFixtures.load(Self.version2)
+        let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: version2))
+        let lines = plan.split(separator: "\n").map(String.init)
+        #expect(lines.first == #"DROP INDEX "Book_author_idx";"#)
+        #expect(lines.contains(#"ALTER TABLE "Tag" RENAME TO "_og_old_Tag";"#))
+        #expect(lines.contains(#"INSERT INTO "Author" ("_pk", "_version", "fullName", "rating", "country") SELECT "_pk", "_version", "name", "rating", ? FROM "_og_old_Author";  -- "unknown""#))
+        #expect(lines.contains(#"INSERT INTO "_join_Book_labels" ("source", "destination") SELECT "source", "destination" FROM "_og_old__join_Book_tags";"#))
+        #expect(lines.contains(#"DROP TABLE "_og_old_Note";"#))
+        #expect(lines.last?.hasPrefix(#"UPDATE "_objectgraph_metadata" SET "value" = ? WHERE "key" = ?;"#) == true)
+        #expect(!plan.contains("_objectgraph_metadata\" (\n"), "our own tables are not created again")
+        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 1)
+        #expect(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: ModelFixtures.load(Self.version1)) == nil)
+    }
+}
