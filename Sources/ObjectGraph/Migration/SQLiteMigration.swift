@@ -1,9 +1,10 @@
 import Foundation
 
-/// The migration of a SQLite store file from the model that wrote it to a newer one, inferred
-/// from a `ModelMapping`: every table is rebuilt in the newer model's layout and its rows copied
-/// across with their keys (so object IDs, URIs and relationships survive), all in one
-/// transaction, so a failure leaves the file exactly as it was.
+/// One step of the migration of a SQLite store file, from one model version to the next,
+/// inferred from a `ModelMapping`: every table is rebuilt in the newer model's layout and its
+/// rows copied across with their keys (so object IDs, URIs and relationships survive). The
+/// steps of a migration run in one transaction (`SQLiteMigrationPath`), so a failure leaves the
+/// file exactly as it was.
 ///
 /// The steps: drop the old indexes, move the old tables aside, create the new schema (tables,
 /// indexes, join tables), copy each entity's rows and each join table's pairs, drop the old
@@ -21,13 +22,14 @@ struct SQLiteMigration: CustomStringConvertible {
     /// Prefix of an old table while the new one of the same name is filled.
     static let oldTablePrefix = "_og_old_"
 
-    /// The migration of the store on `connection` (whose schema and key counters it reads).
-    init(_ mapping: ModelMapping, on connection: SQLiteConnection) throws {
+    /// The step from `mapping`'s source to its destination, on a file whose indexes are
+    /// `existingIndexes`.
+    init(_ mapping: ModelMapping, existingIndexes: [String]) {
         self.mapping = mapping
         let source = mapping.source, destination = mapping.destination
         let oldRelationships = RelationshipLayout(model: source)
         let newRelationships = RelationshipLayout(model: destination)
-        var steps = try Self.existingIndexes(on: connection).map { Step(sql: "DROP INDEX \(quoteIdentifier($0))") }
+        var steps = existingIndexes.map { Step(sql: "DROP INDEX \(quoteIdentifier($0))") }
         let oldTables = source.entities.filter { source.root(of: $0) === $0 }.map(\.name) + oldRelationships.joinTables.map(\.name)
         steps += oldTables.map { Step(sql: "ALTER TABLE \(quoteIdentifier($0)) RENAME TO \(quoteIdentifier(Self.oldTablePrefix + $0))") }
         steps += SQLiteSchema.statements(for: destination, includingOwnTables: false).map { Step(sql: $0) }
@@ -40,19 +42,17 @@ struct SQLiteMigration: CustomStringConvertible {
         }
         steps += Self.copyJoinTables(mapping, old: oldRelationships, new: newRelationships)
         steps += oldTables.map { Step(sql: "DROP TABLE \(quoteIdentifier(Self.oldTablePrefix + $0))") }
-        steps += try Self.carryKeyCounters(mapping, on: connection)
+        steps += Self.carryKeyCounters(mapping)
         steps += Self.recordModel(destination)
         self.steps = steps
     }
 
-    /// Runs every step in one transaction; on any failure nothing is changed.
+    /// Runs every statement, in the transaction the caller opened.
     func run(on connection: SQLiteConnection) throws {
-        try connection.transaction {
-            for step in steps {
-                let statement = try connection.prepare(step.sql, activity: "Cannot prepare a migration step")
-                try statement.bind(step.bindings)
-                try statement.execute()
-            }
+        for step in steps {
+            let statement = try connection.prepare(step.sql, activity: "Cannot prepare a migration step")
+            try statement.bind(step.bindings)
+            try statement.execute()
         }
     }
 
@@ -64,7 +64,7 @@ struct SQLiteMigration: CustomStringConvertible {
     }
 
     /// The indexes the store created (SQLite's own automatic indexes have no SQL).
-    private static func existingIndexes(on connection: SQLiteConnection) throws -> [String] {
+    static func existingIndexes(on connection: SQLiteConnection) throws -> [String] {
         let statement = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
         var names: [String] = []
         while try statement.step() {
@@ -163,23 +163,23 @@ struct SQLiteMigration: CustomStringConvertible {
 
     /// The key counters under the newer model's entity names: each entity of a hierarchy gets
     /// the highest counter of the entities its table's rows came from, so no key is handed out
-    /// twice (deleted keys included).
-    private static func carryKeyCounters(_ mapping: ModelMapping, on connection: SQLiteConnection) throws -> [Step] {
-        var recorded: [String: Int64] = [:]
-        let statement = try connection.prepare("SELECT \"entity\", \"max_key\" FROM \(quoteIdentifier(SQLiteSchema.primaryKeysTable))")
-        while try statement.step() {
-            if let entity = statement.text(at: 0) { recorded[entity] = statement.int64(at: 1) }
-        }
-        var steps = [Step(sql: "DELETE FROM \(quoteIdentifier(SQLiteSchema.primaryKeysTable))")]
+    /// twice (deleted keys included). Done in SQL, so later steps see the earlier ones' counters.
+    private static func carryKeyCounters(_ mapping: ModelMapping) -> [Step] {
+        let table = quoteIdentifier(SQLiteSchema.primaryKeysTable), saved = "temp.\(quoteIdentifier("_og_old_keys"))"
+        var steps = [
+            Step(sql: "CREATE TEMP TABLE \(quoteIdentifier("_og_old_keys")) AS SELECT \"entity\", \"max_key\" FROM \(table)"),
+            Step(sql: "DELETE FROM \(table)"),
+        ]
         let destination = mapping.destination
         for entity in destination.entities {
             let sources = destination.kinds(of: destination.root(of: entity)).compactMap { mapping.sourceEntities[$0.index] }
-            let highest = sources.flatMap { mapping.source.kinds(of: mapping.source.root(of: $0)) }.compactMap { recorded[$0.name] }.max()
-            guard let highest else { continue }
+            let names = Set(sources.flatMap { mapping.source.kinds(of: mapping.source.root(of: $0)) }.map(\.name)).sorted()
+            guard !names.isEmpty else { continue }
             steps.append(Step(
-                sql: "INSERT INTO \(quoteIdentifier(SQLiteSchema.primaryKeysTable)) (\"entity\", \"max_key\") VALUES (?, ?)",
-                bindings: [.string(entity.name), .integer(highest)]))
+                sql: "INSERT INTO \(table) (\"entity\", \"max_key\") SELECT ?, max(\"max_key\") FROM \(saved) WHERE \"entity\" IN (\(names.map { "'\($0)'" }.joined(separator: ", "))) HAVING max(\"max_key\") IS NOT NULL",
+                bindings: [.string(entity.name)]))
         }
+        steps.append(Step(sql: "DROP TABLE \(saved)"))
         return steps
     }
 

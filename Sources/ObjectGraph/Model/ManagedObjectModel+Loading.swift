@@ -18,6 +18,26 @@ extension ManagedObjectModel {
         try self.init(data: data, file: url.path, sourceURL: url)
     }
 
+    /// Loads every version of one model from a folder of JSON files, one per version (the
+    /// layout `Models/Library/1.json`, `2.json`, …; the file names do not matter, the `"version"`
+    /// inside does): the newest version, with the others as its `previousVersions`. Throws when
+    /// the folder holds no model, models of different names, or two files of one version.
+    public convenience init(versionsIn directory: URL) throws {
+        let files = ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let versions = try files.map(ManagedObjectModel.init(contentsOf:)).sorted { $0.version < $1.version }
+        guard let newest = versions.last, let url = newest.sourceURL else {
+            throw ObjectGraphError(.invalidModel, "No model versions in \(directory.path): expected one JSON model file per version (1.json, 2.json, …)")
+        }
+        if let other = versions.first(where: { $0.name != newest.name }) {
+            throw ObjectGraphError(.invalidModel, "\(directory.path) holds versions of more than one model ('\(other.name)' in \(other.sourceURL?.lastPathComponent ?? "?"), '\(newest.name)' in \(url.lastPathComponent)); keep one model's versions per folder")
+        }
+        for (earlier, later) in zip(versions, versions.dropFirst()) where earlier.version == later.version {
+            throw ObjectGraphError(.invalidModel, "\(directory.path) holds two files of version \(later.version) of '\(newest.name)': \(earlier.sourceURL?.lastPathComponent ?? "?") and \(later.sourceURL?.lastPathComponent ?? "?")")
+        }
+        try self.init(data: try Data(contentsOf: url), file: url.path, sourceURL: url, previousVersions: Array(versions.dropLast()))
+    }
+
     /// Loads and validates a JSON model from `data`. `sourceName` (a file name, say) is used in
     /// error messages in place of a path.
     public convenience init(data: Data, sourceName: String? = nil) throws {
@@ -59,7 +79,7 @@ extension ManagedObjectModel {
     }
 
     /// Parses, validates and builds the model; `file` names the source in issues.
-    convenience init(data: Data, file: String?, sourceURL: URL?) throws {
+    convenience init(data: Data, file: String?, sourceURL: URL?, previousVersions: [ManagedObjectModel] = []) throws {
         let displayName = file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "<data>"
         let root: JSONNode
         do {
@@ -77,7 +97,7 @@ extension ManagedObjectModel {
             self.init(
                 name: draft.name, version: draft.version, entities: entities,
                 versionHash: ModelVersionHash.compute(for: entities),
-                canonicalJSON: Data(root.canonicalText.utf8), sourceURL: sourceURL)
+                canonicalJSON: Data(root.canonicalText.utf8), sourceURL: sourceURL, previousVersions: previousVersions)
             let overflows = sqliteTablesOverColumnLimit()
             guard overflows.isEmpty else {
                 throw ModelIssueLog.error(for: overflows.map { root, columns in

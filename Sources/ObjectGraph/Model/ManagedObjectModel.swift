@@ -21,6 +21,10 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public let entityVersionHashesByName: [String: String]
     /// The file the model was loaded from, if it came from a file.
     public let sourceURL: URL?
+    /// The earlier versions of this model, oldest first, when it was loaded from a folder of
+    /// versions (`init(versionsIn:)`): a store written by one of them migrates through each
+    /// later one in turn.
+    public let previousVersions: [ManagedObjectModel]
     /// The model in canonical JSON (sorted keys), kept in the store's metadata.
     let canonicalJSON: Data
     /// Entity positions by name.
@@ -33,7 +37,8 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// The class registered for each entity's objects (see `register(_:)`).
     let classRegistry: ObjectClassRegistry
 
-    init(name: String, version: Int, entities: [EntityDescription], versionHash: String, canonicalJSON: Data, sourceURL: URL?) {
+    init(name: String, version: Int, entities: [EntityDescription], versionHash: String, canonicalJSON: Data, sourceURL: URL?, previousVersions: [ManagedObjectModel] = []) {
+        self.previousVersions = previousVersions
         self.name = name
         self.version = version
         self.entities = entities

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The SQLite tables and indexes that hold a model, as DDL statements in a fixed order.
 ///
 /// Each entity is a STRICT table named after it: `"_pk" INTEGER PRIMARY KEY` (the rowid, which
@@ -50,6 +52,15 @@ enum SQLiteSchema {
             ) STRICT
             """)
         return statements
+    }
+
+    /// The names of the indexes `statements(for:)` creates.
+    static func indexNames(for model: ManagedObjectModel) -> [String] {
+        let prefix = "INDEX IF NOT EXISTS \""
+        return statements(for: model, includingOwnTables: false).compactMap { statement in
+            guard let start = statement.range(of: prefix)?.upperBound, let end = statement[start...].firstIndex(of: "\"") else { return nil }
+            return String(statement[start..<end])
+        }
     }
 
     /// `CREATE TABLE IF NOT EXISTS "Root" (…) STRICT` for a table layout.

@@ -1,0 +1,47 @@
+/// The migration of a SQLite store file from the model that wrote it to the current one: one
+/// `SQLiteMigration` step per model version in between (the current model's
+/// `previousVersions` newer than the store's), all run in one transaction.
+struct SQLiteMigrationPath: CustomStringConvertible {
+    let steps: [SQLiteMigration]
+    /// "from model 'Name' version 1 to 'Name' version 3", for messages.
+    let versions: String
+
+    /// The path from `stored` (the model that wrote the store on `connection`) to `model`;
+    /// throws `.modelMismatch` listing every change of every step that cannot be inferred.
+    init(from stored: ManagedObjectModel, to model: ManagedObjectModel, on connection: SQLiteConnection) throws {
+        versions = "from model '\(stored.name)' version \(stored.version) to '\(model.name)' version \(model.version)"
+        let between = model.previousVersions.filter { $0.name == model.name && $0.version > stored.version && $0.version < model.version }
+        let models = [stored] + between + [model]
+        let mappings = zip(models, models.dropFirst()).map { ModelMapping(from: $0, to: $1) }
+        let issues = mappings.flatMap(\.issues)
+        guard issues.isEmpty else {
+            var error = ObjectGraphError(
+                .modelMismatch,
+                "Cannot migrate the store at \(connection.path) \(versions): \(issues.count) \(issues.count == 1 ? "change cannot" : "changes cannot") be inferred:\n"
+                    + issues.map { "  \($0)" }.joined(separator: "\n"))
+            error.issues = issues
+            throw error
+        }
+        var existingIndexes = try SQLiteMigration.existingIndexes(on: connection)
+        var steps: [SQLiteMigration] = []
+        for mapping in mappings {
+            steps.append(SQLiteMigration(mapping, existingIndexes: existingIndexes))
+            existingIndexes = SQLiteSchema.indexNames(for: mapping.destination)
+        }
+        self.steps = steps
+    }
+
+    /// Runs every step in one transaction: on any failure nothing is changed.
+    func run(on connection: SQLiteConnection) throws {
+        try connection.transaction {
+            for step in steps { try step.run(on: connection) }
+        }
+    }
+
+    /// Each step's statements, under a line naming its versions.
+    var description: String {
+        steps.map { step in
+            "-- version \(step.mapping.source.version) → \(step.mapping.destination.version)\n\(step)"
+        }.joined(separator: "\n")
+    }
+}
