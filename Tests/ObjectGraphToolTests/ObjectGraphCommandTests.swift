@@ -20,6 +20,12 @@ import Testing
               schema                  Print the SQL schema the SQLite store creates for a
                                       model.
               generate                Generate Swift classes for a model's entities.
+              inspect                 Show which model wrote a store, its hashes, and how
+                                      many objects each entity has.
+              migrate                 Migrate a store to a model version, or show the plan
+                                      with --dry-run.
+              diff                    Show what changed between two model versions and
+                                      whether migration can infer it.
 
               See 'objectgraph help <subcommand>' for detailed help.
             """)

@@ -4,7 +4,7 @@ import Foundation
 /// (name, version, hashes) wrote it, and its identifier. Compare it with a model through
 /// `ManagedObjectModel.isConfiguration(compatibleWithStoreMetadata:)` to learn whether the store
 /// opens with that model as it is or must be migrated first.
-public struct StoreMetadata: Sendable, Equatable {
+public struct StoreMetadata: Sendable {
     /// The name of the model that wrote the store.
     public let modelName: String
     /// The version number of the model that wrote the store.
@@ -17,6 +17,8 @@ public struct StoreMetadata: Sendable, Equatable {
     public let storeIdentifier: String
     /// When the store was created, as ISO 8601 text in UTC.
     public let createdAt: String
+    /// The model that wrote the store, from the JSON the store keeps.
+    public let model: ManagedObjectModel
 
     /// The metadata of a SQLite store, with the entity hashes of the model JSON the store keeps
     /// (so they are known even for stores written before entity hashes existed).
@@ -28,6 +30,7 @@ public struct StoreMetadata: Sendable, Equatable {
         entityVersionHashesByName = writer.entityVersionHashesByName
         storeIdentifier = metadata.storeIdentifier
         createdAt = metadata.createdAt
+        model = writer
     }
 
     /// The model that wrote a store, from the JSON the store keeps.

@@ -230,3 +230,22 @@ extension InferredMigrationTests {
         #expect(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: ModelFixtures.load(Self.version1)) == nil)
     }
 }
+
+extension InferredMigrationTests {
+    @Test func aFullDiskStopsTheMigrationAndChangesNothing() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        // SQLite holds the file at the pages it has: every new page is "disk full".
+        let error = try #require(throws: ObjectGraphError.self) {
+            try Self.open(filled.url, Self.version2) { $0.sqlitePragmas = ["max_page_count": "1"] }
+        }
+        #expect(error.kind == .diskFull, "\(error)")
+        #expect(error.message.contains("Cannot migrate the store at"), "\(error.message)")
+        #expect(error.message.contains("the store is unchanged"))
+        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 1)
+        let container = try Self.open(filled.url, Self.version1)
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        #expect(try Self.count("Book", in: container) == 3)
+        #expect(try Self.count("Note", in: container) == 1)
+    }
+}
