@@ -59,7 +59,7 @@ enum TestWriterProcess {
     /// Starts the program `arguments[0]` with `posix_spawn`. Not Foundation's `Process`: its
     /// `waitUntilExit()` can miss the child's exit when Swift Testing's exit-test monitor is
     /// waiting on children too, and the suite then hangs (seen under ThreadSanitizer).
-    private static func spawn(_ arguments: [String], environment: [String], output: String, errors: String) throws -> pid_t {
+    static func spawn(_ arguments: [String], environment: [String], output: String, errors: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -75,7 +75,7 @@ enum TestWriterProcess {
     }
 
     /// Waits for the child `pid` with `waitpid`; returns its exit status (or 128 + the signal that ended it).
-    private static func wait(for pid: pid_t) throws -> Int32 {
+    static func wait(for pid: pid_t) throws -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             try #require(errno == EINTR, "waiting for process \(pid) failed: errno \(errno)")
