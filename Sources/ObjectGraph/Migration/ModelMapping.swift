@@ -13,16 +13,32 @@ struct ModelMapping {
     /// Why the data cannot be carried across as inferred; empty when it can.
     let issues: [ModelIssue]
 
-    init(from source: ManagedObjectModel, to destination: ManagedObjectModel) {
+    /// Whether a migration stage completes the step, so new required attributes without a
+    /// default may be left to it.
+    let isCompletedByStage: Bool
+
+    init(from source: ManagedObjectModel, to destination: ManagedObjectModel, completedByStage: Bool = false) {
         self.source = source
         self.destination = destination
+        self.isCompletedByStage = completedByStage
         let sourceEntities = destination.entities.map { source.entity(named: $0.renamingIdentifier ?? $0.name) }
         self.sourceEntities = sourceEntities
         var issues = IssueList(model: destination)
         for entity in destination.entities {
-            Self.check(entity, from: sourceEntities[entity.index], sourceEntities: sourceEntities, source: source, destination: destination, into: &issues)
+            Self.check(entity, from: sourceEntities[entity.index], sourceEntities: sourceEntities, source: source, destination: destination, completedByStage: completedByStage, into: &issues)
         }
         self.issues = issues.issues
+    }
+
+    /// The new required attributes without a default that a stage must fill, by entity.
+    var attributesLeftToStage: [(entity: EntityDescription, attribute: AttributeDescription)] {
+        guard isCompletedByStage else { return [] }
+        return destination.entities.flatMap { entity in
+            entity.attributes.filter { attribute in
+                sourceEntities[entity.index] != nil && !attribute.isTransient && !attribute.isOptional && attribute.defaultValue.isNull
+                    && sourceAttribute(of: attribute, in: entity) == nil
+            }.map { (entity, $0) }
+        }
     }
 
     /// The source attribute `attribute` of a destination entity takes its values from, if any.
@@ -53,7 +69,7 @@ struct ModelMapping {
     /// inherited property is checked where it is declared).
     private static func check(
         _ entity: EntityDescription, from sourceEntity: EntityDescription?, sourceEntities: [EntityDescription?],
-        source: ManagedObjectModel, destination: ManagedObjectModel, into issues: inout IssueList
+        source: ManagedObjectModel, destination: ManagedObjectModel, completedByStage: Bool, into issues: inout IssueList
     ) {
         let entityPath = "entities[\(entity.index)]"
         if let sourceEntity {
@@ -73,8 +89,8 @@ struct ModelMapping {
             let path = "\(entityPath).attributes[\(attribute.index - entity.inheritedCounts.attributes)]"
             let name = "\(entity.name).\(attribute.name)"
             guard let old = sourceAttribute(of: attribute, in: sourceEntity) else {
-                if sourceEntity != nil, !attribute.isOptional, attribute.defaultValue.isNull {
-                    issues.add(path, "\(name) is new and required but has no default, so the objects already stored would have no value; give it a \"default\" or make it optional")
+                if sourceEntity != nil, !attribute.isOptional, attribute.defaultValue.isNull, !completedByStage {
+                    issues.add(path, "\(name) is new and required but has no default, so the objects already stored would have no value; give it a \"default\", make it optional, or compute it in a MigrationStage's complete")
                 }
                 continue
             }

@@ -47,20 +47,55 @@ struct SQLiteMigration: CustomStringConvertible {
         self.steps = steps
     }
 
-    /// Runs every statement, in the transaction the caller opened.
-    func run(on connection: SQLiteConnection) throws {
-        for step in steps {
-            let statement = try connection.prepare(step.sql, activity: "Cannot prepare a migration step")
-            try statement.bind(step.bindings)
-            try statement.execute()
+    /// Runs every statement, in the transaction the caller opened, with `stage`'s code before
+    /// anything is copied and after the rows are copied (while the old tables are still there).
+    func run(on connection: SQLiteConnection, stage: MigrationStage?) throws {
+        if let prepare = stage?.prepare {
+            try prepare(MigrationStageContext(model: mapping.source, otherModel: mapping.destination, connection: connection, sourceEntities: []))
+        }
+        let oldTablesDropped = steps.firstIndex { $0.sql.hasPrefix("DROP TABLE ") } ?? steps.count
+        for step in steps[..<oldTablesDropped] { try execute(step, on: connection) }
+        if let complete = stage?.complete {
+            let context = MigrationStageContext(model: mapping.destination, otherModel: mapping.source, connection: connection, sourceEntities: mapping.sourceEntities)
+            try complete(context)
+            try checkEveryValueGiven(by: context, stage: stage!)
+        }
+        for step in steps[oldTablesDropped...] { try execute(step, on: connection) }
+    }
+
+    private func execute(_ step: Step, on connection: SQLiteConnection) throws {
+        let statement = try connection.prepare(step.sql, activity: "Cannot prepare a migration step")
+        try statement.bind(step.bindings)
+        try statement.execute()
+    }
+
+    /// Throws unless the stage gave every object a value for each new required attribute left to it.
+    private func checkEveryValueGiven(by context: MigrationStageContext, stage: MigrationStage) throws {
+        for (entity, attribute) in mapping.attributesLeftToStage {
+            var objects = 0
+            try context.forEachObject(ofEntity: entity.name) { _ in objects += 1 }
+            let given = context.assigned[entity.index]?[attribute.index]?.count ?? 0
+            guard given < objects else { continue }
+            throw ObjectGraphError(
+                .validation,
+                "the migration stage from version \(stage.sourceVersion) to \(stage.destinationVersion) left \(objects - given) of \(objects) \(entity.name) objects without a value for \(entity.name).\(attribute.name), which is new, required and has no default",
+                entityName: entity.name, key: attribute.name)
         }
     }
 
     /// The plan as text: each statement, with its bound values after it.
-    var description: String {
-        steps.map { step in
-            step.sql + ";" + (step.bindings.isEmpty ? "" : "  -- " + step.bindings.map(\.debugText).joined(separator: ", "))
-        }.joined(separator: "\n")
+    var description: String { description(stage: nil) }
+
+    /// The plan as text, with where `stage`'s code runs.
+    func description(stage: MigrationStage?) -> String {
+        var lines = stage?.prepare == nil ? [] : ["-- the migration stage's prepare (Swift)"]
+        for step in steps {
+            if stage?.complete != nil, step.sql.hasPrefix("DROP TABLE "), !lines.contains("-- the migration stage's complete (Swift)") {
+                lines.append("-- the migration stage's complete (Swift)")
+            }
+            lines.append(step.sql + ";" + (step.bindings.isEmpty ? "" : "  -- " + step.bindings.map(\.debugText).joined(separator: ", ")))
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The indexes the store created (SQLite's own automatic indexes have no SQL).
@@ -80,6 +115,7 @@ struct SQLiteMigration: CustomStringConvertible {
         newLayout: SQLiteTableLayout, oldLayout: SQLiteTableLayout
     ) -> Step {
         let newColumns = Set(newLayout.columns.map(\.name)), oldColumns = Set(oldLayout.columns.map(\.name))
+        let requiredColumns = Set(newLayout.columns.filter(\.isRequired).map(\.name))
         var targets = [SQLiteSchema.primaryKeyColumn, SQLiteSchema.versionColumn]
         var values = targets.map(quoteIdentifier)
         var bindings: [AttributeValue] = []
@@ -92,8 +128,14 @@ struct SQLiteMigration: CustomStringConvertible {
             // A new attribute starts at its default, as in Core Data; one that becomes required
             // takes its default where it had no value.
             guard let old = mapping.sourceAttribute(of: attribute, in: entity), let conversion = SQLiteValueConversion(from: old.type, to: attribute.type) else {
-                values.append(attribute.defaultValue.isNull ? "NULL" : "?")
-                if !attribute.defaultValue.isNull { bindings.append(attribute.defaultValue) }
+                if !attribute.defaultValue.isNull {
+                    values.append("?")
+                    bindings.append(attribute.defaultValue)
+                } else {
+                    // A required column left to a migration stage holds a stand-in until the
+                    // stage sets it (the stage must set every object's; see `MigrationStage`).
+                    values.append(requiredColumns.contains(attribute.name) ? Self.standIn(for: attribute.type) : "NULL")
+                }
                 continue
             }
             let value = conversion.sql(quoteIdentifier(old.columnName))
@@ -122,6 +164,16 @@ struct SQLiteMigration: CustomStringConvertible {
         return Step(
             sql: "INSERT INTO \(quoteIdentifier(newLayout.root.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldLayout.root.name))\(filter)",
             bindings: bindings)
+    }
+
+    /// A value of `type`'s storage class that NOT NULL accepts.
+    private static func standIn(for type: AttributeType) -> String {
+        switch type.sqliteColumnType {
+        case "INTEGER": "0"
+        case "REAL": "0.0"
+        case "BLOB": "X''"
+        default: "''"
+        }
     }
 
     /// The new `_<relationship>_entity` value: the destination's entity in the newer model's

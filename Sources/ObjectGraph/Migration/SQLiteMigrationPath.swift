@@ -3,16 +3,20 @@
 /// `previousVersions` newer than the store's), all run in one transaction.
 struct SQLiteMigrationPath: CustomStringConvertible {
     let steps: [SQLiteMigration]
+    /// The stage of each step, if one was given for its pair of versions.
+    let stages: [MigrationStage?]
     /// "from model 'Name' version 1 to 'Name' version 3", for messages.
     let versions: String
 
     /// The path from `stored` (the model that wrote the store on `connection`) to `model`;
     /// throws `.modelMismatch` listing every change of every step that cannot be inferred.
-    init(from stored: ManagedObjectModel, to model: ManagedObjectModel, on connection: SQLiteConnection) throws {
+    init(from stored: ManagedObjectModel, to model: ManagedObjectModel, stages given: [MigrationStage] = [], on connection: SQLiteConnection) throws {
         versions = "from model '\(stored.name)' version \(stored.version) to '\(model.name)' version \(model.version)"
         let between = model.previousVersions.filter { $0.name == model.name && $0.version > stored.version && $0.version < model.version }
         let models = [stored] + between + [model]
-        let mappings = zip(models, models.dropFirst()).map { ModelMapping(from: $0, to: $1) }
+        let pairs = Array(zip(models, models.dropFirst()))
+        stages = pairs.map { source, destination in given.first { $0.sourceVersion == source.version && $0.destinationVersion == destination.version } }
+        let mappings = zip(pairs, stages).map { pair, stage in ModelMapping(from: pair.0, to: pair.1, completedByStage: stage?.complete != nil) }
         let issues = mappings.flatMap(\.issues)
         guard issues.isEmpty else {
             var error = ObjectGraphError(
@@ -34,14 +38,14 @@ struct SQLiteMigrationPath: CustomStringConvertible {
     /// Runs every step in one transaction: on any failure nothing is changed.
     func run(on connection: SQLiteConnection) throws {
         try connection.transaction {
-            for step in steps { try step.run(on: connection) }
+            for (step, stage) in zip(steps, stages) { try step.run(on: connection, stage: stage) }
         }
     }
 
     /// Each step's statements, under a line naming its versions.
     var description: String {
-        steps.map { step in
-            "-- version \(step.mapping.source.version) → \(step.mapping.destination.version)\n\(step)"
+        zip(steps, stages).map { step, stage in
+            "-- version \(step.mapping.source.version) → \(step.mapping.destination.version)\n\(step.description(stage: stage))"
         }.joined(separator: "\n")
     }
 }

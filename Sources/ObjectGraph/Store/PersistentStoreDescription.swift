@@ -28,6 +28,8 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// entities, attributes and relationships matched by name or `renamingIdentifier`). `true`
     /// by default; when `false`, a store that needs migrating is refused with `.modelMismatch`.
     public var shouldInferMappingModelAutomatically: Bool = true
+    /// Swift code to run in the migration steps between model versions (see `MigrationStage`).
+    public var migrationStages: [MigrationStage] = []
     /// How long a SQLite store waits for another connection's lock (another process writing the
     /// same file, say) before failing with a `.busy` error, in seconds: writes waiting to begin, and
     /// reads in the rare moments a lock stops them too.

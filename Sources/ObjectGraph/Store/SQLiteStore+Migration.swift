@@ -6,31 +6,36 @@ extension SQLiteStoreState {
     /// (through `model.previousVersions` in between), inferring each step; throws
     /// `.modelMismatch` listing every difference that cannot be inferred, or the error that
     /// stopped the migration (which then changed nothing).
-    static func migrate(_ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel) throws {
-        let path = try migrationPath(on: connection, from: metadata, to: model)
+    static func migrate(_ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel, stages: [MigrationStage]) throws {
+        let path = try migrationPath(on: connection, from: metadata, to: model, stages: stages)
         do {
             try path.run(on: connection)
-        } catch let error as ObjectGraphError {
-            var explained = ObjectGraphError(error.kind, "Cannot migrate the store at \(connection.path) \(path.versions): \(error.message); the store is unchanged")
-            explained.sqliteCode = error.sqliteCode
-            explained.sql = error.sql
+        } catch {
+            // A stage's own error keeps its kind when it is ours; any other is what the stage threw.
+            let failure = error as? ObjectGraphError
+            var explained = ObjectGraphError(
+                failure?.kind ?? .invalidOperation,
+                "Cannot migrate the store at \(connection.path) \(path.versions): \(failure?.message ?? "a migration stage threw \(error)"); the store is unchanged",
+                entityName: failure?.entityName, key: failure?.key)
+            explained.sqliteCode = failure?.sqliteCode
+            explained.sql = failure?.sql
             throw explained
         }
     }
 
     /// The migration of the store on `connection` from the model `metadata` describes to `model`.
-    static func migrationPath(on connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel) throws -> SQLiteMigrationPath {
-        try SQLiteMigrationPath(from: StoreMetadata.writingModel(of: metadata, path: connection.path), to: model, on: connection)
+    static func migrationPath(on connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel, stages: [MigrationStage]) throws -> SQLiteMigrationPath {
+        try SQLiteMigrationPath(from: StoreMetadata.writingModel(of: metadata, path: connection.path), to: model, stages: stages, on: connection)
     }
 
-    /// The migration opening the store at `path` with `model` would run, read through a
-    /// read-only connection; `nil` when the store needs none.
-    static func migrationPlan(path: String, to model: ManagedObjectModel) throws -> SQLiteMigrationPath? {
+    /// The migration opening the store at `path` with `model` (and `stages`) would run, read
+    /// through a read-only connection; `nil` when the store needs none.
+    static func migrationPlan(path: String, to model: ManagedObjectModel, stages: [MigrationStage]) throws -> SQLiteMigrationPath? {
         let metadata = try readMetadata(path: path)
         guard metadata.needsMigration(to: model) else { return nil }
         let connection = try SQLiteConnection(path: path, readOnly: true, busyTimeout: PersistentStoreDescription(url: URL(fileURLWithPath: path)).busyTimeout)
         defer { connection.close() }
-        return try migrationPath(on: connection, from: metadata, to: model)
+        return try migrationPath(on: connection, from: metadata, to: model, stages: stages)
     }
 }
 
