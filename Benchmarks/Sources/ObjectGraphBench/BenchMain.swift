@@ -4,6 +4,15 @@ import Foundation
 @main
 enum BenchMain {
     static func main() {
+        // M2, the migration benchmark, has a driver of its own (see MigrationBenchmark).
+        if CommandLine.arguments.dropFirst().first?.hasPrefix("--migration") == true {
+            do {
+                exit(try MigrationBenchmark.main(Array(CommandLine.arguments.dropFirst())) ? 0 : 1)
+            } catch {
+                printError("error: \(error)\n")
+                exit(2)
+            }
+        }
         let options: Options
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
