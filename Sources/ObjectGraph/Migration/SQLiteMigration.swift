@@ -14,6 +14,8 @@ struct SQLiteMigration: CustomStringConvertible {
     struct Step {
         let sql: String
         var bindings: [AttributeValue] = []
+        /// For a step that copies rows: what it copies, for progress reports.
+        var copies: String? = nil
     }
 
     let mapping: ModelMapping
@@ -59,11 +61,14 @@ struct SQLiteMigration: CustomStringConvertible {
 
     /// Runs every statement, in the transaction the caller opened, with `stage`'s code before
     /// anything is copied and after the rows are copied (while the old tables are still there).
-    func run(on connection: SQLiteConnection, stage: MigrationStage?) throws {
+    func run(on connection: SQLiteConnection, stage: MigrationStage?, copied: (_ rows: Int, _ what: String) -> Void) throws {
         if let prepare = stage?.prepare {
             try prepare(MigrationStageContext(model: mapping.source, otherModel: mapping.destination, connection: connection, sourceEntities: []))
         }
-        for step in steps[..<completionPoint] { try execute(step, on: connection) }
+        for step in steps[..<completionPoint] {
+            try execute(step, on: connection)
+            if let what = step.copies { copied(connection.changes, what) }
+        }
         if let complete = stage?.complete {
             let context = MigrationStageContext(model: mapping.destination, otherModel: mapping.source, connection: connection, sourceEntities: mapping.sourceEntities)
             try complete(context)
@@ -170,7 +175,7 @@ struct SQLiteMigration: CustomStringConvertible {
         let filter = oldLayout.hasEntityColumn ? " WHERE \(SQLiteTableLayout.entityFilter([sourceEntity]))" : ""
         return Step(
             sql: "INSERT INTO \(quoteIdentifier(newLayout.root.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldLayout.root.name))\(filter)",
-            bindings: bindings)
+            bindings: bindings, copies: entity.name)
     }
 
     /// A value of `type`'s storage class that NOT NULL accepts.
@@ -214,7 +219,9 @@ struct SQLiteMigration: CustomStringConvertible {
                     targets.append(target)
                     values.append(hasOld ? column : "NULL")
                 }
-                steps.append(Step(sql: "INSERT INTO \(quoteIdentifier(table.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.map { $0 == "NULL" ? $0 : quoteIdentifier($0) }.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldTable.name))"))
+                steps.append(Step(
+                    sql: "INSERT INTO \(quoteIdentifier(table.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.map { $0 == "NULL" ? $0 : quoteIdentifier($0) }.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldTable.name))",
+                    copies: "\(entity.name).\(relationship.name)"))
             }
         }
         return steps

@@ -35,11 +35,34 @@ struct SQLiteMigrationPath: CustomStringConvertible {
         self.steps = steps
     }
 
-    /// Runs every step in one transaction: on any failure nothing is changed.
-    func run(on connection: SQLiteConnection) throws {
+    /// Runs every step in one transaction: on any failure nothing is changed. `progress` hears
+    /// of the rows copied after each table.
+    func run(on connection: SQLiteConnection, progress: (@Sendable (MigrationProgress) -> Void)? = nil) throws {
         try connection.transaction {
-            for (step, stage) in zip(steps, stages) { try step.run(on: connection, stage: stage) }
+            // Each step copies the store's rows once: the total is known before the first.
+            let total = try progress == nil ? 0 : rowCount(on: connection) * steps.count
+            var completed = 0
+            for (step, stage) in zip(steps, stages) {
+                let label = "version \(step.mapping.source.version) → \(step.mapping.destination.version)"
+                try step.run(on: connection, stage: stage) { rows, what in
+                    completed += rows
+                    progress?(MigrationProgress(completedRows: min(completed, total), totalRows: total, step: "\(label): \(what)"))
+                }
+            }
+            progress?(MigrationProgress(completedRows: total, totalRows: total, step: "done"))
         }
+    }
+
+    /// The rows of the tables the first step copies (entities' and join tables').
+    private func rowCount(on connection: SQLiteConnection) throws -> Int {
+        guard let source = steps.first?.mapping.source else { return 0 }
+        let tables = source.entities.filter { source.root(of: $0) === $0 }.map(\.name) + RelationshipLayout(model: source).joinTables.map(\.name)
+        var total = 0
+        for table in tables {
+            let statement = try connection.prepare("SELECT count(*) FROM \(quoteIdentifier(table))")
+            if try statement.step() { total += Int(statement.int64(at: 0)) }
+        }
+        return total
     }
 
     /// Each step's statements, under a line naming its versions.

@@ -30,6 +30,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var shouldInferMappingModelAutomatically: Bool = true
     /// Swift code to run in the migration steps between model versions (see `MigrationStage`).
     public var migrationStages: [MigrationStage] = []
+    /// Told how far a migration has come after each table it copies, on the thread opening the
+    /// store.
+    public var migrationProgressHandler: (@Sendable (MigrationProgress) -> Void)?
     /// How long a SQLite store waits for another connection's lock (another process writing the
     /// same file, say) before failing with a `.busy` error, in seconds: writes waiting to begin, and
     /// reads in the rare moments a lock stops them too.

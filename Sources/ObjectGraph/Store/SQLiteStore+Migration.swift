@@ -6,10 +6,13 @@ extension SQLiteStoreState {
     /// (through `model.previousVersions` in between), inferring each step; throws
     /// `.modelMismatch` listing every difference that cannot be inferred, or the error that
     /// stopped the migration (which then changed nothing).
-    static func migrate(_ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel, stages: [MigrationStage]) throws {
+    static func migrate(
+        _ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel,
+        stages: [MigrationStage], progress: (@Sendable (MigrationProgress) -> Void)?
+    ) throws {
         let path = try migrationPath(on: connection, from: metadata, to: model, stages: stages)
         do {
-            try path.run(on: connection)
+            try path.run(on: connection, progress: progress)
         } catch {
             // A stage's own error keeps its kind when it is ours; any other is what the stage threw.
             let failure = error as? ObjectGraphError

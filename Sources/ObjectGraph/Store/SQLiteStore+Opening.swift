@@ -28,7 +28,7 @@ extension SQLiteStoreState {
         }
         var metadata = try SQLiteStoreMetadata(readFrom: connection)
         if metadata.needsMigration(to: model), description.shouldMigrateStoreAutomatically, description.shouldInferMappingModelAutomatically, !readOnly {
-            try migrate(connection, from: metadata, to: model, stages: description.migrationStages)
+            try migrate(connection, from: metadata, to: model, stages: description.migrationStages, progress: description.migrationProgressHandler)
             metadata = try SQLiteStoreMetadata(readFrom: connection)
         }
         try metadata.checkCompatible(with: model, path: path)

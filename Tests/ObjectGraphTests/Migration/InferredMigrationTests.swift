@@ -249,3 +249,22 @@ extension InferredMigrationTests {
         #expect(try Self.count("Note", in: container) == 1)
     }
 }
+
+extension InferredMigrationTests {
+    @Test func progressIsReportedTableByTable() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        let reports = Locked<[MigrationProgress]>([])
+        let container = try Self.open(filled.url, Self.version2) { description in
+            description.migrationProgressHandler = { progress in reports.withLock { $0.append(progress) } }
+        }
+        container.persistentStoreCoordinator.removePersistentStore()
+        let seen = reports.withLock { $0 }
+        // 2 authors, 3 books, 2 tags, a note, 4 tag pairs: 12 rows; the note's table is not copied.
+        #expect(seen.map(\.totalRows).allSatisfy { $0 == 12 })
+        #expect(seen.map(\.step) == ["version 1 → 2: Author", "version 1 → 2: Book", "version 1 → 2: Label", "version 1 → 2: Book.labels", "done"])
+        #expect(seen.map(\.completedRows) == [2, 5, 7, 11, 12])
+        #expect(seen.last?.fractionCompleted == 1)
+        #expect(seen.last?.description == "100% (12 of 12 rows) done")
+    }
+}
