@@ -110,9 +110,14 @@ struct ModelMapping {
                 }
                 continue
             }
-            if old.isToMany != relationship.isToMany || old.isOrdered != relationship.isOrdered {
-                issues.add(path, "\(name) changes from \(shape(of: old)) to \(shape(of: relationship)), which migration does not infer yet")
-            } else if let sourceEntity, storageKind(of: old, in: sourceEntity, source) != storageKind(of: relationship, in: entity, destination) {
+            // Any relationship's pairs can be written into a join table (a to-one becoming a
+            // to-many, a one-to-many becoming a many-to-many); the other changes of shape would
+            // drop objects or invent an order.
+            let becomesUnorderedJoinTable = relationship.isToMany && !relationship.isOrdered && !old.isOrdered
+                && storageKind(of: relationship, in: entity, destination) == "a join table"
+            if relationship.isToOne && old.isToMany || old.isOrdered != relationship.isOrdered {
+                issues.add(path, "\(name) changes from \(shape(of: old)) to \(shape(of: relationship)), which would drop objects or invent an order; migration does not infer it")
+            } else if let sourceEntity, !becomesUnorderedJoinTable, storageKind(of: old, in: sourceEntity, source) != storageKind(of: relationship, in: entity, destination) {
                 issues.add(path, "\(name) would be kept another way (\(storageKind(of: old, in: sourceEntity, source)) before, \(storageKind(of: relationship, in: entity, destination)) now) because its inverse changed, which migration does not infer yet")
             }
             let oldDestination = destination.entity(named: relationship.destinationEntityName).flatMap { sourceEntities[$0.index] }

@@ -201,30 +201,61 @@ struct SQLiteMigration: CustomStringConvertible {
         return "CASE WHEN \(key) IS NULL THEN NULL ELSE '\(renamed(mapping.source.entities[old.destinationIndex]))' END"
     }
 
-    /// Copies the pairs of each new join table from the old join table of the relationship it
-    /// comes from, turned around when that table was written from the other side.
+    /// Copies the pairs of each new join table from wherever the older model kept them: its old
+    /// join table (turned around when written from the other side, positions kept), the
+    /// foreign keys of a to-one that became a to-many, or of the to-one inverse of a to-many that
+    /// became a many-to-many. The owning side's relationship is followed, or else its inverse.
     private static func copyJoinTables(_ mapping: ModelMapping, old: RelationshipLayout, new: RelationshipLayout) -> [Step] {
         var steps: [Step] = []
         for entity in mapping.destination.entities {
             for relationship in entity.relationships {
-                guard case .joinTable(let table, .source) = new[relationship, of: entity], !steps.contains(where: { $0.sql.hasPrefix("INSERT INTO \(quoteIdentifier(table.name)) ") }),
-                      let sourceEntity = mapping.sourceEntities[entity.index],
-                      let sourceRelationship = mapping.sourceRelationship(of: relationship, in: entity),
-                      case .joinTable(let oldTable, let side) = old[sourceRelationship, of: sourceEntity] else { continue }
-                var targets = [JoinTable.sourceColumn, JoinTable.destinationColumn]
-                var values = side == .source ? targets : targets.reversed()
-                let oldPositions = side == .source ? [oldTable.hasPosition, oldTable.hasInversePosition] : [oldTable.hasInversePosition, oldTable.hasPosition]
-                let oldPositionColumns = side == .source ? [JoinTable.positionColumn, JoinTable.inversePositionColumn] : [JoinTable.inversePositionColumn, JoinTable.positionColumn]
-                for (target, (hasNew, (hasOld, column))) in zip([JoinTable.positionColumn, JoinTable.inversePositionColumn], zip([table.hasPosition, table.hasInversePosition], zip(oldPositions, oldPositionColumns))) where hasNew {
-                    targets.append(target)
-                    values.append(hasOld ? column : "NULL")
+                guard case .joinTable(let table, .source) = new[relationship, of: entity],
+                      !steps.contains(where: { $0.sql.hasPrefix("INSERT INTO \(quoteIdentifier(table.name)) ") }) else { continue }
+                let destination = mapping.destination.entities[relationship.destinationIndex]
+                let inverse = relationship.inverseIndex.map { destination.relationships[$0] }
+                let pairs = sourcePairs(of: relationship, in: entity, mapping, old)
+                    ?? inverse.flatMap { sourcePairs(of: $0, in: destination, mapping, old) }.map { (select: $0.select, ownFirst: false, positions: nil) }
+                guard let pairs else { continue }
+                var targets = pairs.ownFirst ? [JoinTable.sourceColumn, JoinTable.destinationColumn] : [JoinTable.destinationColumn, JoinTable.sourceColumn]
+                var select = pairs.select
+                if let positions = pairs.positions {
+                    for (target, column) in zip([JoinTable.positionColumn, JoinTable.inversePositionColumn], positions) where target == JoinTable.positionColumn ? table.hasPosition : table.hasInversePosition {
+                        targets.append(target)
+                        select = select.replacingOccurrences(of: " FROM ", with: ", \(column.map(quoteIdentifier) ?? "NULL") FROM ")
+                    }
                 }
                 steps.append(Step(
-                    sql: "INSERT INTO \(quoteIdentifier(table.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.map { $0 == "NULL" ? $0 : quoteIdentifier($0) }.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldTable.name))",
+                    sql: "INSERT INTO \(quoteIdentifier(table.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) \(select)",
                     copies: "\(entity.name).\(relationship.name)"))
             }
         }
         return steps
+    }
+
+    /// `SELECT own, other FROM …`: the (object, destination) key pairs the older model kept for
+    /// the relationship `relationship` of `entity` comes from, if it comes from one; with, from
+    /// an old join table, the columns of its positions in the new table's order.
+    private static func sourcePairs(
+        of relationship: RelationshipDescription, in entity: EntityDescription, _ mapping: ModelMapping, _ old: RelationshipLayout
+    ) -> (select: String, ownFirst: Bool, positions: [String?]?)? {
+        guard let sourceEntity = mapping.sourceEntities[entity.index], let sourceRelationship = mapping.sourceRelationship(of: relationship, in: entity) else { return nil }
+        let source = mapping.source, key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        /// The rows of `entity`'s kinds in its old table.
+        func rows(of entity: EntityDescription, where column: String) -> String {
+            let kinds = source.isInHierarchy(entity) ? " AND \(SQLiteTableLayout.entityFilter(source.kinds(of: entity)))" : ""
+            return "FROM \(quoteIdentifier(oldTablePrefix + source.root(of: entity).name)) WHERE \(quoteIdentifier(column)) IS NOT NULL\(kinds)"
+        }
+        switch old[sourceRelationship, of: sourceEntity] {
+        case .foreignKey:
+            return ("SELECT \(key), \(quoteIdentifier(sourceRelationship.name)) \(rows(of: sourceEntity, where: sourceRelationship.name))", true, nil)
+        case .inverseForeignKey(let inverse, _):
+            let holder = source.entities[sourceRelationship.destinationIndex]
+            return ("SELECT \(quoteIdentifier(inverse.name)), \(key) \(rows(of: holder, where: inverse.name))", true, nil)
+        case .joinTable(let table, let side):
+            let columns = table.columns(for: side)
+            let inversePosition = side == .source ? (table.hasInversePosition ? JoinTable.inversePositionColumn : nil) : (table.hasPosition ? JoinTable.positionColumn : nil)
+            return ("SELECT \(quoteIdentifier(columns.own)), \(quoteIdentifier(columns.other)) FROM \(quoteIdentifier(oldTablePrefix + table.name))", true, [columns.position, inversePosition])
+        }
     }
 
     /// The key counters under the newer model's entity names: each entity of a hierarchy gets

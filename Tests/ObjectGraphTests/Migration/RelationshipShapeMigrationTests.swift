@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// Relationships that change shape: a to-one becoming a to-many (so a one-to-many becomes a
+/// many-to-many, kept in a join table), with every pair carried across; and the changes that
+/// would drop objects, refused.
+@Suite struct RelationshipShapeMigrationTests {
+    static let version1 = """
+    { "name": "Press", "version": 1, "entities": [
+      { "name": "Author", "attributes": [ { "name": "name", "type": "string" } ],
+        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author" } ] },
+      { "name": "Book", "attributes": [ { "name": "title", "type": "string" } ],
+        "relationships": [ { "name": "author", "destination": "Author", "inverse": "books" },
+                           { "name": "editor", "destination": "Author", "inverse": null } ] }
+    ] }
+    """
+    static let version2 = """
+    { "name": "Press", "version": 2, "entities": [
+      { "name": "Author", "attributes": [ { "name": "name", "type": "string" } ],
+        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "authors" } ] },
+      { "name": "Book", "attributes": [ { "name": "title", "type": "string" } ],
+        "relationships": [ { "name": "authors", "destination": "Author", "toMany": true, "inverse": "books", "renamingIdentifier": "author" },
+                           { "name": "editors", "destination": "Author", "toMany": true, "inverse": null, "renamingIdentifier": "editor" } ] }
+    ] }
+    """
+
+    @Test func aToOneBecomesAToManyKeepingEveryPair() throws {
+        let directory = try SQLiteFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Press.sqlite")
+        do {
+            let container = try InferredMigrationTests.open(url, Self.version1)
+            defer { container.persistentStoreCoordinator.removePersistentStore() }
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                func insert(_ entity: String, _ values: [String: Any?]) throws -> ManagedObject {
+                    let object = try context.insertNewObject(forEntityName: entity)
+                    for (key, value) in values { try object.setValue(value, forKey: key) }
+                    return object
+                }
+                let le = try insert("Author", ["name": "Le Guin"])
+                let butler = try insert("Author", ["name": "Butler"])
+                _ = try insert("Book", ["title": "Earthsea", "author": le, "editor": butler])
+                _ = try insert("Book", ["title": "Kindred", "author": butler])
+                _ = try insert("Book", ["title": "Dawn", "author": butler, "editor": le])
+                _ = try insert("Book", ["title": "Anonymous"])
+                try context.save()
+            }
+        }
+        let container = try InferredMigrationTests.open(url, Self.version2)
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            func names(_ book: String, _ key: String) throws -> [String] {
+                let object = try #require(try context.objects("Book", where: "title == %@", arguments: [book]).first)
+                let related = try #require(try object.value(forKey: key) as? Set<ManagedObject>)
+                return try related.map { try $0.get("name", as: String.self) ?? "" }.sorted()
+            }
+            #expect(try names("Earthsea", "authors") == ["Le Guin"])
+            #expect(try names("Kindred", "authors") == ["Butler"])
+            #expect(try names("Anonymous", "authors") == [])
+            #expect(try names("Earthsea", "editors") == ["Butler"])
+            #expect(try names("Dawn", "editors") == ["Le Guin"])
+            let butler = try #require(try context.objects("Author", where: "name == 'Butler'").first)
+            let books = try #require(try butler.value(forKey: "books") as? Set<ManagedObject>)
+            #expect(try books.map { try $0.get("title", as: String.self) ?? "" }.sorted() == ["Dawn", "Kindred"])
+            #expect(try context.objects("Book", where: "ANY authors.name == 'Butler'").count == 2)
+        }
+    }
+
+    @Test func aToManyBecomingAToOneIsRefused() throws {
+        let directory = try SQLiteFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Press.sqlite")
+        try InferredMigrationTests.open(url, Self.version2).persistentStoreCoordinator.removePersistentStore()
+        let backwards = Self.version1.replacingOccurrences(of: #""version": 1"#, with: #""version": 3"#)
+            .replacingOccurrences(of: #"{ "name": "author", "destination": "Author", "inverse": "books" }"#,
+                                  with: #"{ "name": "author", "destination": "Author", "inverse": "books", "renamingIdentifier": "authors" }"#)
+        let error = try #require(throws: ObjectGraphError.self) { try InferredMigrationTests.open(url, backwards) }
+        #expect(error.kind == .modelMismatch)
+        #expect(error.issues.map(\.message).contains { $0.contains("Book.author changes from to-many to to-one, which would drop objects") }, "\(error.issues)")
+    }
+}
