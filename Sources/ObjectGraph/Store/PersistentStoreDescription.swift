@@ -30,6 +30,11 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var shouldInferMappingModelAutomatically: Bool = true
     /// Swift code to run in the migration steps between model versions (see `MigrationStage`).
     public var migrationStages: [MigrationStage] = []
+    /// Whether a store is copied before it migrates, beside it as
+    /// `<name>.before-migration-v<version>.sqlite` (a consistent copy of the store as the older
+    /// version wrote it, made by SQLite's `VACUUM INTO`). `false` by default: the migration is one
+    /// transaction and leaves the store as it was when it fails.
+    public var backsUpStoreBeforeMigrating: Bool = false
     /// Told how far a migration has come after each table it copies, on the thread opening the
     /// store.
     public var migrationProgressHandler: (@Sendable (MigrationProgress) -> Void)?

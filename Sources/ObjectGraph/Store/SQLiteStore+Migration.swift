@@ -26,6 +26,24 @@ extension SQLiteStoreState {
         }
     }
 
+    /// The copy `backsUpStoreBeforeMigrating` makes of the store at `path`, written by `version`.
+    static func backupURL(of path: String, version: Int64) -> URL {
+        URL(fileURLWithPath: path).deletingPathExtension().appendingPathExtension("before-migration-v\(version).sqlite")
+    }
+
+    /// Copies the store on `connection` (as it is, consistent) next to it before a migration;
+    /// throws when the copy exists already (an earlier copy is never overwritten) or cannot be made.
+    static func backUp(_ connection: SQLiteConnection, version: Int64) throws {
+        let target = backupURL(of: connection.path, version: version).path
+        let activity = "Cannot back up the store at \(connection.path) to \(target) before migrating it"
+        guard !FileManager.default.fileExists(atPath: target) else {
+            throw ObjectGraphError(.invalidOperation, "\(activity): that file exists already; move it away to make a new backup")
+        }
+        let statement = try connection.prepare("VACUUM INTO ?", activity: activity)
+        try statement.bind([.string(target)])
+        _ = try statement.step(explainingFailure: { $0.error(activity) })
+    }
+
     /// The migration of the store on `connection` from the model `metadata` describes to `model`.
     static func migrationPath(on connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel, stages: [MigrationStage]) throws -> SQLiteMigrationPath {
         try SQLiteMigrationPath(from: StoreMetadata.writingModel(of: metadata, path: connection.path), to: model, stages: stages, on: connection)

@@ -268,3 +268,18 @@ extension InferredMigrationTests {
         #expect(seen.last?.description == "100% (12 of 12 rows) done")
     }
 }
+
+extension InferredMigrationTests {
+    @Test func aBackupOfTheOlderStoreCanBeMadeFirst() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        let container = try Self.open(filled.url, Self.version2) { $0.backsUpStoreBeforeMigrating = true }
+        container.persistentStoreCoordinator.removePersistentStore()
+        let backup = filled.directory.appendingPathComponent("Shelf.before-migration-v1.sqlite")
+        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: backup).modelVersion == 1)
+        let old = try Self.open(backup, Self.version1)
+        defer { old.persistentStoreCoordinator.removePersistentStore() }
+        #expect(try Self.count("Note", in: old) == 1)
+        #expect(try Self.count("Book", in: old) == 3)
+    }
+}
