@@ -3,7 +3,7 @@ import Foundation
 /// A store that keeps its rows in memory, with the same semantics as `SQLiteStore`: the same
 /// constraints, the same ordering, the same predicate results. Built for tests; gone when closed.
 final class InMemoryStore: PersistentStore {
-    let identifier = UUID().uuidString
+    let identifier: String
     let idSpaces: [ObjectIDSpace]
     let model: ManagedObjectModel
     let storeDescription: PersistentStoreDescription
@@ -49,8 +49,13 @@ final class InMemoryStore: PersistentStore {
         self.storeDescription = description
         let tables = model.entities.map { Table(uniqueIndexes: Array(repeating: [:], count: $0.uniquenessConstraints.count)) }
         self.state = Locked(State(tables: tables))
+        // A store file given as the description's URL is where the store starts from.
+        let seedURL = description.type == .inMemory ? description.url : nil
+        let seed = try seedURL.map { try Self.seed(from: $0, description: description, model: model) }
+        self.identifier = seed?.identifier ?? UUID().uuidString
         self.idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: identifier)
         self.relationshipLayout = RelationshipLayout(model: model)
+        if let seed { _ = try save(seed.request(idSpaces)) }
     }
 
     func save(_ request: SaveRequest) throws -> [Int64] {

@@ -10,8 +10,10 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
         case inMemory
     }
 
-    /// The store file's location. Ignored by in-memory stores. A SQLite store at `/dev/null`
-    /// keeps nothing: it is opened as an in-memory store, as Core Data's tests use it.
+    /// The store file's location. A SQLite store at `/dev/null` keeps nothing: it is opened as
+    /// an in-memory store, as Core Data's tests use it. For an in-memory store, a SQLite store
+    /// file to start from (`nil`: empty): its objects are copied into memory, migrated to the
+    /// model first if an earlier version wrote it; the file is never changed.
     public var url: URL?
     /// The kind of store.
     public var type: StoreType

@@ -283,3 +283,38 @@ extension InferredMigrationTests {
         #expect(try Self.count("Book", in: old) == 3)
     }
 }
+
+extension InferredMigrationTests {
+    /// A test's way to start from a store an older release wrote: an in-memory store seeded from
+    /// the file, migrated in the copy it reads; the file is left as it is.
+    @Test func aVersion1FileLoadsIntoAnInMemoryStoreWithVersion2() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        let before = try Data(contentsOf: filled.url)
+        let container = PersistentContainer(name: "Shelf", managedObjectModel: try ModelFixtures.load(Self.version2))
+        var description = PersistentStoreDescription.inMemory
+        description.url = filled.url
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url)
+        #expect(container.persistentStoreCoordinator.persistentStoreIdentifier == metadata.storeIdentifier)
+        #expect(metadata.modelVersion == 1)
+        #expect(try Data(contentsOf: filled.url) == before)
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            #expect(try context.objects("Author").count == 2)
+            let kindred = try #require(try context.objects("Book", where: "title == 'Kindred'").first)
+            #expect(kindred.objectID.primaryKey == filled.bookKeys[0])
+            #expect(try (kindred.value(forKey: "author") as? ManagedObject)?.get("fullName", as: String.self) == "Octavia")
+            let labels = try #require(try kindred.value(forKey: "labels") as? Set<ManagedObject>)
+            #expect(Set(labels.map { $0.objectID.primaryKey! }) == Set(filled.tagKeys))
+            #expect(try context.objects("Book", where: "ANY labels.label == 'classic'").count == 2)
+            // It is an ordinary in-memory store from here on.
+            let added = try context.insertNewObject(forEntityName: "Author")
+            try added.setValue("Jemisin", forKey: "fullName")
+            try context.save()
+            #expect(!filled.authorKeys.contains(added.objectID.primaryKey!))
+        }
+    }
+}
