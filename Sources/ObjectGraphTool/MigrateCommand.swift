@@ -13,7 +13,8 @@ struct MigrateCommand: ReportingCommand {
             whose newest version is the target; a store then migrates through each version in \
             between. With --dry-run, prints every SQL statement the migration would run, step by \
             step, and changes nothing. A change that cannot be inferred is listed with its JSON \
-            path, and the command exits with status 1.
+            path, and the command exits with status 1. On a terminal, a progress line shows \
+            the rows copied.
             """
     )
 
@@ -40,7 +41,14 @@ struct MigrateCommand: ReportingCommand {
                 return CommandOutput(standardOutput: "Plan for \(store), '\(before.modelName)' version \(before.modelVersion) → '\(target.name)' version \(target.version) (nothing was changed):\n\(plan)\n")
             }
             let container = PersistentContainer(name: target.name, managedObjectModel: target)
-            container.persistentStoreDescriptions = [PersistentStoreDescription(url: storeURL)]
+            var description = PersistentStoreDescription(url: storeURL)
+            // A progress line for a person watching, rewritten in place; none in a log or a pipe.
+            if isatty(STDERR_FILENO) != 0 {
+                description.migrationProgressHandler = { progress in
+                    FileHandle.standardError.write(Data("\r\u{1B}[K\(progress)\(progress.step == "done" ? "\n" : "")".utf8))
+                }
+            }
+            container.persistentStoreDescriptions = [description]
             try container.loadPersistentStores()
             container.persistentStoreCoordinator.removePersistentStore()
             return CommandOutput(standardOutput: "Migrated \(store) from '\(before.modelName)' version \(before.modelVersion) to '\(target.name)' version \(target.version).\n")
