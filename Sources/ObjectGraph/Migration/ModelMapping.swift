@@ -16,34 +16,46 @@ struct ModelMapping {
     /// Whether a migration stage completes the step, so new required attributes without a
     /// default may be left to it.
     let isCompletedByStage: Bool
+    /// The attributes (`Entity.key`) an explicit `MappingModel` gives values to: not inferred,
+    /// not copied.
+    let explicitAttributes: Set<String>
 
-    init(from source: ManagedObjectModel, to destination: ManagedObjectModel, completedByStage: Bool = false) {
+    init(from source: ManagedObjectModel, to destination: ManagedObjectModel, completedByStage: Bool = false, explicit: MappingModel? = nil) {
         self.source = source
         self.destination = destination
         self.isCompletedByStage = completedByStage
-        let sourceEntities = destination.entities.map { source.entity(named: $0.renamingIdentifier ?? $0.name) }
+        let explicitAttributes = explicit?.mappedAttributes ?? []
+        self.explicitAttributes = explicitAttributes
+        let explicitSources = explicit?.sourceEntityNames ?? [:]
+        let sourceEntities = destination.entities.map { source.entity(named: explicitSources[$0.name] ?? $0.renamingIdentifier ?? $0.name) }
         self.sourceEntities = sourceEntities
         var issues = IssueList(model: destination)
         for entity in destination.entities {
-            Self.check(entity, from: sourceEntities[entity.index], sourceEntities: sourceEntities, source: source, destination: destination, completedByStage: completedByStage, into: &issues)
+            Self.check(
+                entity, from: sourceEntities[entity.index], sourceEntities: sourceEntities, source: source, destination: destination,
+                completedByStage: completedByStage, explicitAttributes: explicitAttributes, into: &issues)
         }
         self.issues = issues.issues
     }
 
-    /// The new required attributes without a default that a stage must fill, by entity.
+    /// The required attributes a stage or an explicit mapping must give every object a value:
+    /// new ones without a default, and the explicitly mapped ones.
     var attributesLeftToStage: [(entity: EntityDescription, attribute: AttributeDescription)] {
         guard isCompletedByStage else { return [] }
         return destination.entities.flatMap { entity in
             entity.attributes.filter { attribute in
-                sourceEntities[entity.index] != nil && !attribute.isTransient && !attribute.isOptional && attribute.defaultValue.isNull
-                    && sourceAttribute(of: attribute, in: entity) == nil
+                sourceEntities[entity.index] != nil && !attribute.isTransient && !attribute.isOptional
+                    && (explicitAttributes.contains("\(entity.name).\(attribute.name)")
+                        || attribute.defaultValue.isNull && sourceAttribute(of: attribute, in: entity) == nil)
             }.map { (entity, $0) }
         }
     }
 
-    /// The source attribute `attribute` of a destination entity takes its values from, if any.
+    /// The source attribute `attribute` of a destination entity takes its values from, if any
+    /// (none for one an explicit mapping gives values to).
     func sourceAttribute(of attribute: AttributeDescription, in entity: EntityDescription) -> AttributeDescription? {
-        Self.sourceAttribute(of: attribute, in: sourceEntities[entity.index])
+        guard !explicitAttributes.contains("\(entity.name).\(attribute.name)") else { return nil }
+        return Self.sourceAttribute(of: attribute, in: sourceEntities[entity.index])
     }
 
     /// The source relationship `relationship` of a destination entity takes its objects from, if any.
@@ -69,7 +81,7 @@ struct ModelMapping {
     /// inherited property is checked where it is declared).
     private static func check(
         _ entity: EntityDescription, from sourceEntity: EntityDescription?, sourceEntities: [EntityDescription?],
-        source: ManagedObjectModel, destination: ManagedObjectModel, completedByStage: Bool, into issues: inout IssueList
+        source: ManagedObjectModel, destination: ManagedObjectModel, completedByStage: Bool, explicitAttributes: Set<String>, into issues: inout IssueList
     ) {
         let entityPath = "entities[\(entity.index)]"
         if let sourceEntity {
@@ -85,7 +97,7 @@ struct ModelMapping {
                 issues.add(entityPath, "\(entity.name)'s hierarchy would gather the objects of \(sourceTables.sorted().joined(separator: " and ")), which were numbered apart and may share keys; migration does not merge them")
             }
         }
-        for attribute in entity.ownAttributes where !attribute.isTransient && !attribute.isPrimaryKey {
+        for attribute in entity.ownAttributes where !attribute.isTransient && !attribute.isPrimaryKey && !explicitAttributes.contains("\(entity.name).\(attribute.name)") {
             let path = "\(entityPath).attributes[\(attribute.index - entity.inheritedCounts.attributes)]"
             let name = "\(entity.name).\(attribute.name)"
             guard let old = sourceAttribute(of: attribute, in: sourceEntity) else {

@@ -10,13 +10,24 @@ struct SQLiteMigrationPath: CustomStringConvertible {
 
     /// The path from `stored` (the model that wrote the store on `connection`) to `model`;
     /// throws `.modelMismatch` listing every change of every step that cannot be inferred.
-    init(from stored: ManagedObjectModel, to model: ManagedObjectModel, stages given: [MigrationStage] = [], on connection: SQLiteConnection) throws {
+    init(
+        from stored: ManagedObjectModel, to model: ManagedObjectModel, stages given: [MigrationStage] = [],
+        mappings explicit: [MappingModel] = [], on connection: SQLiteConnection
+    ) throws {
         versions = "from model '\(stored.name)' version \(stored.version) to '\(model.name)' version \(model.version)"
         let between = model.previousVersions.filter { $0.name == model.name && $0.version > stored.version && $0.version < model.version }
         let models = [stored] + between + [model]
         let pairs = Array(zip(models, models.dropFirst()))
-        stages = pairs.map { source, destination in given.first { $0.sourceVersion == source.version && $0.destinationVersion == destination.version } }
-        let mappings = zip(pairs, stages).map { pair, stage in ModelMapping(from: pair.0, to: pair.1, completedByStage: stage?.complete != nil) }
+        // An explicit mapping's work runs as the first part of the step's stage.
+        let explicitMappings = pairs.map { source, destination in explicit.first { $0.sourceVersion == source.version && $0.destinationVersion == destination.version } }
+        stages = zip(pairs, explicitMappings).map { pair, mapping in
+            let stage = given.first { $0.sourceVersion == pair.0.version && $0.destinationVersion == pair.1.version }
+            guard let mapping else { return stage }
+            return MigrationStage(from: pair.0.version, to: pair.1.version, prepare: stage?.prepare, complete: mapping.complete(then: stage?.complete))
+        }
+        let mappings = zip(pairs, zip(stages, explicitMappings)).map { pair, extra in
+            ModelMapping(from: pair.0, to: pair.1, completedByStage: extra.0?.complete != nil, explicit: extra.1)
+        }
         let issues = mappings.flatMap(\.issues)
         guard issues.isEmpty else {
             var error = ObjectGraphError(

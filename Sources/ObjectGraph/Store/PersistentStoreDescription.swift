@@ -32,6 +32,8 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var shouldInferMappingModelAutomatically: Bool = true
     /// Swift code to run in the migration steps between model versions (see `MigrationStage`).
     public var migrationStages: [MigrationStage] = []
+    /// Explicit mappings for migration steps, where inference needs telling (see `MappingModel`).
+    public var mappingModels: [MappingModel] = []
     /// Whether a store is copied before it migrates, beside it as
     /// `<name>.before-migration-v<version>.sqlite` (a consistent copy of the store as the older
     /// version wrote it, made by SQLite's `VACUUM INTO`). `false` by default: the migration is one

@@ -6,13 +6,10 @@ extension SQLiteStoreState {
     /// (through `model.previousVersions` in between), inferring each step; throws
     /// `.modelMismatch` listing every difference that cannot be inferred, or the error that
     /// stopped the migration (which then changed nothing).
-    static func migrate(
-        _ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel,
-        stages: [MigrationStage], progress: (@Sendable (MigrationProgress) -> Void)?
-    ) throws {
-        let path = try migrationPath(on: connection, from: metadata, to: model, stages: stages)
+    static func migrate(_ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel, description: PersistentStoreDescription) throws {
+        let path = try migrationPath(on: connection, from: metadata, to: model, stages: description.migrationStages, mappings: description.mappingModels)
         do {
-            try path.run(on: connection, progress: progress)
+            try path.run(on: connection, progress: description.migrationProgressHandler)
         } catch {
             // A stage's own error keeps its kind when it is ours; any other is what the stage threw.
             let failure = error as? ObjectGraphError
@@ -45,18 +42,21 @@ extension SQLiteStoreState {
     }
 
     /// The migration of the store on `connection` from the model `metadata` describes to `model`.
-    static func migrationPath(on connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel, stages: [MigrationStage]) throws -> SQLiteMigrationPath {
-        try SQLiteMigrationPath(from: StoreMetadata.writingModel(of: metadata, path: connection.path), to: model, stages: stages, on: connection)
+    static func migrationPath(
+        on connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel,
+        stages: [MigrationStage], mappings: [MappingModel]
+    ) throws -> SQLiteMigrationPath {
+        try SQLiteMigrationPath(from: StoreMetadata.writingModel(of: metadata, path: connection.path), to: model, stages: stages, mappings: mappings, on: connection)
     }
 
     /// The migration opening the store at `path` with `model` (and `stages`) would run, read
     /// through a read-only connection; `nil` when the store needs none.
-    static func migrationPlan(path: String, to model: ManagedObjectModel, stages: [MigrationStage]) throws -> SQLiteMigrationPath? {
+    static func migrationPlan(path: String, to model: ManagedObjectModel, stages: [MigrationStage], mappings: [MappingModel]) throws -> SQLiteMigrationPath? {
         let metadata = try readMetadata(path: path)
         guard metadata.needsMigration(to: model) else { return nil }
         let connection = try SQLiteConnection(path: path, readOnly: true, busyTimeout: PersistentStoreDescription(url: URL(fileURLWithPath: path)).busyTimeout)
         defer { connection.close() }
-        return try migrationPath(on: connection, from: metadata, to: model, stages: stages)
+        return try migrationPath(on: connection, from: metadata, to: model, stages: stages, mappings: mappings)
     }
 }
 

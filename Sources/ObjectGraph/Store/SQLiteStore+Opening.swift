@@ -29,7 +29,7 @@ extension SQLiteStoreState {
         var metadata = try SQLiteStoreMetadata(readFrom: connection)
         if metadata.needsMigration(to: model), description.shouldMigrateStoreAutomatically, description.shouldInferMappingModelAutomatically, !readOnly {
             if description.backsUpStoreBeforeMigrating { try backUp(connection, version: metadata.modelVersion) }
-            try migrate(connection, from: metadata, to: model, stages: description.migrationStages, progress: description.migrationProgressHandler)
+            try migrate(connection, from: metadata, to: model, description: description)
             metadata = try SQLiteStoreMetadata(readFrom: connection)
         }
         try metadata.checkCompatible(with: model, path: path)

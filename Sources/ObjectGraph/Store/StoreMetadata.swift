@@ -57,10 +57,12 @@ extension PersistentStoreCoordinator {
     /// What opening the SQLite store at `url` with `model` would do to migrate it, without doing
     /// it (a dry run): each SQL statement in order, with its bound values after it; `nil` when the
     /// store needs no migration. Throws `.modelMismatch` listing every change that cannot be
-    /// inferred, each with its JSON path in `model`. Pass the `stages` the store's description
-    /// will have: a step with a stage may leave new required attributes to it.
-    public static func migrationPlan(forStoreAt url: URL, to model: ManagedObjectModel, stages: [MigrationStage] = []) throws -> String? {
-        try SQLiteStoreState.migrationPlan(path: SQLiteStoreState.fileSystemPath(url), to: model, stages: stages)?.description
+    /// inferred, each with its JSON path in `model`. Pass the `stages` and `mappings` the store's
+    /// description will have: they decide what need not be inferred.
+    public static func migrationPlan(
+        forStoreAt url: URL, to model: ManagedObjectModel, stages: [MigrationStage] = [], mappings: [MappingModel] = []
+    ) throws -> String? {
+        try SQLiteStoreState.migrationPlan(path: SQLiteStoreState.fileSystemPath(url), to: model, stages: stages, mappings: mappings)?.description
     }
 }
 
