@@ -75,7 +75,8 @@ public indirect enum MappingExpression: Sendable {
     case component(MappingExpression, separator: String, index: Int, maxParts: Int)
     /// The first expression that is not nil.
     case coalesce([MappingExpression])
-    /// A value as text: numbers in decimal, dates in ISO 8601, UUIDs as `uuidString`.
+    /// A value as text: numbers in decimal, dates in ISO 8601 with fractional seconds, UUIDs as
+    /// `uuidString`.
     case text(MappingExpression)
     /// A string read as a whole number or a decimal number; nil when it is not one.
     case integerFrom(MappingExpression)
@@ -118,10 +119,13 @@ public indirect enum MappingExpression: Sendable {
         switch value {
         case nil: return nil
         case let text as String: return text
-        case let date as Date: return date.formatted(.iso8601)
+        case let date as Date: return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         case let uuid as UUID: return uuid.uuidString
         case let url as URL: return url.absoluteString
-        case let number as NSNumber: return number.stringValue
+        case let number as NSNumber:
+            // A real as Swift writes it (2.0, not NSNumber's 2); integers as they are.
+            let kind = String(cString: number.objCType)
+            return kind == "d" ? number.doubleValue.description : kind == "f" ? number.floatValue.description : number.stringValue
         case let value?: return "\(value)"
         }
     }

@@ -13,9 +13,13 @@ struct ModelMapping {
     /// Why the data cannot be carried across as inferred; empty when it can.
     let issues: [ModelIssue]
 
-    /// Whether a migration stage completes the step, so new required attributes without a
-    /// default may be left to it.
-    let isCompletedByStage: Bool
+    /// Whether a migration stage, an explicit mapping or a text conversion completes the step,
+    /// so new required attributes without a default may be left to it.
+    var isCompletedByStage: Bool { completedByStage || !textConversions.isEmpty }
+    private let completedByStage: Bool
+    /// Attributes that become strings from types SQL cannot write as Swift does (double, float,
+    /// date): converted in Swift after the copy, as `MappingExpression.text` writes them.
+    let textConversions: [(entity: EntityDescription, attribute: AttributeDescription, oldName: String)]
     /// The attributes (`Entity.key`) an explicit `MappingModel` gives values to: not inferred,
     /// not copied.
     let explicitAttributes: Set<String>
@@ -23,7 +27,7 @@ struct ModelMapping {
     init(from source: ManagedObjectModel, to destination: ManagedObjectModel, completedByStage: Bool = false, explicit: MappingModel? = nil) {
         self.source = source
         self.destination = destination
-        self.isCompletedByStage = completedByStage
+        self.completedByStage = completedByStage
         let explicitAttributes = explicit?.mappedAttributes ?? []
         self.explicitAttributes = explicitAttributes
         let explicitSources = explicit?.sourceEntityNames ?? [:]
@@ -36,6 +40,48 @@ struct ModelMapping {
                 completedByStage: completedByStage, explicitAttributes: explicitAttributes, into: &issues)
         }
         self.issues = issues.issues
+        self.textConversions = destination.entities.flatMap { entity in
+            entity.attributes.compactMap { attribute in
+                guard attribute.type == .string, !explicitAttributes.contains("\(entity.name).\(attribute.name)"),
+                      let old = Self.sourceAttribute(of: attribute, in: sourceEntities[entity.index]), Self.convertsToText(old.type) else { return nil }
+                return (entity, attribute, old.name)
+            }
+        }
+    }
+
+    /// Whether the step leaves every row as it is: the same tables, columns and indexes, every
+    /// entity and stored attribute under its old name, nothing newly required, nothing for a stage
+    /// to do. Then only the model the store records changes (a transient attribute added, a
+    /// `versionHashModifier`, an integer widened within SQLite's INTEGER).
+    var keepsStorage: Bool {
+        guard !isCompletedByStage, SQLiteSchema.statements(for: source) == SQLiteSchema.statements(for: destination) else { return false }
+        return destination.entities.allSatisfy { entity in
+            guard let old = sourceEntities[entity.index], old.name == entity.name else { return false }
+            return entity.attributes.allSatisfy { attribute in
+                guard !attribute.isTransient else { return true }
+                guard let before = sourceAttribute(of: attribute, in: entity), before.name == attribute.name else { return false }
+                return SQLiteValueConversion(from: before.type, to: attribute.type) == .asStored && (attribute.isOptional || !before.isOptional)
+            }
+        }
+    }
+
+    /// Whether values of `type` become strings in Swift (SQL's text of a real or a date is not
+    /// Swift's).
+    static func convertsToText(_ type: AttributeType) -> Bool {
+        type == .double || type == .float || type == .date
+    }
+
+    /// The text conversions as an explicit mapping of the step.
+    var textConversionMapping: MappingModel? {
+        guard !textConversions.isEmpty else { return nil }
+        let byEntity = Dictionary(grouping: textConversions, by: { $0.entity.name })
+        return MappingModel(from: source.version, to: destination.version, byEntity.map { name, conversions in
+            EntityMapping(name, properties: conversions.map { conversion in
+                let text = MappingExpression.text(.source(conversion.oldName))
+                let fallback = conversion.attribute.defaultValue.anyValue as? String
+                return PropertyMapping(conversion.attribute.name, fallback.map { .coalesce([text, .string($0)]) } ?? text)
+            })
+        })
     }
 
     /// The required attributes a stage or an explicit mapping must give every object a value:
@@ -106,8 +152,8 @@ struct ModelMapping {
                 }
                 continue
             }
-            if SQLiteValueConversion(from: old.type, to: attribute.type) == nil {
-                issues.add(path, "\(name) changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a lossless widening (integer16 → integer32 → integer64, float → double, integers → double, integers, decimal, uuid and uri → string)")
+            if SQLiteValueConversion(from: old.type, to: attribute.type) == nil, !(attribute.type == .string && convertsToText(old.type)) {
+                issues.add(path, "\(name) changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a lossless widening (integer16 → integer32 → integer64, float → double, integers → double, numbers, dates, decimal, uuid and uri → string); map it with a MappingModel")
             }
             if old.isOptional, !attribute.isOptional, attribute.defaultValue.isNull {
                 issues.add(path, "\(name) becomes required but has no default for the objects stored without a value; give it a \"default\"")

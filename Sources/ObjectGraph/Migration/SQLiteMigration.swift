@@ -31,6 +31,11 @@ struct SQLiteMigration: CustomStringConvertible {
     /// `existingIndexes`.
     init(_ mapping: ModelMapping, existingIndexes: [String]) {
         self.mapping = mapping
+        guard !mapping.keepsStorage else {
+            steps = Self.recordModel(mapping.destination)
+            completionPoint = 0
+            return
+        }
         let source = mapping.source, destination = mapping.destination
         let oldRelationships = RelationshipLayout(model: source)
         let newRelationships = RelationshipLayout(model: destination)

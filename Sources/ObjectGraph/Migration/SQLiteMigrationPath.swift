@@ -18,15 +18,19 @@ struct SQLiteMigrationPath: CustomStringConvertible {
         let between = model.previousVersions.filter { $0.name == model.name && $0.version > stored.version && $0.version < model.version }
         let models = [stored] + between + [model]
         let pairs = Array(zip(models, models.dropFirst()))
-        // An explicit mapping's work runs as the first part of the step's stage.
+        // An explicit mapping's work (and the text conversions inference adds) runs as the first
+        // part of the step's stage.
         let explicitMappings = pairs.map { source, destination in explicit.first { $0.sourceVersion == source.version && $0.destinationVersion == destination.version } }
-        stages = zip(pairs, explicitMappings).map { pair, mapping in
-            let stage = given.first { $0.sourceVersion == pair.0.version && $0.destinationVersion == pair.1.version }
-            guard let mapping else { return stage }
-            return MigrationStage(from: pair.0.version, to: pair.1.version, prepare: stage?.prepare, complete: mapping.complete(then: stage?.complete))
+        let givenStages = pairs.map { source, destination in given.first { $0.sourceVersion == source.version && $0.destinationVersion == destination.version } }
+        let mappings = zip(pairs, zip(givenStages, explicitMappings)).map { pair, extra in
+            ModelMapping(from: pair.0, to: pair.1, completedByStage: extra.0?.complete != nil || extra.1 != nil, explicit: extra.1)
         }
-        let mappings = zip(pairs, zip(stages, explicitMappings)).map { pair, extra in
-            ModelMapping(from: pair.0, to: pair.1, completedByStage: extra.0?.complete != nil, explicit: extra.1)
+        stages = zip(mappings, zip(givenStages, explicitMappings)).map { mapping, extra in
+            let (stage, explicit) = extra
+            var complete = explicit.map { $0.complete(then: stage?.complete) } ?? stage?.complete
+            if let conversions = mapping.textConversionMapping { complete = conversions.complete(then: complete) }
+            guard complete != nil || stage != nil else { return nil }
+            return MigrationStage(from: mapping.source.version, to: mapping.destination.version, prepare: stage?.prepare, complete: complete)
         }
         let issues = mappings.flatMap(\.issues)
         guard issues.isEmpty else {

@@ -318,3 +318,25 @@ extension InferredMigrationTests {
         }
     }
 }
+
+extension InferredMigrationTests {
+    /// A change that moves no data (a transient attribute, a `versionHashModifier`, a widening
+    /// within SQLite's INTEGER) migrates by recording the new model only: no table is rebuilt.
+    @Test func aChangeThatKeepsStorageOnlyRecordsTheNewModel() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        let version2 = Self.version1
+            .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
+            .replacingOccurrences(of: #"{ "name": "rating", "type": "integer16", "default": 0 } ],"#,
+                                  with: #"{ "name": "rating", "type": "integer32", "default": 0 }, { "name": "draft", "type": "string", "optional": true, "transient": true } ],"#)
+            .replacingOccurrences(of: #"{ "name": "Note","#, with: #"{ "name": "Note", "versionHashModifier": "texts are Markdown now","#)
+        let model = try ModelFixtures.load(version2)
+        let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: model))
+        #expect(plan.split(separator: "\n").dropFirst().allSatisfy { $0.hasPrefix(#"UPDATE "_objectgraph_metadata""#) }, "\(plan)")
+        let container = try Self.open(filled.url, version2)
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        #expect(try Self.count("Book", in: container) == 3)
+        #expect(try Self.count("Note", in: container) == 1)
+        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 2)
+    }
+}
