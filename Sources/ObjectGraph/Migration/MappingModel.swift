@@ -75,8 +75,8 @@ public indirect enum MappingExpression: Sendable {
     case component(MappingExpression, separator: String, index: Int, maxParts: Int)
     /// The first expression that is not nil.
     case coalesce([MappingExpression])
-    /// A value as text: numbers in decimal, dates in ISO 8601 with fractional seconds, UUIDs as
-    /// `uuidString`.
+    /// A value as text: numbers in decimal, Booleans as `true`/`false`, dates in ISO 8601 with
+    /// fractional seconds, UUIDs as `uuidString`.
     case text(MappingExpression)
     /// A string read as a whole number or a decimal number; nil when it is not one.
     case integerFrom(MappingExpression)
@@ -123,9 +123,14 @@ public indirect enum MappingExpression: Sendable {
         case let uuid as UUID: return uuid.uuidString
         case let url as URL: return url.absoluteString
         case let number as NSNumber:
-            // A real as Swift writes it (2.0, not NSNumber's 2); integers as they are.
-            let kind = String(cString: number.objCType)
-            return kind == "d" ? number.doubleValue.description : kind == "f" ? number.floatValue.description : number.stringValue
+            // A real as Swift writes it (2.0, not NSNumber's 2), a Boolean as true or false
+            // (Foundation boxes a Bool as a char), integers as they are.
+            switch String(cString: number.objCType) {
+            case "d": return number.doubleValue.description
+            case "f": return number.floatValue.description
+            case "c": return number.boolValue.description
+            default: return number.stringValue
+            }
         case let value?: return "\(value)"
         }
     }

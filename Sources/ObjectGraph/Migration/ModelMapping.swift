@@ -18,7 +18,7 @@ struct ModelMapping {
     var isCompletedByStage: Bool { completedByStage || !textConversions.isEmpty }
     private let completedByStage: Bool
     /// Attributes that become strings from types SQL cannot write as Swift does (double, float,
-    /// date): converted in Swift after the copy, as `MappingExpression.text` writes them.
+    /// date, boolean): converted in Swift after the copy, as `MappingExpression.text` writes them.
     let textConversions: [(entity: EntityDescription, attribute: AttributeDescription, oldName: String)]
     /// The attributes (`Entity.key`) an explicit `MappingModel` gives values to: not inferred,
     /// not copied.
@@ -65,10 +65,10 @@ struct ModelMapping {
         }
     }
 
-    /// Whether values of `type` become strings in Swift (SQL's text of a real or a date is not
-    /// Swift's).
+    /// Whether values of `type` become strings in Swift (SQL's text of a real, a date or a
+    /// Boolean is not Swift's).
     static func convertsToText(_ type: AttributeType) -> Bool {
-        type == .double || type == .float || type == .date
+        type == .double || type == .float || type == .date || type == .boolean
     }
 
     /// The text conversions as an explicit mapping of the step.
@@ -153,7 +153,7 @@ struct ModelMapping {
                 continue
             }
             if SQLiteValueConversion(from: old.type, to: attribute.type) == nil, !(attribute.type == .string && convertsToText(old.type)) {
-                issues.add(path, "\(name) changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a lossless widening (integer16 → integer32 → integer64, float → double, integers → double, numbers, dates, decimal, uuid and uri → string); map it with a MappingModel")
+                issues.add(path, "\(name) changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a lossless widening (integer16 → integer32 → integer64, float → double, integers → double, anything but binary → string); map it with a MappingModel")
             }
             if old.isOptional, !attribute.isOptional, attribute.defaultValue.isNull {
                 issues.add(path, "\(name) becomes required but has no default for the objects stored without a value; give it a \"default\"")
@@ -169,13 +169,13 @@ struct ModelMapping {
                 continue
             }
             // Any relationship's pairs can be written into a join table (a to-one becoming a
-            // to-many, a one-to-many becoming a many-to-many); the other changes of shape would
-            // drop objects or invent an order.
-            let becomesUnorderedJoinTable = relationship.isToMany && !relationship.isOrdered && !old.isOrdered
-                && storageKind(of: relationship, in: entity, destination) == "a join table"
-            if relationship.isToOne && old.isToMany || old.isOrdered != relationship.isOrdered {
-                issues.add(path, "\(name) changes from \(shape(of: old)) to \(shape(of: relationship)), which would drop objects or invent an order; migration does not infer it")
-            } else if let sourceEntity, !becomesUnorderedJoinTable, storageKind(of: old, in: sourceEntity, source) != storageKind(of: relationship, in: entity, destination) {
+            // to-many, a one-to-many becoming a many-to-many). Becoming ordered starts from key
+            // order (positions are empty until the first change), becoming unordered drops the
+            // positions; a to-many becoming a to-one would drop objects.
+            let becomesJoinTable = relationship.isToMany && storageKind(of: relationship, in: entity, destination) == "a join table"
+            if relationship.isToOne && old.isToMany {
+                issues.add(path, "\(name) changes from \(shape(of: old)) to \(shape(of: relationship)), which would drop the objects past the first; migration does not infer it")
+            } else if let sourceEntity, !becomesJoinTable, storageKind(of: old, in: sourceEntity, source) != storageKind(of: relationship, in: entity, destination) {
                 issues.add(path, "\(name) would be kept another way (\(storageKind(of: old, in: sourceEntity, source)) before, \(storageKind(of: relationship, in: entity, destination)) now) because its inverse changed, which migration does not infer yet")
             }
             let oldDestination = destination.entity(named: relationship.destinationEntityName).flatMap { sourceEntities[$0.index] }

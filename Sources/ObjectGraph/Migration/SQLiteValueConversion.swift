@@ -18,7 +18,7 @@ enum SQLiteValueConversion {
         case (.integer16, .integer32), (.integer16, .integer64), (.integer32, .integer64), (.float, .double): self = .asStored
         case (.integer16, .double), (.integer32, .double), (.integer64, .double): self = .toReal
         case (.integer16, .string), (.integer32, .string), (.integer64, .string): self = .integerToText
-        case (.decimal, .string), (.uri, .string): self = .asStored
+        case (.decimal, .string), (.uri, .string), (.json, .string): self = .asStored
         case (.uuid, .string): self = .uuidToText
         default: return nil
         }

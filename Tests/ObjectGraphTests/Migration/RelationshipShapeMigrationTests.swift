@@ -79,6 +79,67 @@ import Testing
                                   with: #"{ "name": "author", "destination": "Author", "inverse": "books", "renamingIdentifier": "authors" }"#)
         let error = try #require(throws: ObjectGraphError.self) { try InferredMigrationTests.open(url, backwards) }
         #expect(error.kind == .modelMismatch)
-        #expect(error.issues.map(\.message).contains { $0.contains("Book.author changes from to-many to to-one, which would drop objects") }, "\(error.issues)")
+        #expect(error.issues.map(\.message).contains { $0.contains("Book.author changes from to-many to to-one, which would drop the objects past the first") }, "\(error.issues)")
+    }
+}
+
+extension RelationshipShapeMigrationTests {
+    /// A to-many becoming ordered starts in key order, and keeps the order it is given; becoming
+    /// unordered again keeps every member.
+    @Test func aToManyBecomesOrderedAndUnorderedAgain() throws {
+        let directory = try SQLiteFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("Press.sqlite")
+        let ordered = Self.version1.replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
+            .replacingOccurrences(of: #""toMany": true, "inverse": "author""#, with: #""toMany": true, "ordered": true, "inverse": "author""#)
+        let unordered = Self.version1.replacingOccurrences(of: #""version": 1"#, with: #""version": 3"#)
+        do {
+            let container = try InferredMigrationTests.open(url, Self.version1)
+            defer { container.persistentStoreCoordinator.removePersistentStore() }
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                let author = try context.insertNewObject(forEntityName: "Author")
+                try author.setValue("Le Guin", forKey: "name")
+                for title in ["A", "B", "C"] {
+                    let book = try context.insertNewObject(forEntityName: "Book")
+                    try book.setValue(title, forKey: "title")
+                    try book.setValue(author, forKey: "author")
+                }
+                try context.save()
+            }
+        }
+        func titles(_ container: PersistentContainer) throws -> [String] {
+            let context = container.newBackgroundContext()
+            return try context.performAndWait {
+                let author = try #require(try context.objects("Author").first)
+                let books = try #require(try author.value(forKey: "books") as? [ManagedObject])
+                return try books.map { try $0.get("title", as: String.self) ?? "" }
+            }
+        }
+        do {
+            let container = try InferredMigrationTests.open(url, ordered)
+            defer { container.persistentStoreCoordinator.removePersistentStore() }
+            #expect(try titles(container) == ["A", "B", "C"])
+            let context = container.newBackgroundContext()
+            try context.performAndWait {
+                let author = try #require(try context.objects("Author").first)
+                let books = try #require(try author.value(forKey: "books") as? [ManagedObject])
+                try author.setValue(Array(books.reversed()), forKey: "books")
+                try context.save()
+            }
+        }
+        do {
+            let container = try InferredMigrationTests.open(url, ordered)
+            defer { container.persistentStoreCoordinator.removePersistentStore() }
+            #expect(try titles(container) == ["C", "B", "A"])
+        }
+        let container = try InferredMigrationTests.open(url, unordered)
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let author = try #require(try context.objects("Author").first)
+            let books = try #require(try author.value(forKey: "books") as? Set<ManagedObject>)
+            #expect(try books.map { try $0.get("title", as: String.self) ?? "" }.sorted() == ["A", "B", "C"])
+        }
     }
 }
