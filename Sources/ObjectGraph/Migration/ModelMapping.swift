@@ -49,22 +49,6 @@ struct ModelMapping {
         }
     }
 
-    /// Whether the step leaves every row as it is: the same tables, columns and indexes, every
-    /// entity and stored attribute under its old name, nothing newly required, nothing for a stage
-    /// to do. Then only the model the store records changes (a transient attribute added, a
-    /// `versionHashModifier`, an integer widened within SQLite's INTEGER).
-    var keepsStorage: Bool {
-        guard !isCompletedByStage, SQLiteSchema.statements(for: source) == SQLiteSchema.statements(for: destination) else { return false }
-        return destination.entities.allSatisfy { entity in
-            guard let old = sourceEntities[entity.index], old.name == entity.name else { return false }
-            return entity.attributes.allSatisfy { attribute in
-                guard !attribute.isTransient else { return true }
-                guard let before = sourceAttribute(of: attribute, in: entity), before.name == attribute.name else { return false }
-                return SQLiteValueConversion(from: before.type, to: attribute.type) == .asStored && (attribute.isOptional || !before.isOptional)
-            }
-        }
-    }
-
     /// Whether values of `type` become strings in Swift (SQL's text of a real, a date or a
     /// Boolean is not Swift's).
     static func convertsToText(_ type: AttributeType) -> Bool {

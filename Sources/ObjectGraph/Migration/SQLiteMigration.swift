@@ -31,8 +31,9 @@ struct SQLiteMigration: CustomStringConvertible {
     /// `existingIndexes`.
     init(_ mapping: ModelMapping, existingIndexes: [String]) {
         self.mapping = mapping
-        guard !mapping.keepsStorage else {
-            steps = Self.recordModel(mapping.destination)
+        if let alterations = Self.alterations(mapping) {
+            // Entities keep their names here, so their key counters stand as they are.
+            steps = alterations + Self.recordModel(mapping.destination)
             completionPoint = 0
             return
         }

@@ -56,10 +56,21 @@ enum SQLiteSchema {
 
     /// The names of the indexes `statements(for:)` creates.
     static func indexNames(for model: ManagedObjectModel) -> [String] {
+        indexStatements(in: statements(for: model, includingOwnTables: false)).map(\.name)
+    }
+
+    /// The `CREATE … INDEX` statements of `model`'s schema, by index name.
+    static func indexStatements(for model: ManagedObjectModel) -> [String: String] {
+        Dictionary(indexStatements(in: statements(for: model, includingOwnTables: false)).map { ($0.name, $0.statement) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The index statements among `statements`, with the names they create.
+    static func indexStatements(in statements: [String]) -> [(name: String, statement: String)] {
         let prefix = "INDEX IF NOT EXISTS \""
-        return statements(for: model, includingOwnTables: false).compactMap { statement in
-            guard let start = statement.range(of: prefix)?.upperBound, let end = statement[start...].firstIndex(of: "\"") else { return nil }
-            return String(statement[start..<end])
+        return statements.compactMap { statement in
+            guard statement.hasPrefix("CREATE "), let start = statement.range(of: prefix)?.upperBound,
+                  let end = statement[start...].firstIndex(of: "\"") else { return nil }
+            return (String(statement[start..<end]), statement)
         }
     }
 

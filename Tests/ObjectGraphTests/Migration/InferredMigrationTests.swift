@@ -340,3 +340,46 @@ extension InferredMigrationTests {
         #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 2)
     }
 }
+
+extension InferredMigrationTests {
+    /// New optional attributes, new entities and relationships, new indexes and a removed entity
+    /// are made with `ALTER TABLE`, `CREATE` and `DROP`: no table is rebuilt, no row rewritten.
+    @Test func whatSQLiteCanAlterIsNotRebuilt() throws {
+        let filled = try Self.filledVersion1Store()
+        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        let version2 = Self.version1
+            .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
+            .replacingOccurrences(of: #"{ "name": "title", "type": "string" },"#, with: #"{ "name": "title", "type": "string", "indexed": true }, { "name": "subtitle", "type": "string", "optional": true },"#)
+            .replacingOccurrences(of: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ] },"#,
+                                  with: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" }, { "name": "publisher", "destination": "Publisher", "inverse": "books" } ] },"#)
+            .replacingOccurrences(of: #"{ "name": "Note", "attributes": [ { "name": "text", "type": "string" } ] }"#,
+                                  with: #"{ "name": "Publisher", "attributes": [ { "name": "name", "type": "string" } ], "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "publisher" } ] }"#)
+        let model = try ModelFixtures.load(version2)
+        let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: model))
+        #expect(!plan.contains("_og_old_"), "\(plan)")
+        #expect(plan.contains(#"ALTER TABLE "Book" ADD COLUMN "subtitle" TEXT;"#))
+        #expect(plan.contains(#"ALTER TABLE "Book" ADD COLUMN "publisher" INTEGER;"#))
+        #expect(plan.contains(#"DROP TABLE "Note";"#))
+        #expect(plan.contains(#"CREATE INDEX IF NOT EXISTS "Book_title_idx" ON "Book" ("title");"#))
+        #expect(plan.contains(#"CREATE TABLE IF NOT EXISTS "Publisher""#))
+
+        let container = try Self.open(filled.url, version2)
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            #expect(try context.objects("Book").count == 3)
+            let kindred = try #require(try context.objects("Book", where: "title == 'Kindred'").first)
+            #expect(kindred.objectID.primaryKey == filled.bookKeys[0])
+            #expect(try kindred.get("subtitle", as: String.self) == nil)
+            #expect(try (kindred.value(forKey: "author") as? ManagedObject)?.objectID.primaryKey == filled.authorKeys[0])
+            #expect((try kindred.value(forKey: "tags") as? Set<ManagedObject>)?.count == 2)
+            let press = try context.insertNewObject(forEntityName: "Publisher")
+            try press.setValue("Beacon", forKey: "name")
+            try kindred.setValue(press, forKey: "publisher")
+            try kindred.setValue("A Novel", forKey: "subtitle")
+            try context.save()
+        }
+        #expect(try Self.count("Publisher", in: container) == 1)
+        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 2)
+    }
+}
