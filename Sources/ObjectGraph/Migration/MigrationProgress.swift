@@ -1,3 +1,5 @@
+import Foundation
+
 /// How far a migration has come, reported to `PersistentStoreDescription.migrationProgressHandler`
 /// after each table it copies: rows copied of the rows it will copy (the store's rows once per
 /// step between versions).
@@ -14,5 +16,19 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
 
     public var description: String {
         "\(Int((fractionCompleted * 100).rounded()))% (\(completedRows) of \(totalRows) rows) \(step)"
+    }
+}
+
+extension PersistentStoreDescription {
+    /// What a migration reports its progress to: the handler and the Foundation `Progress`,
+    /// when either is set.
+    var migrationProgressReporter: (@Sendable (MigrationProgress) -> Void)? {
+        let handler = migrationProgressHandler, progress = migrationProgress
+        guard handler != nil || progress != nil else { return nil }
+        return { figures in
+            progress?.totalUnitCount = Int64(figures.totalRows)
+            progress?.completedUnitCount = Int64(figures.completedRows)
+            handler?(figures)
+        }
     }
 }

@@ -42,6 +42,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// Told how far a migration has come after each table it copies, on the thread opening the
     /// store.
     public var migrationProgressHandler: (@Sendable (MigrationProgress) -> Void)?
+    /// A Foundation `Progress` a migration keeps up to date as it copies (its units are rows),
+    /// for code that follows progress that way.
+    public var migrationProgress: Progress?
     /// How long a SQLite store waits for another connection's lock (another process writing the
     /// same file, say) before failing with a `.busy` error, in seconds: writes waiting to begin, and
     /// reads in the rare moments a lock stops them too.

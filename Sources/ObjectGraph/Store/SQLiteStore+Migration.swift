@@ -9,7 +9,7 @@ extension SQLiteStoreState {
     static func migrate(_ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel, description: PersistentStoreDescription) throws {
         let path = try migrationPath(on: connection, from: metadata, to: model, stages: description.migrationStages, mappings: description.mappingModels)
         do {
-            try path.run(on: connection, progress: description.migrationProgressHandler)
+            try path.run(on: connection, progress: description.migrationProgressReporter)
         } catch {
             // A stage's own error keeps its kind when it is ours; any other is what the stage threw.
             let failure = error as? ObjectGraphError

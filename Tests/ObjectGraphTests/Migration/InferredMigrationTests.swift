@@ -255,9 +255,12 @@ extension InferredMigrationTests {
         let filled = try Self.filledVersion1Store()
         defer { try? FileManager.default.removeItem(at: filled.directory) }
         let reports = Locked<[MigrationProgress]>([])
+        let foundationProgress = Progress(totalUnitCount: 0)
         let container = try Self.open(filled.url, Self.version2) { description in
             description.migrationProgressHandler = { progress in reports.withLock { $0.append(progress) } }
+            description.migrationProgress = foundationProgress
         }
+        #expect(foundationProgress.totalUnitCount == 12 && foundationProgress.completedUnitCount == 12)
         container.persistentStoreCoordinator.removePersistentStore()
         let seen = reports.withLock { $0 }
         // 2 authors, 3 books, 2 tags, a note, 4 tag pairs: 12 rows; the note's table is not copied.

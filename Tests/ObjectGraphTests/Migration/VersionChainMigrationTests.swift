@@ -66,3 +66,36 @@ import Testing
         #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: store).modelVersion == 3)
     }
 }
+
+extension VersionChainMigrationTests {
+    /// The chain mixes inferred steps and custom ones: 1 → 2 inferred, 2 → 3 with a stage that
+    /// fills a new required attribute from the older values.
+    @Test func aChainMixesInferredStepsAndAStage() throws {
+        let (directory, models, store) = try Self.folderAndVersion1Store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let version3 = #"{ "name": "People", "version": 3, "entities": [ { "name": "Person", "attributes": [ { "name": "displayName", "type": "string", "renamingIdentifier": "fullName" }, { "name": "age", "type": "integer64", "default": 0 }, { "name": "initials", "type": "string" } ] } ] }"#
+        try Data(version3.utf8).write(to: models.appendingPathComponent("3.json"))
+        let model = try ManagedObjectModel(versionsIn: models)
+        let initials = MigrationStage(from: 2, to: 3, complete: { context in
+            try context.forEachObject(ofEntity: "Person") { person in
+                let name = try person.oldValue(forKey: "fullName") as? String ?? ""
+                try person.setValue(String(name.prefix(1)), forKey: "initials")
+            }
+        })
+        let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: store, to: model, stages: [initials]))
+        #expect(plan.contains("-- version 2 → 3\n"))
+        #expect(plan.contains("-- the migration stage's complete (Swift)"))
+        let container = PersistentContainer(name: "People", managedObjectModel: model)
+        var description = PersistentStoreDescription(url: store)
+        description.migrationStages = [initials]
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let context = container.newBackgroundContext()
+        try context.performAndWait {
+            let person = try #require(try context.objects("Person").first)
+            #expect(try person.get("displayName", as: String.self) == "Ada")
+            #expect(try person.get("initials", as: String.self) == "A")
+        }
+    }
+}
