@@ -29,6 +29,19 @@ import Testing
         return (directory, models, store)
     }
 
+    /// Opens the store at `store` with `model` (migrating it, with `stages`) and hands `body` its
+    /// first person.
+    private static func withFirstPerson(in store: URL, model: ManagedObjectModel, stages: [MigrationStage] = [], _ body: (ManagedObject) throws -> Void) throws {
+        let container = PersistentContainer(name: "People", managedObjectModel: model)
+        var description = PersistentStoreDescription(url: store)
+        description.migrationStages = stages
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let context = container.newBackgroundContext()
+        try context.performAndWait { try body(try #require(try context.objects("Person").first)) }
+    }
+
     @Test func aFolderOfVersionsLoadsTheNewestWithItsHistory() throws {
         let (directory, models, _) = try Self.folderAndVersion1Store()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -53,13 +66,7 @@ import Testing
         #expect(plan.contains(#"SELECT "_pk", "_version", "name", ? FROM "_og_old_Person""#))
         #expect(plan.contains(#"SELECT "_pk", "_version", "fullName", "age" FROM "_og_old_Person""#))
 
-        let container = PersistentContainer(name: "People", managedObjectModel: model)
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: store)]
-        try container.loadPersistentStores()
-        defer { container.persistentStoreCoordinator.removePersistentStore() }
-        let context = container.newBackgroundContext()
-        try context.performAndWait {
-            let person = try #require(try context.objects("Person").first)
+        try Self.withFirstPerson(in: store, model: model) { person throws in
             #expect(try person.get("displayName", as: String.self) == "Ada")
             #expect(try person.value(forKey: "age") as? Int64 == 0)
         }
@@ -85,15 +92,7 @@ extension VersionChainMigrationTests {
         let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: store, to: model, stages: [initials]))
         #expect(plan.contains("-- version 2 → 3\n"))
         #expect(plan.contains("-- the migration stage's complete (Swift)"))
-        let container = PersistentContainer(name: "People", managedObjectModel: model)
-        var description = PersistentStoreDescription(url: store)
-        description.migrationStages = [initials]
-        container.persistentStoreDescriptions = [description]
-        try container.loadPersistentStores()
-        defer { container.persistentStoreCoordinator.removePersistentStore() }
-        let context = container.newBackgroundContext()
-        try context.performAndWait {
-            let person = try #require(try context.objects("Person").first)
+        try Self.withFirstPerson(in: store, model: model, stages: [initials]) { person throws in
             #expect(try person.get("displayName", as: String.self) == "Ada")
             #expect(try person.get("initials", as: String.self) == "A")
         }
