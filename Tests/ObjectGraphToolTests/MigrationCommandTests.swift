@@ -77,3 +77,17 @@ import Testing
         #expect(again.standardOutput == "\(store) is already at 'People' version 2; nothing to do.\n")
     }
 }
+
+extension MigrationCommandTests {
+    @Test func checkSaysOkOrListsTheProblems() throws {
+        let files = try Self.files()
+        defer { files.remove() }
+        let store = files.path("People.sqlite")
+        let sound = try runTool(["check", store, "--quick"])
+        #expect(sound.standardOutput == "\(store): ok\n")
+        #expect(sound.exitCode == .success)
+        let missing = try runTool(["check", files.path("None.sqlite")])
+        #expect(missing.exitCode == .failure)
+        #expect(missing.standardError.contains("there is no file there"))
+    }
+}

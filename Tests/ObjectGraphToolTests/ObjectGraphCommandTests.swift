@@ -26,6 +26,8 @@ import Testing
                                       with --dry-run.
               diff                    Show what changed between two model versions and
                                       whether migration can infer it.
+              check                   Check a store's integrity: the file, its metadata,
+                                      the references between objects.
 
               See 'objectgraph help <subcommand>' for detailed help.
             """)
@@ -77,7 +79,7 @@ import Testing
         (["validate"], "Error: Missing expected argument '<models> ...'"),
         (["schema"], "Error: Missing expected argument '<model>'"),
         (["schema", "A.json", "B.json"], "Error: Unexpected argument 'B.json'"),
-        (["check", "A.json"], "Error: 2 unexpected arguments: 'check', 'A.json'"),
+        (["verify", "A.json"], "Error: 2 unexpected arguments: 'verify', 'A.json'"),
         (["--verbose"], "Error: Unknown option '--verbose'"),
     ])
     func reportsParsingErrors(arguments: [String], message: String) throws {

@@ -77,6 +77,11 @@ final class ParentContextStore: PersistentStore, @unchecked Sendable {
         try root.reservePrimaryKeys(for: entity, count: count)
     }
 
+    /// The store's own integrity: a parent's unsaved state is not a store to check.
+    func integrityProblems(quick: Bool) throws -> [IntegrityReport.Problem] {
+        try root.integrityProblems(quick: quick)
+    }
+
     func close() {}
 
     /// The parent's current destinations of a to-many relationship for each source, in the

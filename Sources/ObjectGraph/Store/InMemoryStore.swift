@@ -8,7 +8,7 @@ final class InMemoryStore: PersistentStore {
     let model: ManagedObjectModel
     let storeDescription: PersistentStoreDescription
     let relationshipLayout: RelationshipLayout
-    private let state: Locked<State>
+    let state: Locked<State>
 
     /// One entity's rows and the indexes that enforce its uniqueness constraints.
     struct Table {
@@ -175,7 +175,7 @@ final class InMemoryStore: PersistentStore {
         }
     }
 
-    private static func checkOpen(_ state: State) throws {
+    static func checkOpen(_ state: State) throws {
         if state.isClosed { throw ObjectGraphError(.invalidOperation, "the in-memory store is closed") }
     }
 }

@@ -54,6 +54,10 @@ protocol PersistentStore: AnyObject, Sendable {
     /// Reserves `count` unused primary keys for `entity`; they are never handed out again.
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64]
 
+    /// Every problem an integrity check finds (see `IntegrityReport`); `quick` skips the slowest
+    /// checks where a store has them.
+    func integrityProblems(quick: Bool) throws -> [IntegrityReport.Problem]
+
     /// Releases the store's resources. Further calls throw.
     func close()
 

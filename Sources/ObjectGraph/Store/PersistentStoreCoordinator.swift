@@ -34,6 +34,15 @@ public final class PersistentStoreCoordinator: Sendable {
                 throw ObjectGraphError(.invalidOperation, "this coordinator already has a store; one store per coordinator is supported (\(description) was not added)")
             }
             let opened = try Self.openStore(description, model: managedObjectModel)
+            if description.checksIntegrityOnLoad {
+                let problems = try opened.integrityProblems(quick: true)
+                guard problems.isEmpty else {
+                    opened.close()
+                    throw ObjectGraphError(
+                        .corruptStore,
+                        "The \(description) failed its integrity check when loading, so it was not opened:\n" + IntegrityReport(problems: problems).description)
+                }
+            }
             current = opened
             // The cache must not outlive a change someone else made to the store's data.
             rowCache.watch { opened.dataGeneration() }
@@ -48,6 +57,14 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The identifier of the attached store: part of every object ID's URI.
     public var persistentStoreIdentifier: String? {
         store.withLock { $0?.identifier }
+    }
+
+    /// Checks the attached store: SQLite's own check of the file (`integrity_check`, or the
+    /// faster `quick_check` when `quick`), its metadata against the model, every relationship
+    /// pointing at an object that exists, every row of a shared table naming an entity the table
+    /// holds. Returns what it found; the store is not changed.
+    public func checkIntegrity(quick: Bool = false) throws -> IntegrityReport {
+        IntegrityReport(problems: try requireStore().integrityProblems(quick: quick))
     }
 
     /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.

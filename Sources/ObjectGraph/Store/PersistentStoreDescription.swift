@@ -34,6 +34,11 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var migrationStages: [MigrationStage] = []
     /// Explicit mappings for migration steps, where inference needs telling (see `MappingModel`).
     public var mappingModels: [MappingModel] = []
+    /// Whether loading the store runs the quick integrity check
+    /// (`PersistentStoreCoordinator.checkIntegrity(quick: true)`) and refuses a store that fails it
+    /// with a `.corruptStore` error listing the problems. `false` by default: the check reads the
+    /// whole file.
+    public var checksIntegrityOnLoad: Bool = false
     /// Whether a store is copied before it migrates, beside it as
     /// `<name>.before-migration-v<version>.sqlite` (a consistent copy of the store as the older
     /// version wrote it, made by SQLite's `VACUUM INTO`). `false` by default: the migration is one

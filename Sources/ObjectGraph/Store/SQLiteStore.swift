@@ -118,6 +118,10 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try write { try $0.reservePrimaryKeys(for: entity, count: count) }
     }
 
+    func integrityProblems(quick: Bool) throws -> [IntegrityReport.Problem] {
+        try withState { try $0.integrityProblems(quick: quick) }
+    }
+
     /// Closes the readers, then the writer: the last connection to close moves the WAL's pages
     /// into the database file and deletes the WAL, which only a connection that may write can
     /// do. So once the store is closed, the file alone holds everything.

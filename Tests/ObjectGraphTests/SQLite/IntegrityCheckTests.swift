@@ -1,0 +1,91 @@
+import CSQLite
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+/// The integrity check: a sound store passes on both stores; on a SQLite file, damage SQLite
+/// sees, references to objects that do not exist and rows naming a foreign entity are each
+/// reported, and a store that fails can be refused when it loads.
+@Suite struct IntegrityCheckTests {
+    /// A store of the inheritance model: a shelf of a book and a magazine, a reader of the book
+    /// with the magazine as favourite.
+    private static func filled(_ kind: StoreKind) throws -> TestStore {
+        let store = try TestStore(kind, model: InheritanceModel.load)
+        try store.withNewContext { context in
+            func insert(_ entity: String, _ values: [String: Any?]) throws -> ManagedObject {
+                let object = try context.insertNewObject(forEntityName: entity)
+                for (key, value) in values { try object.setValue(value, forKey: key) }
+                return object
+            }
+            let shelf = try insert("Shelf", ["label": "A"])
+            let book = try insert("Book", ["title": "Kindred", "sku": "B1", "pages": 264, "shelf": shelf])
+            let magazine = try insert("Magazine", ["title": "Locus", "sku": "M1", "issue": 7, "shelf": shelf])
+            let reader = try insert("Reader", ["name": "Ada", "favorite": magazine])
+            try reader.setValue(Set([book]), forKey: "books")
+            for number in 0..<300 { _ = try insert("Reader", ["name": "Reader \(number) " + String(repeating: "x", count: 200)]) }
+            try context.save()
+        }
+        return store
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aSoundStorePasses(kind: StoreKind) throws {
+        let store = try Self.filled(kind)
+        for quick in [true, false] {
+            let report = try store.container.persistentStoreCoordinator.checkIntegrity(quick: quick)
+            #expect(report.isSound, "\(report)")
+            #expect(report.description == "ok")
+        }
+    }
+
+    /// Runs `sql` on the closed store's file, then opens it again.
+    private static func tamper(_ store: TestStore, _ sql: String) throws {
+        store.container.persistentStoreCoordinator.removePersistentStore()
+        var handle: OpaquePointer?
+        let path = try #require(store.directory).appendingPathComponent("Conformance.sqlite").path
+        try #require(sqlite3_open(path, &handle) == SQLITE_OK)
+        defer { sqlite3_close(handle) }
+        try #require(sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK, "\(String(cString: sqlite3_errmsg(handle)))")
+    }
+
+    @Test func danglingReferencesAndForeignEntitiesAreReported() throws {
+        let store = try Self.filled(.sqlite)
+        try Self.tamper(store, """
+            UPDATE "Reader" SET "favorite" = 9999 WHERE "name" = 'Ada';
+            INSERT INTO "_join_Book_readers" ("source", "destination") VALUES (8888, 1);
+            UPDATE "Item" SET "_entity" = 'Shelf' WHERE "sku" = 'M1';
+            """)
+        try store.reopen()
+        let report = try store.container.persistentStoreCoordinator.checkIntegrity()
+        #expect(report.problems.map(\.kind) == [.wrongEntity, .danglingReference, .danglingReference])
+        #expect(report.problems.map(\.entityName) == ["Item", "Reader", "Book"])
+        #expect(report.problems[0].message == "1 row of the Item table names an entity the table does not hold")
+        #expect(report.problems[1].message == "1 Reader object refers through favorite to Item objects that do not exist")
+        #expect(report.problems[2].message.contains("1 pair of _join_Book_readers refers to Book objects that do not exist"), "\(report)")
+    }
+
+    @Test func aDamagedPageIsReportedAndCanBeRefusedAtLoad() throws {
+        let store = try Self.filled(.sqlite)
+        store.container.persistentStoreCoordinator.removePersistentStore()
+        let url = try #require(store.directory).appendingPathComponent("Conformance.sqlite")
+        // Overwrite the middle of the last page with garbage: a table's leaf, not the schema.
+        let handle = try FileHandle(forUpdating: url)
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size - 2_048)
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 1_024))
+        try handle.close()
+        try store.reopen()
+        let report = try store.container.persistentStoreCoordinator.checkIntegrity(quick: true)
+        #expect(report.problems.first?.kind == .damagedFile, "\(report)")
+        #expect(report.problems.first?.message.contains("quick_check of") == true)
+
+        store.container.persistentStoreCoordinator.removePersistentStore()
+        var description = PersistentStoreDescription(url: url)
+        description.checksIntegrityOnLoad = true
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: try InheritanceModel.load())
+        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addPersistentStore(with: description) }
+        #expect(error.kind == .corruptStore)
+        #expect(error.message.contains("failed its integrity check when loading, so it was not opened"), "\(error.message)")
+        #expect(coordinator.persistentStoreDescription == nil)
+    }
+}
