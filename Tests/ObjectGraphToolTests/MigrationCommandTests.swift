@@ -79,13 +79,16 @@ import Testing
 }
 
 extension MigrationCommandTests {
-    @Test func checkSaysOkOrListsTheProblems() throws {
+    @Test func checkAndBackupAStore() throws {
         let files = try Self.files()
         defer { files.remove() }
         let store = files.path("People.sqlite")
         let sound = try runTool(["check", store, "--quick"])
         #expect(sound.standardOutput == "\(store): ok\n")
         #expect(sound.exitCode == .success)
+        let backedUp = try runTool(["backup", store, "--to", files.path("Copy.sqlite")])
+        #expect(backedUp.standardOutput == "Backed up \(store) to \(files.path("Copy.sqlite")) (integrity check: ok).\n", "\(backedUp.standardError)")
+        #expect(try runTool(["inspect", files.path("Copy.sqlite")]).standardOutput.contains("    Person  2 objects  "))
         let missing = try runTool(["check", files.path("None.sqlite")])
         #expect(missing.exitCode == .failure)
         #expect(missing.standardError.contains("there is no file there"))

@@ -28,6 +28,8 @@ import Testing
                                       whether migration can infer it.
               check                   Check a store's integrity: the file, its metadata,
                                       the references between objects.
+              backup                  Copy a store into a new file, consistently, even
+                                      while a program uses it.
 
               See 'objectgraph help <subcommand>' for detailed help.
             """)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The store a child context sees: its parent context. Reads answer with the parent's current
 /// objects (its unsaved changes included) as rows; a save hands the child's changes to the
 /// parent. Every call runs on the parent's queue. Batch requests and key reservations go
@@ -80,6 +82,11 @@ final class ParentContextStore: PersistentStore, @unchecked Sendable {
     /// The store's own integrity: a parent's unsaved state is not a store to check.
     func integrityProblems(quick: Bool) throws -> [IntegrityReport.Problem] {
         try root.integrityProblems(quick: quick)
+    }
+
+    /// The store's own backup: a parent's unsaved state is not part of it.
+    func backup(to url: URL) throws {
+        try root.backup(to: url)
     }
 
     func close() {}

@@ -58,6 +58,9 @@ protocol PersistentStore: AnyObject, Sendable {
     /// checks where a store has them.
     func integrityProblems(quick: Bool) throws -> [IntegrityReport.Problem]
 
+    /// Writes a consistent copy of the store into a new SQLite file at `url`, while it stays in use.
+    func backup(to url: URL) throws
+
     /// Releases the store's resources. Further calls throw.
     func close()
 

@@ -67,6 +67,14 @@ public final class PersistentStoreCoordinator: Sendable {
         IntegrityReport(problems: try requireStore().integrityProblems(quick: quick))
     }
 
+    /// Writes a consistent copy of the attached SQLite store into a new file at `url` (SQLite's
+    /// backup API, on a connection of its own), while contexts keep reading and saving: the copy
+    /// is one snapshot, opens as a store, and passes the integrity check. Throws when `url`
+    /// exists already, or for an in-memory store.
+    public func backup(to url: URL) throws {
+        try requireStore().backup(to: url)
+    }
+
     /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.
     public func removePersistentStore() {
         rowCache.watch(nil)

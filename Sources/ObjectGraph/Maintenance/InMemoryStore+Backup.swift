@@ -1,0 +1,8 @@
+import Foundation
+
+extension InMemoryStore {
+    /// Backups are of store files; an in-memory store has none yet.
+    func backup(to url: URL) throws {
+        throw ObjectGraphError(.invalidOperation, "Cannot back up an in-memory store to \(url.path): backups copy a SQLite store's file, and an in-memory store has none")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import ObjectGraph
+
+/// Online backup: a copy taken while contexts keep saving is one consistent snapshot that opens
+/// and passes the integrity check.
+@Suite struct OnlineBackupTests {
+    @Test func aBackupTakenDuringSavesOpensWholeAndSound() throws {
+        let store = try TestStore(.sqlite)
+        try store.withNewContext { context in
+            for number in 0..<500 { _ = try context.insertItem("I\(number)", ["i64": number]) }
+            try context.save()
+        }
+        let stop = Atomic<Bool>(false)
+        let saves = Atomic<Int>(0)
+        let finished = DispatchGroup()
+        for writer in 0..<4 {
+            let context = store.newContext(name: "writer \(writer)")
+            finished.enter()
+            Thread {
+                var number = 0
+                while !stop.load(ordering: .relaxed) {
+                    context.performAndWait {
+                        _ = try? context.insertItem("W\(writer)-\(number)")
+                        if (try? context.save()) != nil { saves.add(1, ordering: .relaxed) }
+                    }
+                    number += 1
+                }
+                finished.leave()
+            }.start()
+        }
+        let directory = try #require(store.directory)
+        var copies: [URL] = []
+        for copy in 0..<3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            let url = directory.appendingPathComponent("Backup-\(copy).sqlite")
+            try store.container.persistentStoreCoordinator.backup(to: url)
+            copies.append(url)
+        }
+        stop.store(true, ordering: .relaxed)
+        finished.wait()
+        #expect(saves.load(ordering: .relaxed) > 0, "the writers saved meanwhile")
+        var counts: [Int] = []
+        for url in copies {
+            let container = PersistentContainer(name: "Backup", managedObjectModel: store.container.managedObjectModel)
+            container.persistentStoreDescriptions = [PersistentStoreDescription(url: url)]
+            try container.loadPersistentStores()
+            defer { container.persistentStoreCoordinator.removePersistentStore() }
+            #expect(try container.persistentStoreCoordinator.checkIntegrity().isSound)
+            counts.append(try InferredMigrationTests.count("Item", in: container))
+        }
+        #expect(counts.allSatisfy { $0 >= 500 })
+        #expect(counts == counts.sorted(), "later copies hold at least what earlier ones held")
+        let again = try #require(throws: ObjectGraphError.self) { try store.container.persistentStoreCoordinator.backup(to: copies[0]) }
+        #expect(again.message.contains("exists already"))
+    }
+
+    @Test func anInMemoryStoreHasNoFileToBackUp() throws {
+        let store = try TestStore(.inMemory)
+        let error = try #require(throws: ObjectGraphError.self) {
+            try store.container.persistentStoreCoordinator.backup(to: FileManager.default.temporaryDirectory.appendingPathComponent("none.sqlite"))
+        }
+        #expect(error.kind == .invalidOperation)
+    }
+}
