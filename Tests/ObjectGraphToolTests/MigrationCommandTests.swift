@@ -79,7 +79,7 @@ import Testing
 }
 
 extension MigrationCommandTests {
-    @Test func checkAndBackupAStore() throws {
+    @Test func checkBackUpDumpAndLoadAStore() throws {
         let files = try Self.files()
         defer { files.remove() }
         let store = files.path("People.sqlite")
@@ -89,6 +89,9 @@ extension MigrationCommandTests {
         let backedUp = try runTool(["backup", store, "--to", files.path("Copy.sqlite")])
         #expect(backedUp.standardOutput == "Backed up \(store) to \(files.path("Copy.sqlite")) (integrity check: ok).\n", "\(backedUp.standardError)")
         #expect(try runTool(["inspect", files.path("Copy.sqlite")]).standardOutput.contains("    Person  2 objects  "))
+        #expect(try runTool(["dump", store, "--to", files.path("People.sql")]).standardOutput == "Dumped \(store) to \(files.path("People.sql")).\n")
+        #expect(try runTool(["load", files.path("People.sql"), "--into", files.path("Loaded.sqlite")]).exitCode == .success)
+        #expect(try runTool(["check", files.path("Loaded.sqlite")]).standardOutput == "\(files.path("Loaded.sqlite")): ok\n")
         let missing = try runTool(["check", files.path("None.sqlite")])
         #expect(missing.exitCode == .failure)
         #expect(missing.standardError.contains("there is no file there"))

@@ -30,6 +30,10 @@ import Testing
                                       the references between objects.
               backup                  Copy a store into a new file, consistently, even
                                       while a program uses it.
+              dump                    Write a store as SQL text: its schema, every row, its
+                                      metadata.
+              load                    Make a new store from a dump written by `objectgraph
+                                      dump`.
 
               See 'objectgraph help <subcommand>' for detailed help.
             """)

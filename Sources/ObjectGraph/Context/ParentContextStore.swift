@@ -89,6 +89,11 @@ final class ParentContextStore: PersistentStore, @unchecked Sendable {
         try root.backup(to: url)
     }
 
+    /// The store's own dump: a parent's unsaved state is not part of it.
+    func dump(to url: URL) throws {
+        try root.dump(to: url)
+    }
+
     func close() {}
 
     /// The parent's current destinations of a to-many relationship for each source, in the

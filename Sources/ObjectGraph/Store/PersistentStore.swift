@@ -61,6 +61,9 @@ protocol PersistentStore: AnyObject, Sendable {
     /// Writes a consistent copy of the store into a new SQLite file at `url`, while it stays in use.
     func backup(to url: URL) throws
 
+    /// Writes the store as SQL text into a new file at `url` (see `SQLiteDump`).
+    func dump(to url: URL) throws
+
     /// Releases the store's resources. Further calls throw.
     func close()
 

@@ -75,6 +75,21 @@ public final class PersistentStoreCoordinator: Sendable {
         try requireStore().backup(to: url)
     }
 
+    /// Writes the attached SQLite store as SQL text into a new file at `url`: its schema as the
+    /// file holds it, every row as an `INSERT` (values exact: the same bytes load back), the
+    /// metadata with the model, in one transaction; read as one snapshot while the store stays in
+    /// use. Throws when `url` exists already, or for an in-memory store.
+    public func dump(to url: URL) throws {
+        try requireStore().dump(to: url)
+    }
+
+    /// Makes a new SQLite store file at `storeURL` from a dump written by `dump(to:)`; a dump that
+    /// fails half-way leaves no file. Throws when `storeURL` exists already, or when what loads is
+    /// not an ObjectGraph store.
+    public static func loadStore(fromDump dumpURL: URL, into storeURL: URL) throws {
+        try SQLiteStoreState.load(dumpAt: SQLiteStoreState.fileSystemPath(dumpURL), into: SQLiteStoreState.fileSystemPath(storeURL))
+    }
+
     /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.
     public func removePersistentStore() {
         rowCache.watch(nil)
