@@ -18,18 +18,11 @@ struct BackupCommand: ReportingCommand {
 
     func output() -> CommandOutput {
         do {
-            let url = URL(fileURLWithPath: store), target = URL(fileURLWithPath: to)
-            let model = try PersistentStoreCoordinator.metadataForPersistentStore(at: url).model
-            let source = PersistentStoreCoordinator(managedObjectModel: model)
-            var description = PersistentStoreDescription(url: url)
-            description.isReadOnly = true
-            try source.addPersistentStore(with: description)
+            let target = URL(fileURLWithPath: to)
+            let source = try StoreFile.openReadOnly(URL(fileURLWithPath: store))
             defer { source.removePersistentStore() }
             try source.backup(to: target)
-            let copy = PersistentStoreCoordinator(managedObjectModel: model)
-            var copyDescription = PersistentStoreDescription(url: target)
-            copyDescription.isReadOnly = true
-            try copy.addPersistentStore(with: copyDescription)
+            let copy = try StoreFile.openReadOnly(target)
             defer { copy.removePersistentStore() }
             let report = try copy.checkIntegrity(quick: true)
             guard report.isSound else {

@@ -18,15 +18,9 @@ struct CheckCommand: ReportingCommand {
 
     func output() -> CommandOutput {
         do {
-            let url = URL(fileURLWithPath: store)
-            let model = try PersistentStoreCoordinator.metadataForPersistentStore(at: url).model
-            let container = PersistentContainer(name: model.name, managedObjectModel: model)
-            var description = PersistentStoreDescription(url: url)
-            description.isReadOnly = true
-            container.persistentStoreDescriptions = [description]
-            try container.loadPersistentStores()
-            defer { container.persistentStoreCoordinator.removePersistentStore() }
-            let report = try container.persistentStoreCoordinator.checkIntegrity(quick: quick)
+            let coordinator = try StoreFile.openReadOnly(URL(fileURLWithPath: store))
+            defer { coordinator.removePersistentStore() }
+            let report = try coordinator.checkIntegrity(quick: quick)
             guard report.isSound else {
                 return CommandOutput(standardOutput: "\(store): \(report.problems.count) \(report.problems.count == 1 ? "problem" : "problems")\n\(report)\n", exitCode: .failure)
             }

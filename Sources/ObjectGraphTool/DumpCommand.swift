@@ -18,11 +18,7 @@ struct DumpCommand: ReportingCommand {
 
     func output() -> CommandOutput {
         do {
-            let url = URL(fileURLWithPath: store)
-            let coordinator = PersistentStoreCoordinator(managedObjectModel: try PersistentStoreCoordinator.metadataForPersistentStore(at: url).model)
-            var description = PersistentStoreDescription(url: url)
-            description.isReadOnly = true
-            try coordinator.addPersistentStore(with: description)
+            let coordinator = try StoreFile.openReadOnly(URL(fileURLWithPath: store))
             defer { coordinator.removePersistentStore() }
             try coordinator.dump(to: URL(fileURLWithPath: to))
             return CommandOutput(standardOutput: "Dumped \(store) to \(to).\n")

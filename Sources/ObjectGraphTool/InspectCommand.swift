@@ -38,13 +38,10 @@ struct InspectCommand: ReportingCommand {
 
     /// How many objects of each entity (not counting its sub-entities') the store holds.
     private static func ownObjectCounts(at url: URL, model: ManagedObjectModel) throws -> [String: Int] {
-        let container = PersistentContainer(name: "inspect", managedObjectModel: model)
-        var description = PersistentStoreDescription(url: url)
-        description.isReadOnly = true
-        container.persistentStoreDescriptions = [description]
-        try container.loadPersistentStores()
-        defer { container.persistentStoreCoordinator.removePersistentStore() }
-        let context = container.newBackgroundContext()
+        let coordinator = try StoreFile.openReadOnly(url)
+        defer { coordinator.removePersistentStore() }
+        let context = ManagedObjectContext(concurrencyType: .privateQueue)
+        context.persistentStoreCoordinator = coordinator
         return try context.performAndWait {
             var counts: [String: Int] = [:]
             for entity in model.entities {
