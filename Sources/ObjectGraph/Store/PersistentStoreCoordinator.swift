@@ -90,6 +90,23 @@ public final class PersistentStoreCoordinator: Sendable {
         try SQLiteStoreState.load(dumpAt: SQLiteStoreState.fileSystemPath(dumpURL), into: SQLiteStoreState.fileSystemPath(storeURL))
     }
 
+    /// Replaces the attached store's file: `prepare` (given the store's description) readies the
+    /// new file and returns the step that moves it into place; then the store is closed, the
+    /// step run and the store opened again, all while no other call can reach the store.
+    func replaceStore(_ prepare: (PersistentStoreDescription) throws -> () -> Void) throws {
+        try store.withLock { current in
+            guard let old = current else { throw ObjectGraphError(.invalidOperation, "no persistent store is loaded") }
+            let moveIntoPlace = try prepare(old.storeDescription)
+            rowCache.watch(nil)
+            old.close()
+            moveIntoPlace()
+            let reopened = try Self.openStore(old.storeDescription, model: managedObjectModel)
+            current = reopened
+            rowCache.removeAll()
+            rowCache.watch { reopened.dataGeneration() }
+        }
+    }
+
     /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.
     public func removePersistentStore() {
         rowCache.watch(nil)

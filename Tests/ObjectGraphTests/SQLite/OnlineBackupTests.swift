@@ -64,3 +64,52 @@ import Testing
         #expect(error.kind == .invalidOperation)
     }
 }
+
+extension OnlineBackupTests {
+    @Test func aBackupIsRestoredInPlaceAndContextsAreTold() throws {
+        let store = try TestStore(.sqlite)
+        try store.withNewContext { context in
+            for code in ["A1", "A2", "A3"] { _ = try context.insertItem(code) }
+            try context.save()
+        }
+        let coordinator = store.container.persistentStoreCoordinator
+        let identifier = coordinator.persistentStoreIdentifier
+        let backup = try #require(store.directory).appendingPathComponent("Backup.sqlite")
+        try coordinator.backup(to: backup)
+        let context = store.newContext()
+        try context.performAndWait {
+            _ = try context.insertItem("B1")
+            context.delete(try #require(try context.item("A1")))
+            try context.save()
+        }
+        let told = Locked(0)
+        let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.didRestoreNotification, object: coordinator, queue: nil) { _ in
+            told.withLock { $0 += 1 }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        try coordinator.restore(from: backup)
+        #expect(told.withLock { $0 } == 1)
+        #expect(coordinator.persistentStoreIdentifier == identifier)
+        try context.performAndWait {
+            context.reset()
+            #expect(try context.objects("Item", sortedBy: ["code"]).map(\.label) == ["A1", "A2", "A3"])
+            _ = try context.insertItem("C1")
+            try context.save()
+        }
+        try store.reopen()
+        #expect(try store.storedCount("Item") == 4)
+        #expect(FileManager.default.fileExists(atPath: backup.path), "the backup is left as it was")
+    }
+
+    @Test func aBadBackupLeavesTheStoreAsItWas() throws {
+        let store = try TestStore(.sqlite)
+        _ = try store.savedItem("KEEP")
+        let bad = try #require(store.directory).appendingPathComponent("bad.sqlite")
+        try Data("not a database".utf8).write(to: bad)
+        let error = try #require(throws: ObjectGraphError.self) { try store.container.persistentStoreCoordinator.restore(from: bad) }
+        #expect(error.kind == .corruptStore, "\(error)")
+        #expect(try store.storedCount("Item") == 1)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: try #require(store.directory).path).filter { $0.hasPrefix(".restoring-") }
+        #expect(leftovers.isEmpty)
+    }
+}
