@@ -39,7 +39,10 @@ extension ManagedObjectContext {
         if !heldBackMerges.isEmpty { applyHeldBackMerges() }
         for object in saved.plan.hooked { object.didSave() }
         post(changes)
-        if parent == nil { persistentStoreCoordinator?.mergeTargets.deliver(changes, except: self) }
+        if parent == nil {
+            persistentStoreCoordinator?.mergeTargets.deliver(changes, except: self)
+            persistentStoreCoordinator?.noteSave()
+        }
         childMergeTargets.deliver(changes, except: nil)
     }
 

@@ -9,6 +9,8 @@ public final class PersistentStoreCoordinator: Sendable {
     public let managedObjectModel: ManagedObjectModel
     private let store = Locked<(any PersistentStore)?>(nil)
     private let validationRules = Locked(ValidationRules())
+    /// The attached store's automatic backups, when its description asks for them.
+    private let backupSchedule = Locked<BackupSchedule?>(nil)
     /// Rows recently fetched by any context of this coordinator.
     let rowCache = RowCache()
     /// The contexts without a parent that merge every save made through this coordinator.
@@ -44,6 +46,7 @@ public final class PersistentStoreCoordinator: Sendable {
                 }
             }
             current = opened
+            backupSchedule.withLock { $0 = description.automaticBackups.map(BackupSchedule.init) }
             // The cache must not outlive a change someone else made to the store's data.
             rowCache.watch { opened.dataGeneration() }
         }
@@ -105,6 +108,18 @@ public final class PersistentStoreCoordinator: Sendable {
             rowCache.removeAll()
             rowCache.watch { reopened.dataGeneration() }
         }
+    }
+
+    /// Counts a save of a context of this coordinator, for the automatic backups.
+    func noteSave() {
+        guard let schedule = backupSchedule.withLock({ $0 }), let name = persistentStoreDescription?.url?.deletingPathExtension().lastPathComponent else { return }
+        schedule.noteSave({ [weak self] url in try self?.backup(to: url) }, storeName: name)
+    }
+
+    /// Waits until the automatic backups due so far are written (see
+    /// `PersistentStoreDescription.automaticBackups`); returns at once when there are none.
+    public func waitForPendingBackups() {
+        backupSchedule.withLock { $0 }?.waitUntilIdle()
     }
 
     /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.

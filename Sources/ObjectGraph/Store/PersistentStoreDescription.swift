@@ -34,6 +34,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public var migrationStages: [MigrationStage] = []
     /// Explicit mappings for migration steps, where inference needs telling (see `MappingModel`).
     public var mappingModels: [MappingModel] = []
+    /// Backups the store takes by itself after saves (see `AutomaticBackups`); `nil`, the
+    /// default, takes none.
+    public var automaticBackups: AutomaticBackups?
     /// Whether loading the store runs the quick integrity check
     /// (`PersistentStoreCoordinator.checkIntegrity(quick: true)`) and refuses a store that fails it
     /// with a `.corruptStore` error listing the problems. `false` by default: the check reads the

@@ -113,3 +113,39 @@ extension OnlineBackupTests {
         #expect(leftovers.isEmpty)
     }
 }
+
+extension OnlineBackupTests {
+    @Test func automaticBackupsAreTakenEveryFewSavesAndPruned() throws {
+        let directory = try SQLiteFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let backups = directory.appendingPathComponent("Backups")
+        let container = PersistentContainer(name: "Conformance", managedObjectModel: try ConformanceModel.load())
+        var description = PersistentStoreDescription(url: directory.appendingPathComponent("Conformance.sqlite"))
+        description.automaticBackups = AutomaticBackups(directory: backups, keep: 2, everySaves: 3)
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let context = container.newBackgroundContext()
+        for number in 1...10 {
+            try context.performAndWait {
+                _ = try context.insertItem("S\(number)")
+                try context.save()
+            }
+            // One at a time, so each backup is of its own moment and their names differ.
+            container.persistentStoreCoordinator.waitForPendingBackups()
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: backups.path).sorted()
+        #expect(names.count == 2, "\(names)")
+        #expect(names.allSatisfy { $0.hasPrefix("Conformance-") && $0.hasSuffix(".sqlite") })
+        var counts: [Int] = []
+        for name in names {
+            let copy = PersistentContainer(name: "Copy", managedObjectModel: container.managedObjectModel)
+            copy.persistentStoreDescriptions = [PersistentStoreDescription(url: backups.appendingPathComponent(name))]
+            try copy.loadPersistentStores()
+            defer { copy.persistentStoreCoordinator.removePersistentStore() }
+            #expect(try copy.persistentStoreCoordinator.checkIntegrity(quick: true).isSound)
+            counts.append(try InferredMigrationTests.count("Item", in: copy))
+        }
+        #expect(counts == [6, 9], "the backups after the 6th and the 9th save are kept")
+    }
+}
