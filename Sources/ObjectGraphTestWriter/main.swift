@@ -12,6 +12,8 @@
 //     fetch-off-queue <code> -   fetches the Item with that code outside the context's queue
 //     read-off-queue <code> -    fetches it on the queue, then reads its title outside
 //     count <entity> -           prints how many objects of the entity the store holds
+//     save-loop <count> -        saves an Item and a Person named Ln, n = 0, 1, …, one save
+//                                each, printing "saved n" once each save returned
 //
 // With OBJECTGRAPH_TEST_WRITER_START_AT=<seconds since 1970> it waits until that instant before
 // opening the store, so several writers started by one test open it at the same moment. With
@@ -49,6 +51,19 @@ func run(_ arguments: [String]) throws {
         switch command {
         case "fetch-off-queue":
             _ = try context.fetch(request)
+            continue
+        case "save-loop":
+            for number in 0..<(Int(code) ?? 0) {
+                try context.performAndWait {
+                    let item = try context.insertNewObject(forEntityName: "Item")
+                    try item.setValue("L\(number)", forKey: "code")
+                    let person = try context.insertNewObject(forEntityName: "Person")
+                    try person.setValue("L\(number)", forKey: "name")
+                    try context.save()
+                }
+                // Unbuffered, so what was printed is what returned, even after a kill.
+                FileHandle.standardOutput.write(Data("saved \(number)\n".utf8))
+            }
             continue
         case "count":
             print(try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: code)) })
