@@ -25,9 +25,7 @@ extension PersistentStoreCoordinator {
             do {
                 let source = try SQLiteConnection(path: backup, readOnly: true, busyTimeout: description.busyTimeout)
                 defer { source.close() }
-                let copy = try source.prepare("VACUUM INTO ?", activity: "Cannot read the backup \(backup)")
-                try copy.bind([.string(staging)])
-                _ = try copy.step(explainingFailure: { $0.error("Cannot copy the backup \(backup) beside the store") })
+                try source.copy(into: staging, activity: "Cannot copy the backup \(backup) beside the store")
                 var stagingDescription = description
                 stagingDescription.url = URL(fileURLWithPath: staging)
                 stagingDescription.isReadOnly = false

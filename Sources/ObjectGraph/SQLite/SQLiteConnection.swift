@@ -119,6 +119,15 @@ final class SQLiteConnection {
         return SQLiteStatement(handle: statement, sql: sql)
     }
 
+    /// Writes a consistent copy of the database into a new file at `path` (`VACUUM INTO`: one
+    /// read transaction, so one snapshot, whatever other connections commit meanwhile).
+    /// `activity` opens the message of the error thrown when it fails.
+    func copy(into path: String, activity: @autoclosure () -> String) throws {
+        let statement = try prepare("VACUUM INTO ?", activity: activity())
+        try statement.bind([.string(path)])
+        _ = try statement.step(explainingFailure: { $0.error(activity()) })
+    }
+
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`: the write lock is taken up front, so a busy
     /// database fails (after the busy timeout) before any work instead of at commit. On any error
     /// the transaction is rolled back and the FIRST error is rethrown; a failed rollback cannot

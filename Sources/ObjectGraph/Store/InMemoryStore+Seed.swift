@@ -16,9 +16,7 @@ extension InMemoryStore {
         do {
             let source = try SQLiteConnection(path: path, readOnly: true, busyTimeout: description.busyTimeout)
             defer { source.close() }
-            let statement = try source.prepare("VACUUM INTO ?", activity: "Cannot copy the store at \(path) into memory")
-            try statement.bind([.string(copy.path)])
-            _ = try statement.step(explainingFailure: { $0.error("Cannot copy the store at \(path) into memory") })
+            try source.copy(into: copy.path, activity: "Cannot copy the store at \(path) into memory")
         }
         var fileDescription = description
         fileDescription.type = .sqlite

@@ -36,9 +36,7 @@ extension SQLiteStoreState {
         guard !FileManager.default.fileExists(atPath: target) else {
             throw ObjectGraphError(.invalidOperation, "\(activity): that file exists already; move it away to make a new backup")
         }
-        let statement = try connection.prepare("VACUUM INTO ?", activity: activity)
-        try statement.bind([.string(target)])
-        _ = try statement.step(explainingFailure: { $0.error(activity) })
+        try connection.copy(into: target, activity: activity)
     }
 
     /// The migration of the store on `connection` from the model `metadata` describes to `model`.
@@ -52,10 +50,10 @@ extension SQLiteStoreState {
     /// The migration opening the store at `path` with `model` (and `stages`) would run, read
     /// through a read-only connection; `nil` when the store needs none.
     static func migrationPlan(path: String, to model: ManagedObjectModel, stages: [MigrationStage], mappings: [MappingModel]) throws -> SQLiteMigrationPath? {
-        let metadata = try readMetadata(path: path)
-        guard metadata.needsMigration(to: model) else { return nil }
-        let connection = try SQLiteConnection(path: path, readOnly: true, busyTimeout: PersistentStoreDescription(url: URL(fileURLWithPath: path)).busyTimeout)
+        let connection = try openStoreForReading(path: path)
         defer { connection.close() }
+        let metadata = try SQLiteStoreMetadata(readFrom: connection)
+        guard metadata.needsMigration(to: model) else { return nil }
         return try migrationPath(on: connection, from: metadata, to: model, stages: stages, mappings: mappings)
     }
 }

@@ -54,15 +54,22 @@ extension SQLiteStoreState {
 
     /// The metadata of the store at `path`, read through a read-only connection of its own.
     static func readMetadata(path: String) throws -> SQLiteStoreMetadata {
+        let connection = try openStoreForReading(path: path)
+        defer { connection.close() }
+        return try SQLiteStoreMetadata(readFrom: connection)
+    }
+
+    /// A read-only connection to the ObjectGraph store at `path`, with the default busy timeout;
+    /// throws when there is no file, or it is not an ObjectGraph store.
+    static func openStoreForReading(path: String) throws -> SQLiteConnection {
         try checkLocation(path: path, readOnly: true)
         let connection = try SQLiteConnection(path: path, readOnly: true, busyTimeout: PersistentStoreDescription(url: URL(fileURLWithPath: path)).busyTimeout)
-        defer { connection.close() }
         let tableNames = try connection.retryingWhileBusy { try readTableNames(connection) }
         guard !tableNames.isEmpty else {
             throw ObjectGraphError(.storeUnavailable, "The file \(path) is empty: there is no store there yet")
         }
         try checkIsObjectGraphStore(tableNames, path: path)
-        return try SQLiteStoreMetadata(readFrom: connection)
+        return connection
     }
 
     /// Throws unless a database with `tableNames` (not empty) is an ObjectGraph store.
