@@ -33,7 +33,9 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Throws `.storeUnavailable` (no URL, a directory, a directory that cannot be created, a
     /// SQLite database that is not an ObjectGraph store), `.readOnly` (a file that cannot be
     /// written, unless `isReadOnly`), `.corruptStore` (not a SQLite database), `.modelMismatch`
-    /// (created by another model: migrate first) or `.invalidOperation` (bad pragmas).
+    /// (created by another model, and migration turned off or not inferable), `.busy` (another
+    /// process kept it locked past the busy timeout) or `.invalidOperation` (bad pragmas). A store
+    /// written by an earlier model is migrated first (see `PersistentStoreDescription`).
     init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
         guard let url = description.url else {
             throw ObjectGraphError(.storeUnavailable, "A SQLite store needs a file URL; the store description has none")

@@ -99,7 +99,7 @@ struct SQLiteStoreMetadata: Sendable, Equatable {
         guard modelHash == model.versionHash else {
             throw ObjectGraphError(
                 .modelMismatch,
-                "The store at \(path) was created with model '\(modelName)' version \(modelVersion) (hash \(modelHash)), but it is being opened with model '\(model.name)' version \(model.version) (hash \(model.versionHash)); the store must be migrated to the new model before it can be opened with it")
+                "The store at \(path) was created with model '\(modelName)' version \(modelVersion) (hash \(modelHash)), but it is being opened with model '\(model.name)' version \(model.version) (hash \(model.versionHash)); it is not migrated automatically (shouldMigrateStoreAutomatically or shouldInferMappingModelAutomatically is off, or the store is read-only)")
         }
     }
 }

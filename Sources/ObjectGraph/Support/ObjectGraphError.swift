@@ -8,7 +8,8 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
         /// A model file is malformed or inconsistent; `issues` lists every problem.
         case invalidModel
-        /// The store file was created by a different model (its version hash differs).
+        /// The store file was created by a different model (its version hash differs) and was not
+        /// migrated: migration is turned off, or the change cannot be inferred (`issues` lists why).
         case modelMismatch
         /// The store cannot be opened: missing directory, a directory, permissions, not a database.
         case storeUnavailable
