@@ -60,7 +60,7 @@ let package = Package(
         // A second process for the tests of several processes writing one store file; see its main.swift.
         .executableTarget(
             name: "ObjectGraphTestWriter",
-            dependencies: ["ObjectGraph"],
+            dependencies: ["ObjectGraph", "CSQLite"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -5,6 +5,7 @@
 // program instead. It is not a product and not meant for anything else.
 //
 //     ObjectGraphTestWriter <store.sqlite> <model.json> <command>...
+//     ObjectGraphTestWriter corpus <directory>    writes the corpus of damaged stores (CorruptionCorpus.swift)
 //
 // Commands, run in order, each saved on its own:
 //     insert <code> <title>      inserts an Item
@@ -27,6 +28,9 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 func run(_ arguments: [String]) throws {
+    if arguments.first == "corpus", arguments.count == 2 {
+        return try CorruptionCorpus.write(to: URL(fileURLWithPath: arguments[1]))
+    }
     guard arguments.count >= 3 else {
         throw UsageError("usage: ObjectGraphTestWriter <store.sqlite> <model.json> <command>...")
     }

@@ -34,6 +34,8 @@ import Testing
                                       metadata.
               load                    Make a new store from a dump written by `objectgraph
                                       dump`.
+              recover                 Copy every readable row of a damaged store into a new
+                                      store.
 
               See 'objectgraph help <subcommand>' for detailed help.
             """)

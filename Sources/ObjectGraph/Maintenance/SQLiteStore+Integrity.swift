@@ -43,30 +43,14 @@ extension SQLiteStoreState {
     /// entity the relationship cannot lead to).
     private func danglingReferenceProblems() throws -> [IntegrityReport.Problem] {
         var problems: [IntegrityReport.Problem] = []
-        let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-        /// `column IS NOT NULL AND column NOT IN (the keys of destination's objects)`.
-        func dangling(_ column: String, to destination: EntityDescription) -> String {
-            let root = model.root(of: destination)
-            let kinds = model.isInHierarchy(root) ? " WHERE \(SQLiteTableLayout.entityFilter(model.kinds(of: destination)))" : ""
-            return "\(column) IS NOT NULL AND \(column) NOT IN (SELECT \(key) FROM \(quoteIdentifier(root.name))\(kinds))"
-        }
-        for entity in model.entities {
-            for relationship in entity.ownRelationships where relationship.isToOne {
-                let destination = model.entities[relationship.destinationIndex]
-                let rows = model.isInHierarchy(entity) ? "(\(SQLiteTableLayout.entityFilter(model.kinds(of: entity)))) AND " : ""
-                let count = try scalar("SELECT count(*) FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(rows)\(dangling(quoteIdentifier(relationship.name), to: destination))")
-                if count > 0 {
-                    problems.append(.init(kind: .danglingReference, entityName: entity.name, message: "\(count) \(entity.name) \(count == 1 ? "object refers" : "objects refer") through \(relationship.name) to \(destination.name) objects that do not exist"))
-                }
-            }
-        }
-        for table in relationshipLayout.joinTables {
-            for (column, entityIndex) in [(JoinTable.sourceColumn, table.sourceEntityIndex), (JoinTable.destinationColumn, table.destinationEntityIndex)] {
-                let destination = model.entities[entityIndex]
-                let count = try scalar("SELECT count(*) FROM \(quoteIdentifier(table.name)) WHERE \(dangling(quoteIdentifier(column), to: destination))")
-                if count > 0 {
-                    problems.append(.init(kind: .danglingReference, entityName: destination.name, message: "\(count) \(count == 1 ? "pair of \(table.name) refers" : "pairs of \(table.name) refer") to \(destination.name) objects that do not exist"))
-                }
+        for reference in StoredReference.all(in: model, layout: relationshipLayout) {
+            let count = try scalar("SELECT count(*) FROM \(reference.table) WHERE \(reference.danglingCondition)")
+            guard count > 0 else { continue }
+            let destination = reference.destination.name
+            if let entity = reference.entity, let relationship = reference.relationship {
+                problems.append(.init(kind: .danglingReference, entityName: entity.name, message: "\(count) \(entity.name) \(count == 1 ? "object refers" : "objects refer") through \(relationship.name) to \(destination) objects that do not exist"))
+            } else if let table = reference.joinTable {
+                problems.append(.init(kind: .danglingReference, entityName: destination, message: "\(count) \(count == 1 ? "pair of \(table.name) refers" : "pairs of \(table.name) refer") to \(destination) objects that do not exist"))
             }
         }
         return problems

@@ -15,6 +15,8 @@ struct SQLiteStoreMetadata: Sendable, Equatable {
         static let modelJSON = "model_json"
         static let storeIdentifier = "store_uuid"
         static let createdAt = "created_at"
+
+        static let all: Set<String> = [formatVersion, modelName, modelVersion, modelHash, modelJSON, storeIdentifier, createdAt]
     }
 
     var formatVersion: Int64
