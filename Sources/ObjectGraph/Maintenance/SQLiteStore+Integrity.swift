@@ -6,12 +6,7 @@ extension SQLiteStoreState {
     /// Every problem found on the writer's connection; `quick` runs SQLite's `quick_check`
     /// (no index content check, much faster on a large file) instead of `integrity_check`.
     func integrityProblems(quick: Bool) throws -> [IntegrityReport.Problem] {
-        var problems: [IntegrityReport.Problem] = []
-        let check = try connection.prepare("PRAGMA \(quick ? "quick_check" : "integrity_check")")
-        while try check.step() {
-            guard let line = check.text(at: 0), line != "ok" else { continue }
-            problems.append(.init(kind: .damagedFile, entityName: nil, message: "SQLite's \(quick ? "quick_check" : "integrity_check") of \(connection.path): \(line)"))
-        }
+        var problems = try fileProblems(quick: quick)
         // A damaged file makes the checks below unreliable, and its reads may fail.
         guard problems.isEmpty else { return problems }
         do {
@@ -23,6 +18,17 @@ extension SQLiteStoreState {
             problems.append(.init(kind: .metadata, entityName: nil, message: error.message))
         }
         problems += try wrongEntityProblems() + danglingReferenceProblems()
+        return problems
+    }
+
+    /// SQLite's `integrity_check` (or `quick_check`) of the file: damage, not what the rows mean.
+    func fileProblems(quick: Bool) throws -> [IntegrityReport.Problem] {
+        var problems: [IntegrityReport.Problem] = []
+        let check = try connection.prepare("PRAGMA \(quick ? "quick_check" : "integrity_check")")
+        while try check.step() {
+            guard let line = check.text(at: 0), line != "ok" else { continue }
+            problems.append(.init(kind: .damagedFile, entityName: nil, message: "SQLite's \(quick ? "quick_check" : "integrity_check") of \(connection.path): \(line)"))
+        }
         return problems
     }
 

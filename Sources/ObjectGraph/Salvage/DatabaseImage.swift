@@ -1,3 +1,5 @@
+import Foundation
+
 /// A possibly damaged SQLite database file as numbered pages, with the newest committed copy of
 /// each page from its write-ahead log laid over it. The page size comes from the header when the
 /// header is sound, else from the log's header, else from the pages themselves.
@@ -26,7 +28,7 @@ struct DatabaseImage {
             let reserved = Int(file[20])
             usableSize = reserved < headerSize - 480 ? headerSize - reserved : headerSize
         } else {
-            pageSize = usableLog?.pageSize ?? Self.guessPageSize(file)
+            pageSize = usableLog?.pageSize ?? Self.bestPageSize(file).size
             usableSize = pageSize
             findings.append("the file's header is damaged (\(file.count < 100 ? "cut short" : Array(file[0..<16]) != Self.magic ? "its magic string is wrong" : "its page size is invalid")); page size \(pageSize) \(usableLog != nil ? "taken from the -wal file" : "worked out from the pages")")
         }
@@ -58,6 +60,15 @@ struct DatabaseImage {
         return Array(file[start..<(start + pageSize)])
     }
 
+    /// Whether the file at `path`, which SQLite does not take for a database, has pages of one
+    /// after its first (its header is damaged, not the file a stranger): read from its first MiB.
+    static func looksLikeDamagedDatabase(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 1 << 20) else { return false }
+        return bestPageSize([UInt8](data)).score > 0
+    }
+
     /// Trunk and leaf pages of the free list, followed defensively from the header.
     private static func freeList(file: [UInt8], pageSize: Int, logPages: [Int: [UInt8]], pageCount: Int) -> Set<Int> {
         let header = logPages[1] ?? file
@@ -77,8 +88,8 @@ struct DatabaseImage {
 
     /// The page size under which the most pages look like b-tree pages whose cells fill the
     /// page to its end (a page of half the size would end in the middle of the cells; one of
-    /// double the size would have nothing in its second half).
-    private static func guessPageSize(_ file: [UInt8]) -> Int {
+    /// double the size would have nothing in its second half), and how many pages that is.
+    private static func bestPageSize(_ file: [UInt8]) -> (size: Int, score: Int) {
         var best = (size: 4096, score: 0)
         for size in pageSizes {
             var score = 0
@@ -90,6 +101,6 @@ struct DatabaseImage {
             }
             if score > best.score { best = (size, score) }
         }
-        return best.size
+        return best
     }
 }

@@ -11,6 +11,7 @@ public final class PersistentStoreCoordinator: Sendable {
     private let validationRules = Locked(ValidationRules())
     /// The attached store's automatic backups, when its description asks for them.
     private let backupSchedule = Locked<BackupSchedule?>(nil)
+    private let damagedStoreRecovery = Locked<DamagedStoreRecovery?>(nil)
     /// Rows recently fetched by any context of this coordinator.
     let rowCache = RowCache()
     /// The contexts without a parent that merge every save made through this coordinator.
@@ -35,21 +36,25 @@ public final class PersistentStoreCoordinator: Sendable {
             if current != nil {
                 throw ObjectGraphError(.invalidOperation, "this coordinator already has a store; one store per coordinator is supported (\(description) was not added)")
             }
-            let opened = try Self.openStore(description, model: managedObjectModel)
-            if description.checksIntegrityOnLoad {
-                let problems = try opened.integrityProblems(quick: true)
-                guard problems.isEmpty else {
-                    opened.close()
-                    throw ObjectGraphError(
-                        .corruptStore,
-                        "The \(description) failed its integrity check when loading, so it was not opened:\n" + IntegrityReport(problems: problems).description)
-                }
+            let opened: any PersistentStore
+            do {
+                opened = try Self.openCheckedStore(description, model: managedObjectModel)
+            } catch let error as ObjectGraphError where error.kind == .corruptStore && description.recoversDamagedStore && !description.isReadOnly && description.type == .sqlite {
+                let recovery = try DamagedStoreRecovery.salvage(description, model: managedObjectModel, cause: error)
+                opened = try Self.openCheckedStore(description, model: managedObjectModel)
+                damagedStoreRecovery.withLock { $0 = recovery }
             }
             current = opened
             backupSchedule.withLock { $0 = description.automaticBackups.map(BackupSchedule.init) }
             // The cache must not outlive a change someone else made to the store's data.
             rowCache.watch { opened.dataGeneration() }
         }
+    }
+
+    /// What loading did with a damaged store, when the description's `recoversDamagedStore` made
+    /// it salvage one; `nil` otherwise.
+    public var recoveredDamagedStore: DamagedStoreRecovery? {
+        damagedStoreRecovery.withLock { $0 }
     }
 
     /// The description of the attached store, or `nil` before one is added.
@@ -174,6 +179,25 @@ public final class PersistentStoreCoordinator: Sendable {
             throw ObjectGraphError(.invalidOperation, "no persistent store is loaded; call loadPersistentStores() on the container (or addPersistentStore(with:) on the coordinator) first")
         }
         return current
+    }
+
+    /// Opens the store, then runs SQLite's quick check of the file if the description asks for it
+    /// on a file of this size, closing the store again if it finds damage. (What rows mean —
+    /// dangling references, say — is `checkIntegrity()`'s to report: it is no reason to refuse
+    /// the data.)
+    private static func openCheckedStore(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> any PersistentStore {
+        let opened = try openStore(description, model: model)
+        guard let sqlite = opened as? SQLiteStore, let path = description.url.map(SQLiteStoreState.fileSystemPath) else { return opened }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard description.integrityCheckOnLoad.applies(toFileOfSize: size) else { return opened }
+        let problems = try sqlite.fileProblems(quick: true)
+        guard problems.isEmpty else {
+            opened.close()
+            throw ObjectGraphError(
+                .corruptStore,
+                "The \(description) failed its integrity check when loading, so it was not opened (\(DamagedStoreRecovery.hint(for: path))):\n" + IntegrityReport(problems: problems).description)
+        }
+        return opened
     }
 
     private static func openStore(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> any PersistentStore {

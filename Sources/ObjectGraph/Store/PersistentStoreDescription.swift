@@ -37,11 +37,18 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// Backups the store takes by itself after saves (see `AutomaticBackups`); `nil`, the
     /// default, takes none.
     public var automaticBackups: AutomaticBackups?
-    /// Whether loading the store runs the quick integrity check
-    /// (`PersistentStoreCoordinator.checkIntegrity(quick: true)`) and refuses a store that fails it
-    /// with a `.corruptStore` error listing the problems. `false` by default: the check reads the
-    /// whole file.
-    public var checksIntegrityOnLoad: Bool = false
+    /// When loading a SQLite store runs the quick integrity check and refuses a store that fails
+    /// it (see `IntegrityCheckOnLoad`); by default, for files up to 32 MiB.
+    public var integrityCheckOnLoad: IntegrityCheckOnLoad = .automatic
+    /// Whether loading a damaged SQLite store (one SQLite or the integrity check finds damaged,
+    /// or whose `-wal` file lost commits) salvages it instead of failing: the damaged files are
+    /// moved aside as `<name>.damaged-<UTC time>.sqlite` (with their `-wal` and `-shm`), every
+    /// readable row is recovered into a new store at the description's URL
+    /// (`PersistentStoreCoordinator.recover(damaged:into:model:progress:)`), which is then loaded,
+    /// and `PersistentStoreCoordinator.recoveredDamagedStore` says what was recovered (a warning
+    /// is logged too). When nothing can be recovered, loading fails as before and no file is
+    /// moved. `false` by default; never for a read-only store.
+    public var recoversDamagedStore: Bool = false
     /// Whether a store is copied before it migrates, beside it as
     /// `<name>.before-migration-v<version>.sqlite` (a consistent copy of the store as the older
     /// version wrote it, made by SQLite's `VACUUM INTO`). `false` by default: the migration is one

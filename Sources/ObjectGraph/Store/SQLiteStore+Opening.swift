@@ -10,6 +10,7 @@ extension SQLiteStoreState {
         let readOnly = description.isReadOnly
         try checkLocation(path: path, readOnly: readOnly)
         let wasEmptyFile = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0
+        try checkWriteAheadLog(path: path)
         let connection = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeout: description.busyTimeout)
         let tableNames = try connection.retryingWhileBusy { try readTableNames(connection) }
         try SQLitePragmas.apply(pragmas, to: connection)
@@ -63,6 +64,7 @@ extension SQLiteStoreState {
     /// throws when there is no file, or it is not an ObjectGraph store.
     static func openStoreForReading(path: String) throws -> SQLiteConnection {
         try checkLocation(path: path, readOnly: true)
+        try checkWriteAheadLog(path: path)
         let connection = try SQLiteConnection(path: path, readOnly: true, busyTimeout: PersistentStoreDescription(url: URL(fileURLWithPath: path)).busyTimeout)
         let tableNames = try connection.retryingWhileBusy { try readTableNames(connection) }
         guard !tableNames.isEmpty else {
@@ -70,6 +72,15 @@ extension SQLiteStoreState {
         }
         try checkIsObjectGraphStore(tableNames, path: path)
         return connection
+    }
+
+    /// Throws when the store's `-wal` file lost commits it should hold (see `WriteAheadLogCheck`),
+    /// before SQLite opens the store and answers from what is left.
+    private static func checkWriteAheadLog(path: String) throws {
+        guard FileManager.default.fileExists(atPath: path), let problem = WriteAheadLogCheck.problem(storePath: path) else { return }
+        throw ObjectGraphError(
+            .corruptStore,
+            "The store at \(path) has lost committed changes: \(problem). Opened as it is, it would show older data, and its next save would overwrite what is left. \(DamagedStoreRecovery.hint(for: path)) (reading what the -wal file still holds); moving the -wal and -shm files away opens the store as it was at its last checkpoint")
     }
 
     /// Throws unless a database with `tableNames` (not empty) is an ObjectGraph store.
@@ -171,10 +182,12 @@ extension SQLiteStoreState {
             let suffix = "[\(SQLiteResultCode.describe(code))]"
             var explained: ObjectGraphError
             switch code & 0xFF {
+            case SQLITE_NOTADB where DatabaseImage.looksLikeDamagedDatabase(path: connection.path):
+                explained = ObjectGraphError(.corruptStore, "The store at \(connection.path) is damaged: its header is not a valid SQLite header, though its pages are a database's; \(DamagedStoreRecovery.hint(for: connection.path)) \(suffix)")
             case SQLITE_NOTADB:
                 explained = ObjectGraphError(.corruptStore, "\(connection.path) is not a SQLite database \(suffix)")
             case SQLITE_CORRUPT:
-                explained = ObjectGraphError(.corruptStore, "The store at \(connection.path) is damaged: SQLite cannot read its schema \(suffix)")
+                explained = ObjectGraphError(.corruptStore, "The store at \(connection.path) is damaged: SQLite cannot read its schema; \(DamagedStoreRecovery.hint(for: connection.path)) \(suffix)")
             default:
                 throw error
             }

@@ -124,6 +124,11 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try withState { try $0.integrityProblems(quick: quick) }
     }
 
+    /// SQLite's own check of the file alone (see `SQLiteStoreState.fileProblems(quick:)`).
+    func fileProblems(quick: Bool) throws -> [IntegrityReport.Problem] {
+        try withState { try $0.fileProblems(quick: quick) }
+    }
+
     /// Closes the readers, then the writer: the last connection to close moves the WAL's pages
     /// into the database file and deletes the WAL, which only a connection that may write can
     /// do. So once the store is closed, the file alone holds everything.

@@ -74,18 +74,23 @@ import Testing
         try handle.seek(toOffset: size - 2_048)
         try handle.write(contentsOf: Data(repeating: 0xA5, count: 1_024))
         try handle.close()
-        try store.reopen()
-        let report = try store.container.persistentStoreCoordinator.checkIntegrity(quick: true)
-        #expect(report.problems.first?.kind == .damagedFile, "\(report)")
-        #expect(report.problems.first?.message.contains("quick_check of") == true)
-
-        store.container.persistentStoreCoordinator.removePersistentStore()
-        var description = PersistentStoreDescription(url: url)
-        description.checksIntegrityOnLoad = true
+        // The default check on load (files up to 32 MiB) refuses it, saying what to do.
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try InheritanceModel.load())
-        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addPersistentStore(with: description) }
+        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addPersistentStore(with: PersistentStoreDescription(url: url)) }
         #expect(error.kind == .corruptStore)
         #expect(error.message.contains("failed its integrity check when loading, so it was not opened"), "\(error.message)")
+        #expect(error.message.contains("objectgraph recover"), "\(error.message)")
+        #expect(error.message.contains("quick_check of"), "\(error.message)")
+        #expect(coordinator.persistentStoreDescription == nil)
+        // A file over the size limit, or `.never`, loads unchecked; checkIntegrity finds the damage.
+        for check in [IntegrityCheckOnLoad.never, .whenFileIsAtMost(bytes: 1_000)] {
+            var description = PersistentStoreDescription(url: url)
+            description.integrityCheckOnLoad = check
+            try coordinator.addPersistentStore(with: description)
+            let report = try coordinator.checkIntegrity(quick: true)
+            #expect(report.problems.first?.kind == .damagedFile, "\(report)")
+            coordinator.removePersistentStore()
+        }
         #expect(coordinator.persistentStoreDescription == nil)
     }
 }
