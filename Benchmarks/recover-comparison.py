@@ -85,11 +85,13 @@ def sqlite_recover(shell, case_file, work, tables, timeout):
     return {table: count or 0 for table, count in counts.items()}, lost, note
 
 
-def objectgraph_recover(binary, case_file, work, tables, timeout):
-    """`objectgraph recover` of a copy into a new store: (rows per table, note)."""
+def objectgraph_recover(binary, case_file, work, tables, model, timeout):
+    """`objectgraph recover` of a copy into a new store: (rows per table, note). `model`, the
+    corpus's model file if it has one, is what a user would give for a file whose own model is
+    unreadable (ObjectGraph uses it only then)."""
     copy = copy_case(case_file, os.path.join(work, "objectgraph-input"))
     recovered = os.path.join(work, "objectgraph.sqlite")
-    ok, why = run([binary, "recover", copy, "--into", recovered], timeout)
+    ok, why = run([binary, "recover", copy, "--into", recovered] + (["--model", model] if model else []), timeout)
     if not ok:
         return {table: 0 for table in tables}, "objectgraph failed (" + why + ")"
     counts = count_rows(recovered, tables)
@@ -109,6 +111,7 @@ def main():
     with open(os.path.join(options.corpus, "manifest.json")) as file:
         manifest = json.load(file)
     tables = manifest["tables"]
+    model = os.path.join(options.corpus, manifest["model"]) if manifest.get("model") else None
     original = sum(manifest["original"].get(table, 0) for table in tables)
 
     print(f"Corpus: {options.corpus} ({len(manifest['cases'])} cases; tables {', '.join(tables)}; "
@@ -116,7 +119,7 @@ def main():
     print()
     print("| case | kind | original rows | provably intact | `.recover` (+lost_and_found) | ObjectGraph | notes |")
     print("|---|---|---:|---:|---:|---:|---|")
-    totals = {"intact": 0, "recover": 0, "lost": 0, "objectgraph": 0}
+    totals = {"original": 0, "intact": 0, "recover": 0, "lost": 0, "objectgraph": 0}
     fewer = []
     for case in manifest["cases"]:
         name = case["name"]
@@ -124,6 +127,17 @@ def main():
         case_file = os.path.join(options.corpus, case["file"])
         intact = sum(case.get("intact", {}).get(table, 0) for table in tables)
         notes = []
+        # A case made from another undamaged store than the corpus's (one with commits in its
+        # -wal, say) names it; its rows are counted there.
+        case_original = original
+        if case.get("original"):
+            # On a copy too: even a read-only open of a store with a -wal may write its -shm.
+            with tempfile.TemporaryDirectory(prefix="recover-comparison-") as scratch:
+                counts = count_rows(copy_case(os.path.join(options.corpus, case["original"]), scratch), tables)
+            if None in counts.values():
+                notes.append(f"cannot count the rows of {case['original']}")
+            else:
+                case_original = sum(counts.values())
         # Every case in a folder of its own, removed afterwards: the corpus itself is never opened.
         work = tempfile.mkdtemp(prefix="recover-comparison-")
         try:
@@ -133,7 +147,7 @@ def main():
                 os.mkdir(os.path.join(work, folder))
             by_recover, lost, note = sqlite_recover(options.shell, case_file, work, tables, options.timeout)
             notes += [note] if note else []
-            by_objectgraph, note = objectgraph_recover(options.objectgraph, case_file, work, tables, options.timeout)
+            by_objectgraph, note = objectgraph_recover(options.objectgraph, case_file, work, tables, model, options.timeout)
             notes += [note] if note else []
         finally:
             shutil.rmtree(work, ignore_errors=True)
@@ -146,17 +160,18 @@ def main():
             fewer.append(name)
         if short:
             notes.append("ObjectGraph fewer: " + ", ".join(short))
+        totals["original"] += case_original
         totals["intact"] += intact
         totals["recover"] += recovered
         totals["lost"] += lost
         totals["objectgraph"] += objectgraph
         lost_text = f" (+{lost})" if lost else ""
         cell = "; ".join(notes).replace("|", "\\|")
-        print(f"| {name} | {case.get('kind', '')} | {original} | {intact} | {recovered}{lost_text} | {objectgraph} | {cell} |",
+        print(f"| {name} | {case.get('kind', '')} | {case_original} | {intact} | {recovered}{lost_text} | {objectgraph} | {cell} |",
               flush=True)
     cases = len(manifest["cases"])
     lost_text = f" (+{totals['lost']})" if totals["lost"] else ""
-    print(f"| **total** | | {original * cases} | {totals['intact']} | {totals['recover']}{lost_text} | "
+    print(f"| **total** | | {totals['original']} | {totals['intact']} | {totals['recover']}{lost_text} | "
           f"{totals['objectgraph']} | |")
     print()
     print(f"ObjectGraph got fewer rows than `.recover` in {len(fewer)} of {cases} cases"

@@ -98,7 +98,10 @@ build_shell
 
 if [[ ! -f $corpus/manifest.json ]]; then
     log "no manifest in $corpus: generating the corpus"
+    # The writer is the executable target ObjectGraphTestWriter; objectgraph-test-writer is the
+    # name it has if it becomes a product.
     swift run -c release --package-path "$repo" objectgraph-test-writer corpus "$corpus" >&2 \
+        || swift run -c release --package-path "$repo" ObjectGraphTestWriter corpus "$corpus" >&2 \
         || { log "generating the corpus failed"; exit 2; }
 fi
 
