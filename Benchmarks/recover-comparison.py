@@ -15,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import urllib.request
 
 # The table `.recover` puts rows in when it cannot tell which table they belong to.
 LOST_AND_FOUND = "lost_and_found"
@@ -34,7 +35,7 @@ def count_rows(path, tables):
     counts = {table: None for table in tables}
     if not os.path.exists(path):
         return counts
-    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    connection = sqlite3.connect("file:" + urllib.request.pathname2url(os.path.abspath(path)) + "?mode=ro", uri=True)
     try:
         for table in tables:
             try:
