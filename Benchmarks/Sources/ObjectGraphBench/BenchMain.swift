@@ -13,6 +13,15 @@ enum BenchMain {
                 exit(2)
             }
         }
+        // Issue 17's backup under load, likewise (see BackupUnderLoadBenchmark).
+        if CommandLine.arguments.dropFirst().first == "--backup-under-load" {
+            do {
+                exit(try BackupUnderLoadBenchmark.main(Array(CommandLine.arguments.dropFirst())) ? 0 : 1)
+            } catch {
+                printError("error: \(error)\n")
+                exit(2)
+            }
+        }
         let options: Options
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -48,6 +48,13 @@ struct Options {
                               (default: \(Options.defaultModelsDirectory.path))
 
         Quick check: objectgraph-bench --n 2000 --repetitions 1
+
+        Modes with drivers of their own (first argument):
+          --migration [N] [REPETITIONS]   M2, migrating N Person rows through a table rebuild
+                                          (default: 1000000, 5)
+          --backup-under-load [N] [K] [BACKUP_DIR]
+                                          K backups of a store of N Person rows while 4 contexts
+                                          save continuously (default: 200000, 5, beside the store)
         """
 
     /// `Models/` of the main package, found from this source file's location.
