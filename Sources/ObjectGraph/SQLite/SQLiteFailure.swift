@@ -10,6 +10,8 @@ struct SQLiteFailure {
     let message: String
     /// The statement that failed, if any.
     let sql: String?
+    /// The database file, so that damage can be named where it is.
+    let databasePath: String?
 
     /// The failure of `code` on `connection`; reads the connection's current error message.
     init(code: Int32, connection: OpaquePointer?, sql: String?) {
@@ -20,6 +22,7 @@ struct SQLiteFailure {
             self.message = String(cString: sqlite3_errstr(code))
         }
         self.sql = sql
+        databasePath = connection.flatMap { sqlite3_db_filename($0, "main") }.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The primary result code (the low byte), such as `SQLITE_CONSTRAINT` for every constraint kind.
@@ -27,11 +30,13 @@ struct SQLiteFailure {
 
     /// `"<activity>: <SQLite's message> [SQLITE_NAME (code)]"`, with the kind the code maps to and
     /// `sqliteCode` and `sql` set.
+    /// Damage (SQLITE_CORRUPT) names the file and says how to recover its rows.
     func error(_ activity: String, entityName: String? = nil, objectID: ManagedObjectID? = nil, key: String? = nil) -> ObjectGraphError {
-        error(
-            SQLiteResultCode.errorKind(of: code),
-            "\(activity): \(message) [\(SQLiteResultCode.describe(code))]",
-            entityName: entityName, objectID: objectID, key: key)
+        var text = "\(activity): \(message) [\(SQLiteResultCode.describe(code))]"
+        if primaryCode == SQLITE_CORRUPT, let databasePath {
+            text = "\(activity): the store at \(databasePath) is damaged (\(message)) [\(SQLiteResultCode.describe(code))]; \(DamagedStoreRecovery.hint(for: databasePath))"
+        }
+        return error(SQLiteResultCode.errorKind(of: code), text, entityName: entityName, objectID: objectID, key: key)
     }
 
     /// An error with a message of the caller's choosing, still carrying the code and the SQL.
