@@ -97,3 +97,25 @@ extension MigrationCommandTests {
         #expect(missing.standardError.contains("there is no file there"))
     }
 }
+
+extension MigrationCommandTests {
+    @Test func recoverCopiesTheRowsOfADamagedStore() throws {
+        let files = try Self.files()
+        defer { files.remove() }
+        let store = files.path("People.sqlite")
+        // Zero the file's header: SQLite no longer reads it, the salvage does.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: store))
+        bytes.replaceSubrange(0..<100, with: Data(count: 100))
+        try bytes.write(to: URL(fileURLWithPath: store))
+        #expect(try runTool(["check", store]).standardError.contains("is damaged"))
+        let recovered = try runTool(["recover", store, "--into", files.path("Rescued.sqlite")])
+        #expect(recovered.exitCode == .success, "\(recovered.standardError)")
+        #expect(recovered.standardOutput.contains("  Person: 2 recovered\n"), "\(recovered.standardOutput)")
+        #expect(recovered.standardOutput.contains("the file's header is damaged"))
+        #expect(recovered.standardOutput.hasSuffix("Wrote \(files.path("Rescued.sqlite")).\n"))
+        #expect(try runTool(["check", files.path("Rescued.sqlite")]).standardOutput == "\(files.path("Rescued.sqlite")): ok\n")
+        let again = try runTool(["recover", store, "--into", files.path("Rescued.sqlite")])
+        #expect(again.exitCode == .failure)
+        #expect(again.standardError.contains("exists already"))
+    }
+}
