@@ -49,7 +49,7 @@ public struct SalvageReport: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var lines = ["Recovered \(rowsRecovered) rows with model '\(modelName)' version \(modelVersion)\(modelCameFromDamagedFile ? " (read from the damaged file)" : " (as given; the damaged file's could not be read)"); \(damagedPages) of \(pageCount) pages could not be read."]
+        var lines = ["Recovered \(rowsRecovered) rows with model '\(modelName)' version \(modelVersion)\(modelCameFromDamagedFile ? " (read from the file)" : " (as given; the file's own could not be read)"); \(damagedPages) of \(pageCount) pages could not be read."]
         for entity in entities {
             var line = "  \(entity.entityName): \(entity.rowsRecovered) recovered"
             if entity.rowsSkipped > 0 { line += ", \(entity.rowsSkipped) skipped" }
