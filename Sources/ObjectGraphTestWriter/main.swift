@@ -18,7 +18,8 @@
 //
 // With OBJECTGRAPH_TEST_WRITER_START_AT=<seconds since 1970> it waits until that instant before
 // opening the store, so several writers started by one test open it at the same moment. With
-// OBJECTGRAPH_TEST_WRITER_READ_ONLY=1 it opens the store read-only.
+// OBJECTGRAPH_TEST_WRITER_READ_ONLY=1 it opens the store read-only; with
+// OBJECTGRAPH_TEST_WRITER_HISTORY=1 it records persistent history, as author "writer".
 import Foundation
 import ObjectGraph
 
@@ -41,10 +42,12 @@ func run(_ arguments: [String]) throws {
     let container = PersistentContainer(name: "TestWriter", managedObjectModel: model)
     var description = PersistentStoreDescription(url: URL(fileURLWithPath: arguments[0]))
     description.isReadOnly = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_WRITER_READ_ONLY"] == "1"
+    description.recordsPersistentHistory = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_WRITER_HISTORY"] == "1"
     container.persistentStoreDescriptions = [description]
     try container.loadPersistentStores()
     let context = container.newBackgroundContext()
     context.name = "TestWriter"
+    context.transactionAuthor = "writer"
     var commands = arguments.dropFirst(2)[...]
     while let command = commands.popFirst() {
         guard let code = commands.popFirst(), let title = commands.popFirst() else {

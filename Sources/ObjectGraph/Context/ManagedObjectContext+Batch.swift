@@ -79,6 +79,9 @@ extension ManagedObjectContext {
 
     private func execute(_ request: StoreBatchRequest, _ change: BatchResult.Change) throws -> BatchResult {
         let store = try requireStore()
+        var request = request
+        request.contextName = name
+        request.author = transactionAuthor
         let objectIDs = try store.execute(request)
         persistentStoreCoordinator?.rowCache.removeAll()
         return BatchResult(change: change, objectIDs: objectIDs)

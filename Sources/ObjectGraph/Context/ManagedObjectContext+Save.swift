@@ -92,6 +92,8 @@ extension ManagedObjectContext {
     private func makeSavePlan(for store: any PersistentStore) throws -> SavePlan {
         if let deletionFailure { throw deletionFailure }
         var plan = SavePlan()
+        plan.request.contextName = name
+        plan.request.author = transactionAuthor
         plan.inserted = pendingInserts
         // Rows are written in table and key order: B-tree pages are then visited once each, in
         // sequence, instead of at random (several times faster for large saves).

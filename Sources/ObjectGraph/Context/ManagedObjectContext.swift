@@ -29,8 +29,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The queue the context is bound to.
     public let concurrencyType: ConcurrencyType
-    /// A name for the context, used in messages and logs.
+    /// A name for the context, used in messages and logs, and recorded with its saves in
+    /// persistent history.
     public var name: String?
+    /// Who the context's saves are made for (an app extension, an importer, a user), recorded
+    /// with each save and batch request in persistent history (Core Data's `transactionAuthor`).
+    public var transactionAuthor: String?
     // The coordinator and the parent are read on every insert and fetch, and set up before the
     // context is shared (see the note above): no runtime exclusivity checks for them.
 

@@ -94,6 +94,19 @@ final class ParentContextStore: PersistentStore, @unchecked Sendable {
         try root.dump(to: url)
     }
 
+    /// The store's own history: a save into a parent context is not a store transaction.
+    func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> [PersistentHistoryTransaction] {
+        try root.fetchHistory(request)
+    }
+
+    func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int {
+        try root.deleteHistory(request)
+    }
+
+    func currentHistoryToken() throws -> PersistentHistoryToken? {
+        try root.currentHistoryToken()
+    }
+
     func close() {}
 
     /// The parent's current destinations of a to-many relationship for each source, in the

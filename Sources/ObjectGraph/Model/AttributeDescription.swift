@@ -12,6 +12,9 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     public let isTransient: Bool
     /// Whether the store keeps an index on this attribute alone.
     public let isIndexed: Bool
+    /// Whether persistent history keeps the attribute's last value when its object is deleted
+    /// (`"preservesValueInHistoryOnDeletion": true`), in the deletion's `tombstone`.
+    public let preservesValueInHistoryOnDeletion: Bool
     /// The attribute's name in an earlier model version, for migration.
     public let renamingIdentifier: String?
     /// Text that changes the attribute's version hash (and so its entity's and the model's)
@@ -38,7 +41,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
 
     init(
         name: String, type: AttributeType, isOptional: Bool = false, isTransient: Bool = false,
-        isIndexed: Bool = false, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
+        isIndexed: Bool = false, preservesValueInHistoryOnDeletion: Bool = false, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
         minimum: AttributeValue? = nil, maximum: AttributeValue? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil,
         defaultValue: AttributeValue = .null, index: Int, isPrimaryKey: Bool = false
@@ -49,6 +52,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         self.isOptional = isOptional
         self.isTransient = isTransient
         self.isIndexed = isIndexed
+        self.preservesValueInHistoryOnDeletion = preservesValueInHistoryOnDeletion
         self.renamingIdentifier = renamingIdentifier
         self.versionHashModifier = versionHashModifier
         self.minimum = minimum

@@ -51,6 +51,7 @@ struct AttributeDraft {
     var isOptional = false
     var isTransient = false
     var isIndexed = false
+    var preservesValueInHistoryOnDeletion = false
     var renamingIdentifier: String?
     var versionHashModifier: String?
     var minimum: AttributeValue?
@@ -64,7 +65,7 @@ struct AttributeDraft {
     func makeDescription(index: Int, isPrimaryKey: Bool = false) -> AttributeDescription {
         AttributeDescription(
             name: name, type: type, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
-            renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, minimum: minimum, maximum: maximum,
+            preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion, renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, minimum: minimum, maximum: maximum,
             minLength: minLength, maxLength: maxLength, regex: regex, defaultValue: defaultValue, index: index,
             isPrimaryKey: isPrimaryKey)
     }

@@ -3,7 +3,7 @@ import Foundation
 extension ModelValidator {
     static let attributeKeys = [
         "name", "type", "optional", "default", "minValue", "maxValue", "minLength", "maxLength", "regex",
-        "indexed", "transient", "renamingIdentifier", "versionHashModifier",
+        "indexed", "transient", "renamingIdentifier", "versionHashModifier", "preservesValueInHistoryOnDeletion",
     ]
 
     /// Reads one attribute, checking each field against the attribute's type.
@@ -22,6 +22,11 @@ extension ModelValidator {
             log.report("found \"indexed\": true on a transient attribute, expected no index: transient attributes are not stored",
                        at: fields.path("indexed"), fields.position("indexed"))
         }
+        let preservesValue = boolean("preservesValueInHistoryOnDeletion", in: fields) ?? false
+        if isTransient && preservesValue {
+            log.report("found \"preservesValueInHistoryOnDeletion\": true on a transient attribute, expected it only on stored attributes: history records stored values",
+                       at: fields.path("preservesValueInHistoryOnDeletion"), fields.position("preservesValueInHistoryOnDeletion"))
+        }
         let renamingIdentifier = readRenamingIdentifier(fields, of: "attribute")
         guard let name, let type else { return .broken(name) }
 
@@ -29,6 +34,7 @@ extension ModelValidator {
         draft.isOptional = boolean("optional", in: fields) ?? false
         draft.isTransient = isTransient
         draft.isIndexed = isIndexed
+        draft.preservesValueInHistoryOnDeletion = preservesValue
         draft.renamingIdentifier = renamingIdentifier
         draft.versionHashModifier = string("versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
         readValueLimits(into: &draft, fields)

@@ -22,6 +22,15 @@ extension InMemoryStore {
             }
         }
         let keys = SaveKeys(idSpaces: idSpaces, inserts: request.inserts, rowKeys: rowKeys)
+        if var history = state.pendingHistory {
+            history.contextName = history.contextName ?? request.contextName
+            history.author = history.author ?? request.author
+            let rows = state.tables
+            history.records += try request.deletionRecords { entity, key, attributes in
+                attributes.map { ($0.name, rows[entity.index].rows[key]?.values[$0.index] ?? .null) }
+            }
+            state.pendingHistory = history
+        }
         var conflicts = VersionConflicts()
         for (position, objectID) in request.deletes.enumerated() {
             guard let primaryKey = objectID.primaryKey, let current = state.tables[objectID.entity.index].rows[primaryKey] else { continue }
@@ -63,6 +72,7 @@ extension InMemoryStore {
             try write(Snapshot(primaryKey: primaryKey, values: values, version: 1, entityIndex: entity.index), objectID: insert.objectID, into: &state)
         }
         try applyRelationshipChanges(request.relationshipChanges, keys: keys, to: &state)
+        state.pendingHistory?.records += request.writeRecords(rowKeys: rowKeys)
         return assigned
     }
 

@@ -37,6 +37,12 @@ final class InMemoryStore: PersistentStore {
         /// and column name, each row's position by primary key.
         var positions: [PositionKey: [Int64: Int]] = [:]
         var isClosed = false
+        /// Persistent history, when the description records it: the committed transactions,
+        /// the one being written, and the last numbers handed out (never reused).
+        var history: [StoredHistoryTransaction] = []
+        var pendingHistory: PendingHistory?
+        var lastHistoryTransaction: Int64 = 0
+        var lastHistoryChange: Int64 = 0
     }
 
     struct PositionKey: Hashable {
@@ -59,11 +65,20 @@ final class InMemoryStore: PersistentStore {
     }
 
     func save(_ request: SaveRequest) throws -> [Int64] {
+        try transaction { state in try apply(request, to: &state) }
+    }
+
+    /// Runs `body` as one transaction: all of its changes or (when it throws) none, its history
+    /// recorded as one history transaction.
+    private func transaction<T>(_ body: (inout State) throws -> T) throws -> T {
         try state.withLock { state in
             try Self.checkOpen(state)
             let before = state
             do {
-                return try apply(request, to: &state)
+                if storeDescription.recordsPersistentHistory { state.pendingHistory = PendingHistory() }
+                let result = try body(&state)
+                commitHistory(&state)
+                return result
             } catch {
                 state = before
                 throw error
@@ -115,17 +130,8 @@ final class InMemoryStore: PersistentStore {
     func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]]? { nil }
 
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
-        try state.withLock { state in
-            try Self.checkOpen(state)
-            let before = state
-            do {
-                return try request.run(
-                    model: model, spaces: idSpaces, read: { try rows($0, in: state) },
-                    apply: { try apply($0, to: &state) })
-            } catch {
-                state = before
-                throw error
-            }
+        try transaction { state in
+            try request.run(model: model, spaces: idSpaces, read: { try rows($0, in: state) }, apply: { try apply($0, to: &state) })
         }
     }
 

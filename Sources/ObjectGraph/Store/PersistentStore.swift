@@ -64,6 +64,15 @@ protocol PersistentStore: AnyObject, Sendable {
     /// Writes the store as SQL text into a new file at `url` (see `SQLiteDump`).
     func dump(to url: URL) throws
 
+    /// The persistent history transactions `request` (a fetch) selects, oldest first.
+    func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> [PersistentHistoryTransaction]
+
+    /// Deletes the history transactions `request` (a delete) selects; returns how many.
+    func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int
+
+    /// The token of the newest history transaction, or nil when none was recorded.
+    func currentHistoryToken() throws -> PersistentHistoryToken?
+
     /// Releases the store's resources. Further calls throw.
     func close()
 
@@ -115,6 +124,9 @@ struct SaveRequest: Sendable {
 
     var inserts: [Insert] = []
     var updates: [Update] = []
+    /// The saving context's `name` and `transactionAuthor`, for persistent history.
+    var contextName: String?
+    var author: String?
     var deletes: [ManagedObjectID] = []
     /// The row version each deletion was decided against, in the order of `deletes` (0 where
     /// unknown), or empty when none is known: a row that now has another version is a conflict.

@@ -37,6 +37,11 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// Backups the store takes by itself after saves (see `AutomaticBackups`); `nil`, the
     /// default, takes none.
     public var automaticBackups: AutomaticBackups?
+    /// Whether every save and batch request records a transaction in the store's persistent
+    /// history (Core Data's `NSPersistentHistoryTrackingKey`): who saved, when, and what each
+    /// object's change was, fetched with `PersistentStoreCoordinator.fetchHistory(_:)`. `false` by
+    /// default. The SQLite store writes it in the saving transaction itself.
+    public var recordsPersistentHistory: Bool = false
     /// When loading a SQLite store runs the quick integrity check and refuses a store that fails
     /// it (see `IntegrityCheckOnLoad`); by default, for files up to 32 MiB.
     public var integrityCheckOnLoad: IntegrityCheckOnLoad = .automatic

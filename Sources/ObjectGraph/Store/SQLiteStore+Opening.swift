@@ -47,10 +47,13 @@ extension SQLiteStoreState {
         // Read the version first: a commit landing in between then only causes a needless reload.
         let dataVersion = try dataVersion(on: connection)
         let counters = try loadPrimaryKeyCounters(tables: tables, on: connection)
-        return SQLiteStoreState(
+        if description.recordsPersistentHistory, !readOnly { try createHistoryTables(on: connection) }
+        let state = SQLiteStoreState(
             connection: connection, isReadOnly: readOnly, metadata: metadata, model: model, idSpaces: idSpaces,
             relationshipLayout: relationshipLayout, tables: tables,
             primaryKeyCounters: counters, countersDataVersion: dataVersion)
+        state.recordsHistory = description.recordsPersistentHistory
+        return state
     }
 
     /// The metadata of the store at `path`, read through a read-only connection of its own.

@@ -26,8 +26,11 @@ extension SQLiteStoreState {
             return try connection.transaction {
                 try refreshPrimaryKeyCountersIfChangedElsewhere()
                 before = primaryKeyCounters
+                pendingHistory = recordsHistory ? PendingHistory() : nil
+                defer { pendingHistory = nil }
                 let assigned = try work { request in try applyInTransaction(request) }
                 if primaryKeyCounters != before { try persistPrimaryKeyCounters(changedFrom: before) }
+                if let pendingHistory, !pendingHistory.records.isEmpty { try writeHistory(pendingHistory) }
                 return assigned
             }
         } catch {
@@ -60,6 +63,13 @@ extension SQLiteStoreState {
             }
         }
         let keys = SaveKeys(idSpaces: idSpaces, inserts: request.inserts, rowKeys: rowKeys)
+        if var history = pendingHistory {
+            // A batch's requests all carry the same context; the first one's is the transaction's.
+            history.contextName = history.contextName ?? request.contextName
+            history.author = history.author ?? request.author
+            history.records += try request.deletionRecords(tombstone: tombstone(of:key:_:))
+            pendingHistory = history
+        }
         var conflicts = try deleteRows(request)
         for update in request.updates {
             if let conflict = try apply(update, keys: keys) { conflicts.rows.append(conflict) }
@@ -70,6 +80,7 @@ extension SQLiteStoreState {
             try self.insert(insert, key: key, keys: keys)
         }
         try applyRelationshipChanges(request.relationshipChanges, keys: keys)
+        if pendingHistory != nil { pendingHistory?.records += request.writeRecords(rowKeys: rowKeys) }
         return assigned
     }
 

@@ -95,17 +95,21 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
         try write { state in
-            // An update of attributes only is one UPDATE statement: no row needs reading first.
-            if case .update(let values) = request.operation, values.keys.allSatisfy({ $0 < request.entity.attributes.count }) {
-                return try state.updateInPlace(request, values)
-            }
-            // So is a delete of rows nothing else refers to (no foreign keys, no join tables).
-            if case .delete = request.operation, !state.isReferenced(request.entity) {
-                return try state.deleteInPlace(request)
-            }
-            // Inserted rows are written as they are made.
-            if case .insert(let count, let row) = request.operation {
-                return try state.insertInPlace(request.entity, count: count, row: row)
+            // The fast paths write rows directly; with history recorded, every batch goes through
+            // the save path, which records it.
+            if !state.recordsHistory {
+                // An update of attributes only is one UPDATE statement: no row needs reading first.
+                if case .update(let values) = request.operation, values.keys.allSatisfy({ $0 < request.entity.attributes.count }) {
+                    return try state.updateInPlace(request, values)
+                }
+                // So is a delete of rows nothing else refers to (no foreign keys, no join tables).
+                if case .delete = request.operation, !state.isReferenced(request.entity) {
+                    return try state.deleteInPlace(request)
+                }
+                // Inserted rows are written as they are made.
+                if case .insert(let count, let row) = request.operation {
+                    return try state.insertInPlace(request.entity, count: count, row: row)
+                }
             }
             var affected: [ManagedObjectID] = []
             _ = try state.save { apply in
@@ -118,6 +122,21 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
         try write { try $0.reservePrimaryKeys(for: entity, count: count) }
+    }
+
+    func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> [PersistentHistoryTransaction] {
+        try request.checkToken(storeIdentifier: identifier)
+        let stored = try withState { try $0.storedHistory(after: request) }
+        return request.results(stored, storeIdentifier: identifier, model: model, idSpaces: idSpaces)
+    }
+
+    func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int {
+        try request.checkToken(storeIdentifier: identifier)
+        return try write { try $0.deleteHistory(request) }
+    }
+
+    func currentHistoryToken() throws -> PersistentHistoryToken? {
+        try withState { try $0.lastHistoryTransaction() }.map { PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
     }
 
     func integrityProblems(quick: Bool) throws -> [IntegrityReport.Problem] {

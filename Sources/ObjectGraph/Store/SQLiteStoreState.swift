@@ -38,6 +38,10 @@ final class SQLiteStoreState {
     var lastUpdatePlan: (shape: UpdateShape, plan: UpdatePlan)?
     /// Reads on the writer's connection: what batch operations read inside their transaction.
     let reader: SQLiteReader
+    /// Whether saves record persistent history (the description's `recordsPersistentHistory`).
+    var recordsHistory = false
+    /// The history of the write transaction in progress, when history is recorded.
+    var pendingHistory: PendingHistory?
     private(set) var isClosed = false
 
     init(

@@ -16,6 +16,9 @@ struct StoreBatchRequest {
     var predicate: BoundPredicate?
     var includesSubentities = true
     let operation: Operation
+    /// The requesting context's `name` and `transactionAuthor`, for persistent history.
+    var contextName: String?
+    var author: String?
 
     /// Rows per save request of a batch insert: large enough that statements and bookkeeping
     /// are amortised, small enough that a million-row insert stays in a few megabytes.
@@ -37,7 +40,7 @@ struct StoreBatchRequest {
         var inserted: [ManagedObjectID] = []
         inserted.reserveCapacity(count)
         for start in stride(from: 0, to: count, by: Self.insertChunk) {
-            var request = SaveRequest()
+            var request = SaveRequest(contextName: contextName, author: author)
             request.inserts = try (start..<min(start + Self.insertChunk, count)).map {
                 SaveRequest.Insert(objectID: ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next()), values: try row($0))
             }
@@ -48,7 +51,7 @@ struct StoreBatchRequest {
 
     /// The save that carries out a delete or an update, and the objects it changes.
     private func saveRequest(model: ManagedObjectModel, read: (StoreFetchRequest) throws -> [Snapshot], spaces: [ObjectIDSpace]) throws -> (SaveRequest, [ManagedObjectID]) {
-        var request = SaveRequest()
+        var request = SaveRequest(contextName: contextName, author: author)
         func id(_ row: Snapshot) -> ManagedObjectID { ManagedObjectID(space: spaces[row.entityIndex], primaryKey: row.primaryKey) }
         switch operation {
         case .insert:

@@ -1,0 +1,59 @@
+/// One object's change as a store writes it into its persistent history.
+struct HistoryRecord: Sendable {
+    let entityIndex: Int
+    let primaryKey: Int64
+    let type: PersistentHistoryChangeType
+    /// The stored properties an update changed.
+    var properties: [String] = []
+    /// A deletion's values of the attributes marked `preservesValueInHistoryOnDeletion`.
+    var tombstone: [(name: String, value: AttributeValue)] = []
+}
+
+/// The history of one store transaction while it is written: who saved, and what changed. A
+/// store gathers it request by request inside the transaction and writes it before committing,
+/// so history and data never disagree.
+struct PendingHistory: Sendable {
+    var contextName: String?
+    var author: String?
+    var records: [HistoryRecord] = []
+}
+
+extension SaveRequest {
+    /// The records of the request's deletions; `tombstone` reads a row's preserved values, and is
+    /// called only for entities that preserve some, before the rows are deleted.
+    func deletionRecords(tombstone: (EntityDescription, Int64, [AttributeDescription]) throws -> [(name: String, value: AttributeValue)]) throws -> [HistoryRecord] {
+        try deletes.compactMap { objectID in
+            guard let key = objectID.primaryKey else { return nil }
+            let preserved = objectID.entity.attributes.filter(\.preservesValueInHistoryOnDeletion)
+            return HistoryRecord(
+                entityIndex: objectID.entity.index, primaryKey: key, type: .delete,
+                tombstone: preserved.isEmpty ? [] : try tombstone(objectID.entity, key, preserved))
+        }
+    }
+
+    /// The records of the request's inserts (`rowKeys[i]` the key of `inserts[i]`), updates (the
+    /// stored properties they changed) and to-many changes of objects it neither inserts nor
+    /// deletes (as updates of that relationship).
+    func writeRecords(rowKeys: [Int64]) -> [HistoryRecord] {
+        var records = zip(inserts, rowKeys).map { HistoryRecord(entityIndex: $0.objectID.entity.index, primaryKey: $1, type: .insert) }
+        var updateAt: [ManagedObjectID: Int] = [:]
+        for update in updates {
+            let entity = update.objectID.entity
+            let names = update.changedAttributes.filter { $0 >= entity.attributes.count || !entity.attributes[$0].isTransient }.map(entity.propertyName(atSlot:))
+            guard let key = update.objectID.primaryKey, !names.isEmpty else { continue }
+            updateAt[update.objectID] = records.count
+            records.append(HistoryRecord(entityIndex: entity.index, primaryKey: key, type: .update, properties: names))
+        }
+        let deleted = Set(deletes)
+        for change in relationshipChanges {
+            guard let key = change.objectID.primaryKey, !deleted.contains(change.objectID), !inserts.contains(where: { $0.objectID == change.objectID }) else { continue }
+            if let index = updateAt[change.objectID] {
+                if !records[index].properties.contains(change.relationship.name) { records[index].properties.append(change.relationship.name) }
+            } else {
+                updateAt[change.objectID] = records.count
+                records.append(HistoryRecord(entityIndex: change.objectID.entity.index, primaryKey: key, type: .update, properties: [change.relationship.name]))
+            }
+        }
+        return records
+    }
+}

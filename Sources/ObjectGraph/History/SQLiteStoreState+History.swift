@@ -1,0 +1,159 @@
+import CSQLite
+import Foundation
+
+/// Persistent history in a SQLite store: three STRICT tables of our own, written in the saving
+/// transaction itself (`SQLiteStoreState.save`), so history and data can never disagree.
+/// Transaction numbers come from AUTOINCREMENT, so they are never reused, even after every
+/// transaction was deleted.
+extension SQLiteStoreState {
+    static let historyTable = "_objectgraph_history"
+    static let historyChangesTable = "_objectgraph_history_changes"
+    static let historyTombstonesTable = "_objectgraph_history_tombstones"
+
+    /// Creates the history tables if they are not there yet (turning history on for a store that
+    /// had it off is just this).
+    static func createHistoryTables(on connection: SQLiteConnection) throws {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyTable)) (
+                "token" INTEGER PRIMARY KEY AUTOINCREMENT, "timestamp" REAL NOT NULL, "context_name" TEXT, "author" TEXT) STRICT
+            """)
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyChangesTable)) (
+                "id" INTEGER PRIMARY KEY, "token" INTEGER NOT NULL, "entity" TEXT NOT NULL, "key" INTEGER NOT NULL,
+                "type" INTEGER NOT NULL, "properties" TEXT) STRICT
+            """)
+        try connection.execute("CREATE INDEX IF NOT EXISTS \"_objectgraph_history_changes_token\" ON \(quoteIdentifier(historyChangesTable)) (\"token\")")
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyTombstonesTable)) (
+                "change" INTEGER NOT NULL, "attribute" TEXT NOT NULL, "value" ANY) STRICT
+            """)
+        try connection.execute("CREATE INDEX IF NOT EXISTS \"_objectgraph_history_tombstones_change\" ON \(quoteIdentifier(historyTombstonesTable)) (\"change\")")
+    }
+
+    /// The preserved values of the row `key` of `entity`, read inside the saving transaction
+    /// before the row is deleted.
+    func tombstone(of entity: EntityDescription, key: Int64, _ attributes: [AttributeDescription]) throws -> [(name: String, value: AttributeValue)] {
+        let columns = attributes.map { quoteIdentifier($0.columnName) }.joined(separator: ", ")
+        let statement = try connection.cachedStatement("SELECT \(columns) FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?")
+        statement.reset()
+        try statement.bind(.integer(key), at: 1)
+        guard try statement.step() else { return [] }
+        return try attributes.enumerated().map { column, attribute in
+            (attribute.name, attribute.isPrimaryKey ? .integer(key) : try statement.value(at: Int32(column), as: attribute.type))
+        }
+    }
+
+    /// Writes one transaction's history inside the open write transaction.
+    func writeHistory(_ pending: PendingHistory) throws {
+        let transaction = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyTable)) (\"timestamp\", \"context_name\", \"author\") VALUES (?, ?, ?)")
+        transaction.reset()
+        try transaction.bind([.double(Date().timeIntervalSinceReferenceDate), pending.contextName.map(AttributeValue.string) ?? .null, pending.author.map(AttributeValue.string) ?? .null])
+        try transaction.execute()
+        let token = sqlite3_last_insert_rowid(connection.handle)
+        let change = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyChangesTable)) (\"token\", \"entity\", \"key\", \"type\", \"properties\") VALUES (?, ?, ?, ?, ?)")
+        let tombstone = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyTombstonesTable)) (\"change\", \"attribute\", \"value\") VALUES (?, ?, ?)")
+        for record in pending.records {
+            change.reset()
+            try change.bind([
+                .integer(token), .string(model.entities[record.entityIndex].name), .integer(record.primaryKey), .integer(Int64(record.type.rawValue)),
+                record.properties.isEmpty ? .null : .string(record.properties.joined(separator: ",")),
+            ])
+            try change.execute()
+            let changeID = sqlite3_last_insert_rowid(connection.handle)
+            for (name, value) in record.tombstone where !value.isNull {
+                tombstone.reset()
+                try tombstone.bind([.integer(changeID), .string(name), value])
+                try tombstone.execute()
+            }
+        }
+    }
+
+    /// The stored transactions `request` may concern (its token or date bound applied in SQL;
+    /// the rest of its filters are the caller's), read in one snapshot.
+    func storedHistory(after request: PersistentHistoryChangeRequest) throws -> [StoredHistoryTransaction] {
+        try requireHistoryTables()
+        return try connection.readTransaction {
+            let (condition, bound) = historyCondition(request, tokenComparison: ">", dateComparison: ">")
+            let transactions = try connection.prepare("SELECT \"token\", \"timestamp\", \"context_name\", \"author\" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition) ORDER BY \"token\"")
+            try transactions.bind([bound])
+            var stored: [StoredHistoryTransaction] = []
+            var position: [Int64: Int] = [:]
+            while try transactions.step() {
+                position[transactions.int64(at: 0)] = stored.count
+                stored.append(StoredHistoryTransaction(
+                    number: transactions.int64(at: 0), timestamp: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(transactions.handle, 1)),
+                    contextName: transactions.text(at: 2), author: transactions.text(at: 3), changes: []))
+            }
+            guard let first = stored.first?.number else { return [] }
+            let changes = try connection.prepare("SELECT \"id\", \"token\", \"entity\", \"key\", \"type\", \"properties\" FROM \(quoteIdentifier(Self.historyChangesTable)) WHERE \"token\" >= ? ORDER BY \"id\"")
+            try changes.bind([.integer(first)])
+            // Where each deletion's record is, for its tombstone values.
+            var deletions: [Int64: (transaction: Int, change: Int, entity: EntityDescription)] = [:]
+            while try changes.step() {
+                // Changes of entities the model no longer has (renamed or removed since) are left out.
+                guard let index = position[changes.int64(at: 1)], let entity = changes.text(at: 2).flatMap(model.entity(named:)),
+                      let type = PersistentHistoryChangeType(rawValue: Int(changes.int64(at: 4))) else { continue }
+                let changeID = changes.int64(at: 0)
+                if type == .delete { deletions[changeID] = (index, stored[index].changes.count, entity) }
+                stored[index].changes.append((changeID, HistoryRecord(
+                    entityIndex: entity.index, primaryKey: changes.int64(at: 3), type: type,
+                    properties: changes.text(at: 5).map { $0.split(separator: ",").map(String.init) } ?? [])))
+            }
+            guard let firstDeletion = deletions.keys.min() else { return stored }
+            let tombstones = try connection.prepare("SELECT \"change\", \"attribute\", \"value\" FROM \(quoteIdentifier(Self.historyTombstonesTable)) WHERE \"change\" >= ?")
+            try tombstones.bind([.integer(firstDeletion)])
+            while try tombstones.step() {
+                // Values of attributes the model no longer has, or of another type now, are left out.
+                guard let place = deletions[tombstones.int64(at: 0)], let name = tombstones.text(at: 1),
+                      let attribute = place.entity.attribute(named: name), let value = try? tombstones.value(at: 2, as: attribute.type) else { continue }
+                stored[place.transaction].changes[place.change].record.tombstone.append((name, value))
+            }
+            return stored
+        }
+    }
+
+    /// Deletes the transactions before `request`'s bound; returns how many.
+    func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int {
+        try requireHistoryTables()
+        return try connection.transaction {
+            let (condition, bound) = historyCondition(request, tokenComparison: "<", dateComparison: "<")
+            let doomed = "SELECT \"token\" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition)"
+            let tombstones = try connection.prepare("DELETE FROM \(quoteIdentifier(Self.historyTombstonesTable)) WHERE \"change\" IN (SELECT \"id\" FROM \(quoteIdentifier(Self.historyChangesTable)) WHERE \"token\" IN (\(doomed)))")
+            try tombstones.bind([bound])
+            try tombstones.execute()
+            let changes = try connection.prepare("DELETE FROM \(quoteIdentifier(Self.historyChangesTable)) WHERE \"token\" IN (\(doomed))")
+            try changes.bind([bound])
+            try changes.execute()
+            let transactions = try connection.prepare("DELETE FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition)")
+            try transactions.bind([bound])
+            try transactions.execute()
+            return Int(sqlite3_changes(connection.handle))
+        }
+    }
+
+    /// The number of the newest transaction ever recorded (deleted or not), or nil.
+    func lastHistoryTransaction() throws -> Int64? {
+        try requireHistoryTables()
+        let statement = try connection.prepare("SELECT \"seq\" FROM sqlite_sequence WHERE \"name\" = ?")
+        try statement.bind([.string(Self.historyTable)])
+        return try statement.step() ? statement.int64(at: 0) : nil
+    }
+
+    /// `"token" > ?` or `"timestamp" > ?` (with the given comparisons), and the bound's value.
+    private func historyCondition(_ request: PersistentHistoryChangeRequest, tokenComparison: String, dateComparison: String) -> (String, AttributeValue) {
+        switch request.bound {
+        case .token(let token?): ("\"token\" \(tokenComparison) ?", .integer(token.transactionNumber))
+        // Every transaction.
+        case .token(nil): ("\"token\" IS NOT ?", .null)
+        case .date(let date): ("\"timestamp\" \(dateComparison) ?", .double(date.timeIntervalSinceReferenceDate))
+        }
+    }
+
+    private func requireHistoryTables() throws {
+        let probe = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
+        try probe.bind([.string(Self.historyTable)])
+        guard try probe.step() else {
+            throw ObjectGraphError(.invalidOperation, "The store at \(connection.path) keeps no persistent history: set recordsPersistentHistory on its description to record it")
+        }
+    }
+}
