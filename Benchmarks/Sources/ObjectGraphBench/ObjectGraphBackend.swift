@@ -147,7 +147,8 @@ final class ObjectGraphBackend: Backend {
 }
 
 /// A container on `location`'s store file with the model file `model` of the models folder, and
-/// `classes` registered for their entities.
+/// `classes` registered for their entities; with `OBJECTGRAPH_BENCH_HISTORY=1` in the environment,
+/// the store records persistent history (what it costs is the measure).
 func openContainer(model: String, at location: StoreLocation, classes: [any EntityClass.Type] = []) throws -> PersistentContainer {
     let model = try ManagedObjectModel(contentsOf: location.modelsDirectory.appendingPathComponent(model))
     try model.register(classes)
@@ -155,6 +156,7 @@ func openContainer(model: String, at location: StoreLocation, classes: [any Enti
     // The defaults are the contract's settings (WAL, synchronous=NORMAL); say so anyway.
     var description = PersistentStoreDescription(url: location.url)
     description.sqlitePragmas = ["journal_mode": "WAL", "synchronous": "NORMAL"]
+    description.recordsPersistentHistory = ProcessInfo.processInfo.environment["OBJECTGRAPH_BENCH_HISTORY"] == "1"
     container.persistentStoreDescriptions = [description]
     try container.loadPersistentStores()
     return container

@@ -10,11 +10,11 @@ extension InMemoryStore {
         state.pendingHistory = nil
         guard !pending.records.isEmpty else { return }
         state.lastHistoryTransaction += 1
-        let first = state.lastHistoryChange + 1
-        state.lastHistoryChange += Int64(pending.records.count)
+        let number = state.lastHistoryTransaction
+        // Change IDs numbered as the SQLite store numbers them.
         state.history.append(StoredHistoryTransaction(
-            number: state.lastHistoryTransaction, timestamp: Date(), contextName: pending.contextName, author: pending.author,
-            changes: pending.records.enumerated().map { (first + Int64($0.offset), $0.element) }))
+            number: number, timestamp: Date(), contextName: pending.contextName, author: pending.author,
+            changes: pending.records.enumerated().map { (number * SQLiteStoreState.changesPerTransaction + Int64($0.offset), $0.element) }))
     }
 
     func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> [PersistentHistoryTransaction] {

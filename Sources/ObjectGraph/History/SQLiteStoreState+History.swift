@@ -1,28 +1,25 @@
 import CSQLite
 import Foundation
 
-/// Persistent history in a SQLite store: three STRICT tables of our own, written in the saving
-/// transaction itself (`SQLiteStoreState.save`), so history and data can never disagree.
-/// Transaction numbers come from AUTOINCREMENT, so they are never reused, even after every
-/// transaction was deleted.
+/// Persistent history in a SQLite store: a row per transaction, its changes in one compact blob
+/// (`HistoryRecordCoding`), and the tombstone values of deletions in a table of their own; written
+/// in the saving transaction itself (`SQLiteStoreState.save`), so history and data can never
+/// disagree. Transaction numbers come from AUTOINCREMENT, so they are never reused, even after
+/// every transaction was deleted; a change's ID is its transaction's number × 10⁹ + its position.
 extension SQLiteStoreState {
     static let historyTable = "_objectgraph_history"
-    static let historyChangesTable = "_objectgraph_history_changes"
     static let historyTombstonesTable = "_objectgraph_history_tombstones"
+    /// Change IDs of one transaction: `number × changesPerTransaction + position`.
+    static let changesPerTransaction: Int64 = 1_000_000_000
 
     /// Creates the history tables if they are not there yet (turning history on for a store that
     /// had it off is just this).
     static func createHistoryTables(on connection: SQLiteConnection) throws {
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyTable)) (
-                "token" INTEGER PRIMARY KEY AUTOINCREMENT, "timestamp" REAL NOT NULL, "context_name" TEXT, "author" TEXT) STRICT
+                "token" INTEGER PRIMARY KEY AUTOINCREMENT, "timestamp" REAL NOT NULL, "context_name" TEXT, "author" TEXT,
+                "changes" BLOB NOT NULL) STRICT
             """)
-        try connection.execute("""
-            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyChangesTable)) (
-                "id" INTEGER PRIMARY KEY, "token" INTEGER NOT NULL, "entity" TEXT NOT NULL, "key" INTEGER NOT NULL,
-                "type" INTEGER NOT NULL, "properties" TEXT) STRICT
-            """)
-        try connection.execute("CREATE INDEX IF NOT EXISTS \"_objectgraph_history_changes_token\" ON \(quoteIdentifier(historyChangesTable)) (\"token\")")
         try connection.execute("""
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyTombstonesTable)) (
                 "change" INTEGER NOT NULL, "attribute" TEXT NOT NULL, "value" ANY) STRICT
@@ -45,24 +42,22 @@ extension SQLiteStoreState {
 
     /// Writes one transaction's history inside the open write transaction.
     func writeHistory(_ pending: PendingHistory) throws {
-        let transaction = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyTable)) (\"timestamp\", \"context_name\", \"author\") VALUES (?, ?, ?)")
+        guard Int64(pending.records.count) < Self.changesPerTransaction else {
+            throw ObjectGraphError(.invalidOperation, "A transaction of \(pending.records.count) changes is more than persistent history records in one transaction (\(Self.changesPerTransaction - 1))")
+        }
+        let transaction = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyTable)) (\"timestamp\", \"context_name\", \"author\", \"changes\") VALUES (?, ?, ?, ?)")
         transaction.reset()
-        try transaction.bind([.double(Date().timeIntervalSinceReferenceDate), pending.contextName.map(AttributeValue.string) ?? .null, pending.author.map(AttributeValue.string) ?? .null])
+        try transaction.bind([
+            .double(Date().timeIntervalSinceReferenceDate), pending.contextName.map(AttributeValue.string) ?? .null,
+            pending.author.map(AttributeValue.string) ?? .null, .binary(Data(HistoryRecordCoding.encode(pending.records, model: model))),
+        ])
         try transaction.execute()
         let token = sqlite3_last_insert_rowid(connection.handle)
-        let change = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyChangesTable)) (\"token\", \"entity\", \"key\", \"type\", \"properties\") VALUES (?, ?, ?, ?, ?)")
         let tombstone = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyTombstonesTable)) (\"change\", \"attribute\", \"value\") VALUES (?, ?, ?)")
-        for record in pending.records {
-            change.reset()
-            try change.bind([
-                .integer(token), .string(model.entities[record.entityIndex].name), .integer(record.primaryKey), .integer(Int64(record.type.rawValue)),
-                record.properties.isEmpty ? .null : .string(record.properties.joined(separator: ",")),
-            ])
-            try change.execute()
-            let changeID = sqlite3_last_insert_rowid(connection.handle)
+        for (position, record) in pending.records.enumerated() {
             for (name, value) in record.tombstone where !value.isNull {
                 tombstone.reset()
-                try tombstone.bind([.integer(changeID), .string(name), value])
+                try tombstone.bind([.integer(token * Self.changesPerTransaction + Int64(position)), .string(name), value])
                 try tombstone.execute()
             }
         }
@@ -73,31 +68,27 @@ extension SQLiteStoreState {
     func storedHistory(after request: PersistentHistoryChangeRequest) throws -> [StoredHistoryTransaction] {
         try requireHistoryTables()
         return try connection.readTransaction {
-            let (condition, bound) = historyCondition(request, tokenComparison: ">", dateComparison: ">")
-            let transactions = try connection.prepare("SELECT \"token\", \"timestamp\", \"context_name\", \"author\" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition) ORDER BY \"token\"")
+            let (condition, bound) = historyCondition(request, comparison: ">")
+            let transactions = try connection.prepare("SELECT \"token\", \"timestamp\", \"context_name\", \"author\", \"changes\" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition) ORDER BY \"token\"")
             try transactions.bind([bound])
             var stored: [StoredHistoryTransaction] = []
-            var position: [Int64: Int] = [:]
-            while try transactions.step() {
-                position[transactions.int64(at: 0)] = stored.count
-                stored.append(StoredHistoryTransaction(
-                    number: transactions.int64(at: 0), timestamp: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(transactions.handle, 1)),
-                    contextName: transactions.text(at: 2), author: transactions.text(at: 3), changes: []))
-            }
-            guard let first = stored.first?.number else { return [] }
-            let changes = try connection.prepare("SELECT \"id\", \"token\", \"entity\", \"key\", \"type\", \"properties\" FROM \(quoteIdentifier(Self.historyChangesTable)) WHERE \"token\" >= ? ORDER BY \"id\"")
-            try changes.bind([.integer(first)])
             // Where each deletion's record is, for its tombstone values.
             var deletions: [Int64: (transaction: Int, change: Int, entity: EntityDescription)] = [:]
-            while try changes.step() {
-                // Changes of entities the model no longer has (renamed or removed since) are left out.
-                guard let index = position[changes.int64(at: 1)], let entity = changes.text(at: 2).flatMap(model.entity(named:)),
-                      let type = PersistentHistoryChangeType(rawValue: Int(changes.int64(at: 4))) else { continue }
-                let changeID = changes.int64(at: 0)
-                if type == .delete { deletions[changeID] = (index, stored[index].changes.count, entity) }
-                stored[index].changes.append((changeID, HistoryRecord(
-                    entityIndex: entity.index, primaryKey: changes.int64(at: 3), type: type,
-                    properties: changes.text(at: 5).map { $0.split(separator: ",").map(String.init) } ?? [])))
+            while try transactions.step() {
+                let number = transactions.int64(at: 0)
+                guard case .binary(let blob) = try transactions.value(at: 4, as: .binary),
+                      let records = HistoryRecordCoding.decode([UInt8](blob), model: model) else {
+                    throw ObjectGraphError(.corruptStore, "The persistent history of the store at \(connection.path) is damaged: transaction \(number) cannot be read")
+                }
+                var transaction = StoredHistoryTransaction(
+                    number: number, timestamp: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(transactions.handle, 1)),
+                    contextName: transactions.text(at: 2), author: transactions.text(at: 3), changes: [])
+                for (position, record) in records {
+                    let changeID = number * Self.changesPerTransaction + Int64(position)
+                    if record.type == .delete { deletions[changeID] = (stored.count, transaction.changes.count, model.entities[record.entityIndex]) }
+                    transaction.changes.append((changeID, record))
+                }
+                stored.append(transaction)
             }
             guard let firstDeletion = deletions.keys.min() else { return stored }
             let tombstones = try connection.prepare("SELECT \"change\", \"attribute\", \"value\" FROM \(quoteIdentifier(Self.historyTombstonesTable)) WHERE \"change\" >= ?")
@@ -116,14 +107,13 @@ extension SQLiteStoreState {
     func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int {
         try requireHistoryTables()
         return try connection.transaction {
-            let (condition, bound) = historyCondition(request, tokenComparison: "<", dateComparison: "<")
-            let doomed = "SELECT \"token\" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition)"
-            let tombstones = try connection.prepare("DELETE FROM \(quoteIdentifier(Self.historyTombstonesTable)) WHERE \"change\" IN (SELECT \"id\" FROM \(quoteIdentifier(Self.historyChangesTable)) WHERE \"token\" IN (\(doomed)))")
+            let (condition, bound) = historyCondition(request, comparison: "<")
+            let tombstones = try connection.prepare("""
+                DELETE FROM \(quoteIdentifier(Self.historyTombstonesTable))
+                WHERE "change" / \(Self.changesPerTransaction) IN (SELECT "token" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition))
+                """)
             try tombstones.bind([bound])
             try tombstones.execute()
-            let changes = try connection.prepare("DELETE FROM \(quoteIdentifier(Self.historyChangesTable)) WHERE \"token\" IN (\(doomed))")
-            try changes.bind([bound])
-            try changes.execute()
             let transactions = try connection.prepare("DELETE FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition)")
             try transactions.bind([bound])
             try transactions.execute()
@@ -139,13 +129,13 @@ extension SQLiteStoreState {
         return try statement.step() ? statement.int64(at: 0) : nil
     }
 
-    /// `"token" > ?` or `"timestamp" > ?` (with the given comparisons), and the bound's value.
-    private func historyCondition(_ request: PersistentHistoryChangeRequest, tokenComparison: String, dateComparison: String) -> (String, AttributeValue) {
+    /// `"token" > ?` or `"timestamp" > ?` (with `comparison`), and the bound's value.
+    private func historyCondition(_ request: PersistentHistoryChangeRequest, comparison: String) -> (String, AttributeValue) {
         switch request.bound {
-        case .token(let token?): ("\"token\" \(tokenComparison) ?", .integer(token.transactionNumber))
+        case .token(let token?): ("\"token\" \(comparison) ?", .integer(token.transactionNumber))
         // Every transaction.
         case .token(nil): ("\"token\" IS NOT ?", .null)
-        case .date(let date): ("\"timestamp\" \(dateComparison) ?", .double(date.timeIntervalSinceReferenceDate))
+        case .date(let date): ("\"timestamp\" \(comparison) ?", .double(date.timeIntervalSinceReferenceDate))
         }
     }
 

@@ -38,11 +38,10 @@ final class InMemoryStore: PersistentStore {
         var positions: [PositionKey: [Int64: Int]] = [:]
         var isClosed = false
         /// Persistent history, when the description records it: the committed transactions,
-        /// the one being written, and the last numbers handed out (never reused).
+        /// the one being written, and the last number handed out (never reused).
         var history: [StoredHistoryTransaction] = []
         var pendingHistory: PendingHistory?
         var lastHistoryTransaction: Int64 = 0
-        var lastHistoryChange: Int64 = 0
     }
 
     struct PositionKey: Hashable {
