@@ -85,18 +85,25 @@ import Testing
             let following = context.performAndWait { context.resultsObservers.filter { $0.observer != nil }.count }
             #expect(following == 1)
         }
+        // The block that started the live fetch may still be ending on the context's queue.
+        for _ in 0..<500 where weakContext != nil { try await Task.sleep(for: .milliseconds(10)) }
         #expect(weakContext == nil, "a live fetch does not keep its context alive")
 
         let context = store.newContext()
+        let received = Locked(0)
         let task = Task {
-            var count = 0
-            for try await _ in context.results(for: FetchRequest<ManagedObject>(entityName: "Item")) { count += 1 }
-            return count
+            for try await _ in context.results(for: FetchRequest<ManagedObject>(entityName: "Item")) { received.withLock { $0 += 1 } }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        for _ in 0..<500 where received.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
-        #expect(try await task.value == 1, "the first results, then the end")
-        let following = context.performAndWait { context.resultsObservers.filter { $0.observer != nil }.count }
+        try await task.value
+        #expect(received.withLock { $0 } == 1, "the first results, then the end")
+        // The live fetch goes when its sequence's termination is handled, on another thread.
+        var following = 1
+        for _ in 0..<500 where following > 0 {
+            following = context.performAndWait { context.resultsObservers.filter { $0.observer != nil }.count }
+            if following > 0 { try await Task.sleep(for: .milliseconds(10)) }
+        }
         #expect(following == 0, "the live fetch went away with its sequence")
         _ = stream
     }
