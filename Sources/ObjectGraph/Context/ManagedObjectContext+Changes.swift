@@ -133,10 +133,14 @@ extension ManagedObjectContext {
     }
 
     /// Forgets every registered object and every unsaved change. Objects fetched before are
-    /// detached and must not be used; fetch again.
+    /// detached and must not be used; fetch again. Posts objects-did-change with
+    /// `invalidatesAllObjects` and the IDs of the objects let go, as Core Data does.
     public func reset() {
         checkQueue("reset()")
         deletionFailure = nil
+        var invalidated = ContextChanges(event: .objectsDidChange)
+        invalidated.invalidatesAllObjects = true
+        invalidated.invalidatedObjectIDs = Set(registered.values.map { $0.takeUnretainedValue().objectID })
         for object in pendingInserts { forgetInserted(object) }
         for object in registered.values { object.takeUnretainedValue().managedObjectContext = nil }
         registered.removeAll()
@@ -145,6 +149,7 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         heldBackMerges.removeAll()
+        post(invalidated)
     }
 
     /// Brings `object` up to date with the store. With `mergeChanges: false` unsaved changes are

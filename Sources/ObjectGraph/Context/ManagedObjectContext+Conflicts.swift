@@ -48,11 +48,15 @@ extension ManagedObjectContext {
         let reason = mergePolicy == .error
             ? "the merge policy is .error"
             : "they were still there after \(attempts) attempts to resolve them with \(mergePolicy)"
+        let plural = conflicts.count == 1 ? "" : "s"
+        let clashes = conflicts.allSatisfy(\.isUniquenessClash)
+            ? "\(conflicts.count) inserted object\(plural) with the uniqueness-constrained values of a stored object"
+            : "\(conflicts.count) conflict\(plural) with changes saved elsewhere since this context read its objects"
         var error = ObjectGraphError(
             .mergeConflict,
-            "Cannot save\(nameForMessages): \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") with changes saved elsewhere since this context read its objects, and \(reason); nothing was written.\n"
+            "Cannot save\(nameForMessages): \(clashes), and \(reason); nothing was written.\n"
                 + conflicts.map { "  \($0)" }.joined(separator: "\n"),
-            entityName: conflicts.first?.entityName, objectID: conflicts.first?.objectID, key: conflicts.first?.keys.first)
+            entityName: conflicts.first?.entityName, objectID: conflicts.first?.objectID, key: conflicts.first?.leadingKey)
         error.mergeConflicts = conflicts
         return error
     }
@@ -124,6 +128,18 @@ extension ManagedObjectContext {
 }
 
 extension MergeConflict {
+    /// Whether an inserted object clashes with a stored one by a uniqueness constraint.
+    var isUniquenessClash: Bool {
+        if case .uniqueness = kind { true } else { false }
+    }
+
+    /// The key an error about the conflict names: the constraint's first key for a uniqueness
+    /// clash, else the first property in conflict.
+    var leadingKey: String? {
+        if case .uniqueness(let constrained) = kind { return constrained.first }
+        return keys.first
+    }
+
     /// The stored row the conflict was found against, when it still exists.
     var storeSnapshot: Snapshot? {
         guard let theirs, let storeVersion else { return nil }

@@ -180,7 +180,9 @@ private struct ValuesLayout {
 
     private static func operand(_ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel) throws -> (BoundPredicate.Operand, AttributeDescription) {
         // Decimals are read as stored (not cast): results keep their exact values.
-        let (operand, attribute) = try sortOperand(keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), of: entity, in: model)
+        let (operand, attribute) = try sortOperand(
+            keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), of: entity, in: model,
+            usage: "propertiesToFetch", rule: "propertiesToFetch names attributes")
         if case .attributeAsReal(let plain) = operand { return (.attribute(plain), attribute) }
         if case .path(let path, true) = operand { return (.path(path, asNumber: false), attribute) }
         return (operand, attribute)

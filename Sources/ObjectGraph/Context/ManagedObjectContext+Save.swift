@@ -38,6 +38,9 @@ extension ManagedObjectContext {
         // Objects whose clashing edits were undone before the save still wait for their merge.
         if !heldBackMerges.isEmpty { applyHeldBackMerges() }
         for object in saved.plan.hooked { object.didSave() }
+        // Deleted for good, as in Core Data: no longer "to be deleted at the next save" (a
+        // `didSave()` could still tell a deleted object by it).
+        for object in saved.plan.deleted { object.isDeleted = false }
         post(changes)
         if parent == nil {
             persistentStoreCoordinator?.mergeTargets.deliver(changes, except: self)
@@ -64,9 +67,12 @@ extension ManagedObjectContext {
                 let found = mergeConflicts(conflicts)
                 guard mergePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found, attempts: attempt) }
                 resolve(found)
-            } catch let error as ObjectGraphError where error.kind == .constraintViolation && mergePolicy != .error {
+            } catch let error as ObjectGraphError where error.kind == .constraintViolation {
+                // A clash among this save's own inserts has no stored object to merge with: it
+                // stays a constraint violation.
                 let found = try uniquenessConflicts()
-                guard !found.isEmpty, attempt < Self.conflictAttempts else { throw error }
+                guard !found.isEmpty else { throw error }
+                guard mergePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found.map(\.conflict), attempts: attempt) }
                 let unresolved = resolve(uniquenessConflicts: found)
                 guard unresolved.isEmpty else { throw conflictError(unresolved, attempts: attempt) }
             }

@@ -96,7 +96,7 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
             return "\(subject) was deleted elsewhere after this context read it"
         case .uniqueness(let keys):
             return "\(subject) has the same \(keys.joined(separator: ", ")) as the stored \(conflictingObjectID?.shortDescription ?? "object")"
-                + " (\(keys.map { "\($0) = \(ours[entity.slotOrEnd($0)].debugText)" }.joined(separator: ", ")))"
+                + " (\(keys.map { "\($0) = \(ours[entity.slotOrEnd($0)].debugText)" }.joined(separator: ", ")); uniqueness constraint on \(keys.joined(separator: ", ")))"
         case .changedInStore:
             let details = keys.map { key in
                 let slot = entity.slotOrEnd(key)

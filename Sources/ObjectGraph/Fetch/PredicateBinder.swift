@@ -46,13 +46,17 @@ func storedAttribute(_ key: String, of entity: EntityDescription, usage: String)
     return attribute
 }
 
-/// The operand a sort key reads: a stored attribute of `entity`, or one reached through to-one
-/// relationships, and that attribute.
-func sortOperand(_ keyPath: [String], of entity: EntityDescription, in model: ManagedObjectModel) throws -> (BoundPredicate.Operand, AttributeDescription) {
-    let subject = try PredicateBinder(entity: entity, model: model).subject(keyPath, usage: "a sort descriptor")
+/// The operand a sort key (or a property of a values fetch) reads: a stored attribute of
+/// `entity`, or one reached through to-one relationships, and that attribute. `usage` names the
+/// caller in messages and `rule` says what it takes, so an error names what the user wrote.
+func sortOperand(
+    _ keyPath: [String], of entity: EntityDescription, in model: ManagedObjectModel,
+    usage: String = "a sort descriptor", rule: String = "a sort descriptor sorts by an attribute"
+) throws -> (BoundPredicate.Operand, AttributeDescription) {
+    let subject = try PredicateBinder(entity: entity, model: model).subject(keyPath, usage: usage)
     guard case .attribute(let attribute) = subject.target else {
         throw ObjectGraphError(
-            .unknownKey, "\(subject.name) is not an attribute: a sort descriptor sorts by an attribute, possibly through to-one relationships",
+            .unknownKey, "\(subject.name) is not an attribute: \(rule), possibly through to-one relationships",
             entityName: entity.name, key: keyPath.joined(separator: "."))
     }
     return (subject.operand(asNumber: attribute.type == .decimal), attribute)

@@ -141,7 +141,12 @@ import Testing
             try context.save()
             try saved.setValue("unsaved", forKey: "title")
             let inserted = try context.insertItem("B2")
-            context.reset()
+            let (_, posted) = recordChanges(of: context) { context.reset() }
+            // Core Data posts objects-did-change with the invalidated objects.
+            #expect(posted.count == 1)
+            #expect(posted.first?.invalidatesAllObjects == true)
+            #expect(posted.first?.invalidatedObjectIDs == [saved.objectID])
+            #expect(posted.first?.insertedObjectIDs.isEmpty == true)
             #expect(!context.hasChanges)
             #expect(context.registeredObjects.isEmpty)
             #expect(context.insertedObjects.isEmpty)

@@ -65,6 +65,24 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func narrowerIntegersReadAsAnyIntegerTheyFit(kind: StoreKind) throws {
+        let store = try makePeople(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            var request = FetchRequest<FetchedValues>(entityName: "Person", predicate: try FetchPredicate(format: "name == 'Bob'"))
+            request.propertiesToFetch = [.attribute("age"), .attribute("name")]
+            let row = try #require(try context.fetch(request).first)
+            // `age` is an integer32: read as Int (and other widths it fits), as ManagedObject reads it.
+            #expect(row.value("age", as: Int.self) == 40)
+            #expect(row.value("age", as: Int64.self) == 40)
+            #expect(row.value("age", as: Int8.self) == 40)
+            #expect(row.value("age", as: Int32.self) == 40)
+            #expect(row.value("age", as: UInt8.self) == 40)
+            #expect(row.value("age", as: String.self) == nil)
+            #expect(row.value("name", as: Int.self) == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func keyPathsThroughRelationships(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in

@@ -235,8 +235,10 @@ import Testing
         let storedID = try store.savedItem("DUP", ["title": "stored", "note": "stored note"])
         try store.withNewContext { context in
             let duplicate = try context.insertItem("DUP", ["title": "inserted"])
+            // Under `.error` the clash with the stored row is a merge conflict (it was a bare
+            // constraint violation before, without the conflict the documentation promises).
             let error = try #require(throws: ObjectGraphError.self) { try context.save() }
-            #expect(error.kind == .constraintViolation)
+            #expect(error.kind == .mergeConflict)
             context.mergePolicy = .mergeByPropertyObjectTrump
             try context.save()
             #expect(duplicate.objectID == storedID)
@@ -250,6 +252,33 @@ import Testing
             // The inserted object's values win, defaults included.
             #expect(try item.get("note", as: String.self) == "none")
         }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func uniquenessClashWithAStoredRowIsAMergeConflictUnderErrorPolicy(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let firstID = try store.savedItem("DUP", ["title": "stored"])
+        let secondID = try store.savedItem("TWIN", ["title": "stored twin"])
+        try store.withNewContext { context in
+            let duplicate = try context.insertItem("DUP", ["title": "inserted"])
+            let twin = try context.insertItem("TWIN")
+            try context.insertItem("FRESH")
+            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error.kind == .mergeConflict)
+            #expect(error.message.hasPrefix("Cannot save: 2 inserted objects with the uniqueness-constrained values of a stored object, and the merge policy is .error; nothing was written."))
+            #expect(error.key == "code")
+            let conflicts = error.mergeConflicts.sorted { $0.conflictingObjectID?.primaryKey ?? 0 < $1.conflictingObjectID?.primaryKey ?? 0 }
+            #expect(conflicts.map(\.kind) == [.uniqueness(keys: ["code"]), .uniqueness(keys: ["code"])])
+            #expect(conflicts.map(\.objectID) == [duplicate.objectID, twin.objectID])
+            #expect(conflicts.map(\.conflictingObjectID) == [firstID, secondID])
+            #expect(conflicts[0].theirValue(forKey: "title") as? String == "stored")
+            #expect(conflicts[0].ourValue(forKey: "title") as? String == "inserted")
+            #expect(conflicts[1].theirValue(forKey: "title") as? String == "stored twin")
+            #expect(conflicts[0].description == "\(duplicate.objectID.shortDescription) has the same code as the stored \(firstID.shortDescription) (code = \"DUP\"; uniqueness constraint on code)")
+            // Nothing was written, and the context keeps its inserts.
+            #expect(context.insertedObjects.count == 3)
+        }
+        #expect(try store.storedCount("Item") == 2)
     }
 
     @Test(arguments: StoreKind.allCases)
