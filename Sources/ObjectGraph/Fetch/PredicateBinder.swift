@@ -166,9 +166,12 @@ struct PredicateBinder {
 
     // MARK: - Keys
 
+    /// How messages name a fetch predicate among the users of key paths.
+    static let predicateUsage = "a fetch predicate"
+
     /// The subject `keyPath` names: a stored attribute or to-one relationship of the entity, or
     /// one reached through to-one relationships (`author.publisher.name`).
-    func subject(_ keyPath: [String], usage: String = "a fetch predicate") throws -> Subject {
+    func subject(_ keyPath: [String], usage: String = PredicateBinder.predicateUsage) throws -> Subject {
         if keyPath.isEmpty { return Subject(target: .object, path: nil, name: PredicateKeywords.selfKeyword) }
         var current = entity
         var hops: [BoundPredicate.KeyPath.Hop] = []
@@ -185,6 +188,13 @@ struct PredicateBinder {
                 return Subject(target: .attribute(attribute), path: path(hops), name: "\(current.name).\(key)")
             }
             guard relationship.isToOne else {
+                // Quantifiers and collection operators are predicate syntax: elsewhere a to-many is
+                // simply not something the caller can use.
+                guard usage == Self.predicateUsage else {
+                    throw ObjectGraphError(
+                        .unknownKey, "\(current.name).\(key) is a to-many relationship, which \(usage) cannot use",
+                        entityName: entity.name, key: keyPath.joined(separator: "."))
+                }
                 return try collectionSubject(relationship, of: current, hops: hops, rest: Array(keyPath[(position + 1)...]), keyPath: keyPath)
             }
             if isLast { return Subject(target: .reference(relationship), path: path(hops), name: "\(current.name).\(key)") }

@@ -119,4 +119,17 @@ import Testing
             #expect(sort?.message == "Person results has no attribute named 'age'; its attributes are name, n")
         }
     }
+
+    @Test(arguments: StoreKind.allCases)
+    func aToManyInPropertiesToFetchIsRefusedInItsOwnWords(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            var request = FetchRequest<FetchedValues>(entityName: "Author")
+            request.propertiesToFetch = [.attribute("books")]
+            let error = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
+            // It talked about predicate quantifiers before.
+            #expect(error?.kind == .unknownKey)
+            #expect(error?.message == "Author.books is a to-many relationship, which propertiesToFetch cannot use")
+        }
+    }
 }
