@@ -41,12 +41,14 @@ extension ManagedObjectContext {
         changeStreams.stream(for: event)
     }
 
-    /// Reports `changes` to NotificationCenter observers and to `changes(for:)` streams.
+    /// Reports `changes` to NotificationCenter observers and to `changes(for:)` streams, and to
+    /// fetched results controllers, which are told only of the updates `reportedUpdates` does
+    /// not name (a save's updates that an objects-did-change reported already).
     ///
     /// A will-save notification's `userInfo` holds only the `ContextChanges` (Core Data's has
     /// none at all): its ID sets are made only if someone reads them, since a will-save comes
     /// before every save. The other notifications carry each set under its own key too.
-    func post(_ changes: ContextChanges) {
+    func post(_ changes: ContextChanges, reportedUpdates: Set<ManagedObjectID> = []) {
         var userInfo: [AnyHashable: Any] = [NotificationKey.changes: changes]
         if changes.event != .willSave {
             userInfo[NotificationKey.insertedObjectIDs] = changes.insertedObjectIDs
@@ -58,7 +60,10 @@ extension ManagedObjectContext {
         }
         NotificationCenter.default.post(name: changes.event.notificationName, object: self, userInfo: userInfo)
         changeStreams.yield(changes)
-        notifyResultsObservers(changes)
+        guard !reportedUpdates.isEmpty else { return notifyResultsObservers(changes) }
+        var unreported = changes
+        unreported.updatedObjectIDs.subtract(reportedUpdates)
+        notifyResultsObservers(unreported)
     }
 }
 

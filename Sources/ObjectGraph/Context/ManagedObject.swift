@@ -63,6 +63,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// back into a fault); the first access fires the fault. A fetched object already holds its
     /// row, so firing it costs nothing; a fault made from an object ID loads its row then.
     @exclusivity(unchecked) public internal(set) var isFault = false
+    /// What the context has yet to report about the object, and whether a merge deleted it.
+    @exclusivity(unchecked) var marks = ChangeMarks()
 
     /// Creates an object of `entity` with its default values and inserts it into `context`
     /// (if given), as `NSManagedObject(entity:insertInto:)` does.
@@ -109,10 +111,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The values as last saved or fetched (meaningful for saved objects that are not faults).
     var committed: [AttributeValue] { savedValues ?? values }
 
-    /// Whether the object has changes that are not saved: inserted, deleted or updated.
-    public var hasChanges: Bool { isInserted || isDeleted || isUpdated }
+    /// Whether the object has changes that are not saved: inserted, deleted or updated. An object
+    /// another context's deletion was merged into has none: the deletion is saved already.
+    public var hasChanges: Bool { isInserted || isDeleted && !marks.contains(.deletedElsewhere) || isUpdated }
 
-    /// Whether a saved object has changed values that are not saved yet.
+    /// Whether a saved object has been changed since it was last saved or fetched. As in Core
+    /// Data, setting a property marks it updated even when the value is the one it had (or is set
+    /// back to it); `changedValues()` and `hasPersistentChangedValues` tell whether any value
+    /// actually differs.
     public var isUpdated: Bool { !isInserted && !isDeleted && !changedAttributes.isEmpty }
 
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }

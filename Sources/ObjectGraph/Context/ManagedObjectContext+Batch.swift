@@ -61,10 +61,11 @@ extension ManagedObjectContext {
         return try execute(StoreBatchRequest(entity: entity, operation: .insert(count: request.count, row: row)), .inserted)
     }
 
-    /// Brings `contexts` up to date with what a batch request did: deleted objects leave them
-    /// (and the relationships that held them), updated objects are refreshed (keeping their own
-    /// unsaved changes), inserted objects need nothing (fetches find them). Each context is
-    /// updated on its own queue and posts objects-did-change.
+    /// Brings `contexts` up to date with what a batch request did: deleted objects are marked
+    /// deleted (as a merged save's deletions are) and leave the relationships that held them,
+    /// updated objects are refreshed (keeping their own unsaved changes), inserted objects need
+    /// nothing (fetches find them). Each context is updated on its own queue and posts
+    /// objects-did-change.
     public static func mergeChanges(from result: BatchResult, into contexts: [ManagedObjectContext]) {
         let ids = Set(result.objectIDs)
         let changes = switch result.change {

@@ -55,6 +55,7 @@ extension ManagedObjectContext {
         guard object.managedObjectContext == nil, !object.isInserted, object.objectID.isTemporaryID else { return }
         object.managedObjectContext = self
         object.isInserted = true
+        object.marks = .changed
         insertionOrder.append(object)
         insertedCount += 1
         object.awakeFromInsert()
@@ -69,17 +70,41 @@ extension ManagedObjectContext {
     public var updatedObjects: Set<ManagedObject> { Set(updated.values) }
     /// The objects scheduled for deletion.
     public var deletedObjects: Set<ManagedObject> { Set(deleted.values) }
-    /// Reports the context's unsaved changes now, as Core Data's `processPendingChanges()` does:
-    /// an objects-did-change notification (and `changes(for: .objectsDidChange)` element) listing
-    /// the inserted, updated and deleted objects, so observers and fetched results controllers see
-    /// them before a save. Saves and merges report on their own; each call lists every unsaved
-    /// change, reported before or not. Nothing is posted without changes.
+    /// Reports the changes made since the last report, as Core Data's `processPendingChanges()`
+    /// does: an objects-did-change notification (and `changes(for: .objectsDidChange)` element)
+    /// listing the objects inserted, updated and deleted in this event, so observers and fetched
+    /// results controllers see them before a save. Each change is reported once: an object
+    /// inserted and changed in the same event is reported as inserted; one changed after its
+    /// insertion was reported, as updated; an unsaved insert deleted after it was reported, as
+    /// deleted. Saves report what they write on their own, and start a new event. Nothing is
+    /// posted when nothing changed since the last report.
     public func processPendingChanges() {
         checkQueue("processPendingChanges()")
-        guard hasChanges else { return }
-        post(ContextChanges(
-            event: .objectsDidChange, inserted: pendingInserts.map(\.objectID),
-            updated: updated.values.map(\.objectID), deleted: deleted.values.map(\.objectID)))
+        var inserted: [ManagedObjectID] = [], changed: [ManagedObjectID] = [], removed = deletedReportedInserts
+        for object in pendingInserts where object.marks.contains(.changedInEvent) {
+            if object.marks.contains(.insertReported) { changed.append(object.objectID) } else { inserted.append(object.objectID) }
+            object.marks = .insertReported
+            reportedValues[ObjectKey(object)] = object.values
+        }
+        for object in updated.values where object.marks.contains(.changedInEvent) {
+            changed.append(object.objectID)
+            object.marks.remove(.changedInEvent)
+            reportedValues[ObjectKey(object)] = object.values
+        }
+        for object in deleted.values where object.marks.contains(.changedInEvent) {
+            removed.append(object.objectID)
+            object.marks.remove(.changedInEvent)
+        }
+        deletedReportedInserts = []
+        guard !inserted.isEmpty || !changed.isEmpty || !removed.isEmpty else { return }
+        post(ContextChanges(event: .objectsDidChange, inserted: inserted, updated: changed, deleted: removed))
+    }
+
+    /// Starts a new event with nothing reported: after a save, a rollback or a reset, whose own
+    /// reports (or lack of changes) leave nothing pending.
+    func forgetReportedChanges() {
+        reportedValues.removeAll()
+        deletedReportedInserts.removeAll()
     }
 
     /// Every object the context currently knows.
@@ -96,6 +121,7 @@ extension ManagedObjectContext {
     /// Removes an inserted object from the context (its deletion, or a rollback).
     func forgetInserted(_ object: ManagedObject) {
         object.isInserted = false
+        object.marks = []
         object.managedObjectContext = nil
         // Only an ID obtained in advance is registered; temporary ones never are.
         if !object.objectID.isTemporaryID { registered[object.objectID] = nil }
@@ -129,6 +155,7 @@ extension ManagedObjectContext {
         }
         updated.removeAll()
         deleted.removeAll()
+        forgetReportedChanges()
         applyHeldBackMerges()
     }
 
@@ -149,6 +176,7 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         heldBackMerges.removeAll()
+        forgetReportedChanges()
         post(invalidated)
     }
 
@@ -161,6 +189,8 @@ extension ManagedObjectContext {
         guard object.isManaged(by: self), !object.isInserted else { return }
         guard mergeChanges else {
             updated[ObjectKey(object)] = nil
+            reportedValues[ObjectKey(object)] = nil
+            object.marks = []
             if object.isDeleted {
                 object.isDeleted = false
                 deleted[ObjectKey(object)] = nil
@@ -223,6 +253,7 @@ extension ManagedObject {
     func discardChanges() {
         if let savedValues { values = savedValues }
         savedValues = nil
+        marks.remove(.changedInEvent)
         changedAttributes.removeAll()
         heldToOne = []
         for position in loadedToMany.indices { loadedToMany[position]?.revert() }

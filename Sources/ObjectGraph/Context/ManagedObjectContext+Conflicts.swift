@@ -67,8 +67,8 @@ extension ManagedObjectContext {
         for conflict in conflicts {
             guard let object = liveObject(conflict.objectID) else { continue }
             guard let theirs = conflict.storeSnapshot else {
-                // A row deleted elsewhere stays deleted: the object leaves the context.
-                _ = forgetObjects(deletedElsewhere: [conflict.objectID])
+                // A row deleted elsewhere stays deleted: the object is marked so, with nothing to save.
+                _ = markObjects(deletedElsewhere: [conflict.objectID])
                 continue
             }
             if object.isDeleted {

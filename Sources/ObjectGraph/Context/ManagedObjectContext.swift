@@ -77,6 +77,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The newest stored rows of merges held back from objects whose unsaved edits they clashed
     /// with (see `refreshObjects(updatedElsewhere:)`), applied if those edits are rolled back.
     @exclusivity(unchecked) var heldBackMerges: [ManagedObjectID: Snapshot] = [:]
+    /// The values of objects as the last objects-did-change reported them, for
+    /// `changedValuesForCurrentEvent()`; an object without an entry has had no change reported
+    /// since it was saved or fetched.
+    @exclusivity(unchecked) var reportedValues: [ObjectKey: [AttributeValue]] = [:]
+    /// Objects whose insertion an objects-did-change reported, deleted since: the next one
+    /// reports them deleted.
+    @exclusivity(unchecked) var deletedReportedInserts: [ManagedObjectID] = []
     /// Saves of other contexts waiting to be merged into this one.
     let mergeInbox = MergeInbox()
     /// The child contexts that merge this context's changes automatically.

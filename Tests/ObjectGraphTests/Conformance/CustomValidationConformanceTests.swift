@@ -130,8 +130,10 @@ final class PhaseLog: Sendable {
             context.delete(author)
             try context.save()
         }
+        // willSave() named the new author, so it runs again (Core Data's loop), and changes
+        // nothing the second time.
         #expect(TrackedAuthor.events == [
-            "awakeFromInsert", "willSave inserted", "didSave", "willSave updated", "didSave",
+            "awakeFromInsert", "willSave inserted", "willSave inserted", "didSave", "willSave updated", "didSave",
             "prepareForDeletion", "willSave deleted", "didSave",
         ])
         #expect(try store.storedCount("Author") == 0)

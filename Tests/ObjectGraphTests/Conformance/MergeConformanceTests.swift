@@ -118,8 +118,11 @@ import Testing
         try viewer.performAndWait { () throws in
             #expect(try changed.get("title", as: String.self) == "new")
             #expect(!changed.hasChanges)
-            #expect(deleted.managedObjectContext == nil)
-            #expect(viewer.registeredObject(for: deletedID) == nil)
+            // As in Core Data (it used to leave the context): registered, deleted, readable.
+            #expect(deleted.managedObjectContext === viewer)
+            #expect(deleted.isDeleted && !deleted.hasChanges)
+            #expect(viewer.registeredObject(for: deletedID) === deleted)
+            #expect(try deleted.get("code", as: String.self) == "DELETED")
             #expect(try viewer.objects("Item", sortedBy: ["code"]).map(\.label) == ["CHANGED", "INSERTED"])
             #expect(try viewer.existingObject(with: insertedID).label == "INSERTED")
         }

@@ -161,10 +161,12 @@ import Testing
         let error = try #require(throws: ObjectGraphError.self) { try race.weSave(["title": "ours"], policy: .error) }
         #expect(error.mergeConflicts.map(\.kind) == [.deletedInStore])
         #expect(error.message.contains("deleted elsewhere"))
-        // Any other policy accepts the deletion: the object leaves the context.
+        // Any other policy accepts the deletion: the object is marked deleted, as a merged
+        // deletion is (it used to leave the context), with nothing left to save.
         try race.weSave([:], policy: .mergeByPropertyObjectTrump)
         try race.ours.performAndWait { () throws in
-            #expect(race.ourItem.managedObjectContext == nil)
+            #expect(race.ourItem.managedObjectContext === race.ours)
+            #expect(race.ourItem.isDeleted && !race.ourItem.hasChanges)
             #expect(!race.ours.hasChanges)
         }
         #expect(try race.store.storedCount("Item") == 0)
