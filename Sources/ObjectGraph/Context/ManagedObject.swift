@@ -173,17 +173,34 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Called when the object is deleted, before the delete rules of its relationships run.
     open func prepareForDeletion() {}
 
-    /// Called by `save()` before a new object is inserted; override in a subclass to refuse it by
-    /// throwing (see `ValidationRule` for what to throw). The model's rules (required values,
-    /// ranges, lengths, patterns, relationship counts) are checked separately; the default does
-    /// nothing.
-    open func validateForInsert() throws {}
+    /// Checks the new object as `save()` will before inserting it, and throws `.validation`
+    /// listing every failure: the model's rules for every property (required values, ranges,
+    /// lengths, patterns, relationship counts) and `validateValue(_:forKey:)` for each persistent
+    /// property. Call it to check an object before saving; override it in a subclass to add
+    /// checks of your own, calling `super` as in Core Data. An error you throw reaches the caller
+    /// as a `ValidationFailure` whose `underlyingError` is your error.
+    ///
+    /// During a save the model's rules are checked for every object whatever its class does, so
+    /// `super` then only runs the per-key validators.
+    open func validateForInsert() throws { try validate(for: .insert) }
 
-    /// Called by `save()` before the changes of a saved object are written; see `validateForInsert()`.
-    open func validateForUpdate() throws {}
+    /// Checks the changes of a saved object as `save()` will before writing them: the model's
+    /// rules and `validateValue(_:forKey:)` for each changed property. See `validateForInsert()`.
+    open func validateForUpdate() throws { try validate(for: .update) }
 
-    /// Called by `save()` before a deleted object is removed; see `validateForInsert()`.
-    open func validateForDelete() throws {}
+    /// Checks that the object may be deleted as `save()` will: no `deny` relationship may still
+    /// hold objects. See `validateForInsert()`.
+    open func validateForDelete() throws { try validate(for: .delete) }
+
+    /// Core Data's per-key validation: checks `value` for the property `key` and throws to refuse
+    /// it; a validator may also replace `value` with an acceptable one (the caller then uses the
+    /// new value). The default checks the model's rules for the property. Override it in a
+    /// subclass for rules of your own, switching on `key` and calling `super` for the others:
+    /// `validateForInsert()` and `validateForUpdate()` (and so `save()`) call it for each
+    /// property they check.
+    open func validateValue(_ value: inout Any?, forKey key: String) throws {
+        try validateModelRules(value, forKey: key)
+    }
 
     open var description: String {
         guard !isFault else { return "<\(entity.name) \(objectID.shortDescription): fault>" }

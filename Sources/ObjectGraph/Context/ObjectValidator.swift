@@ -115,12 +115,12 @@ enum ObjectValidator {
     }
 
     /// One `.validation` error listing every failure.
-    static func error(for failures: [ValidationFailure]) -> ObjectGraphError {
+    static func error(for failures: [ValidationFailure], lead: String = "The save was refused") -> ObjectGraphError {
         let lines = failures.prefix(50).map { "  - \($0)" }
         let more = failures.count > 50 ? ["  … and \(failures.count - 50) more"] : []
         var error = ObjectGraphError(
             .validation,
-            (["The save was refused: \(failures.count) validation \(failures.count == 1 ? "failure" : "failures"); nothing was written."] + lines + more).joined(separator: "\n"),
+            (["\(lead): \(failures.count) validation \(failures.count == 1 ? "failure" : "failures"); nothing was written."] + lines + more).joined(separator: "\n"),
             entityName: failures.first?.entityName, objectID: failures.first?.objectID, key: failures.first?.key)
         error.validationFailures = failures
         return error

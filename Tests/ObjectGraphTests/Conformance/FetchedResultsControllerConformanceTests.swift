@@ -165,6 +165,13 @@ import Testing
         }
     }
 
+    /// `NSFetchedResultsChangeType`'s raw values, for code that stores or compares them.
+    @Test func changeTypesHaveCoreDataRawValues() {
+        #expect([FetchedResultsChangeType.insert, .delete, .move, .update].map(\.rawValue) == [1, 2, 3, 4])
+        #expect(FetchedResultsChangeType(rawValue: 3) == .move)
+        #expect(FetchedResultsChangeType(rawValue: 0) == nil)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func unsavedChangesAreHeardWhenProcessed(kind: StoreKind) throws {
         let store = try Self.store(kind)
