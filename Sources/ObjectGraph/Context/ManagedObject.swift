@@ -135,8 +135,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // Lifecycle hooks, as in Core Data: override them in a subclass. They run on the context's
     // queue; the defaults do nothing.
 
-    /// Whether objects of this class may run code of their own when they are created or saved:
-    /// an override of `init(entity:insertInto:)`, `willSave()`, `didSave()` or a
+    /// Whether objects of this class may run code of their own when they are created, saved or
+    /// turned into faults: an override of `init(entity:insertInto:)`, `willSave()`, `didSave()`,
+    /// `willTurnIntoFault()`, `didTurnIntoFault()`, `validateValue(_:forKey:)` or a
     /// `validateFor…()` hook. ObjectGraph skips those calls for classes that say `false`, which
     /// spares a large save a call per object and hook. It is `true` for every subclass unless the
     /// subclass says otherwise; the generator's `final` classes say `false` (they override none of
@@ -172,6 +173,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Called when the object is deleted, before the delete rules of its relationships run.
     open func prepareForDeletion() {}
+
+    /// Called before the object is turned into a fault (`refresh(_:mergeChanges: false)`,
+    /// `refreshAllObjects()`), while its values are still readable: a place to release what
+    /// was computed from them.
+    open func willTurnIntoFault() {}
+
+    /// Called after the object was turned into a fault: its values are released until next used.
+    open func didTurnIntoFault() {}
 
     /// Checks the new object as `save()` will before inserting it, and throws `.validation`
     /// listing every failure: the model's rules for every property (required values, ranges,

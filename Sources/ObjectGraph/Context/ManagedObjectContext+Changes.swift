@@ -260,7 +260,11 @@ extension ManagedObject {
     }
 
     /// Drops the object's values and loaded relationships; the next access loads them again.
+    /// Calls `willTurnIntoFault()` before and `didTurnIntoFault()` after, as Core Data does.
     func turnIntoFault() {
+        let runsHooks = runsLifecycleCode
+        if runsHooks { willTurnIntoFault() }
+        defer { if runsHooks { didTurnIntoFault() } }
         values = []
         savedValues = nil
         changedAttributes.removeAll()
