@@ -153,8 +153,7 @@ final class PhaseLog: Sendable {
     func willSaveThatNeverSettlesStopsTheSave(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            let entity = try #require(context.model?.entity(named: "Author"))
-            let author = RestlessAuthor(entity: entity, insertInto: context)
+            let author = try context.insert(RestlessAuthor.self, entity: "Author")
             let error = #expect(throws: ObjectGraphError.self) { try context.save() }
             #expect(error?.kind == .invalidOperation)
             #expect(error?.message.contains("after 100 rounds") == true, "\(error?.message ?? "")")

@@ -49,8 +49,7 @@ import Testing
     func faultHooksRunAroundTurningIntoAFault(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            let entity = try #require(context.model?.entity(named: "Author"))
-            let author = WatchedAuthor(entity: entity, insertInto: context)
+            let author = try context.insert(WatchedAuthor.self, entity: "Author")
             try author.setValue("Ann", forKey: "name")
             try context.save()
             try context.refresh(author, mergeChanges: false)

@@ -67,8 +67,7 @@ import Testing
     func aPerKeyValidatorRunsInValidationAndSaveAndItsErrorSurfacesAsItself(kind: StoreKind) throws {
         let store = try TestStore(kind)
         try store.withNewContext { context in
-            let entity = try #require(context.model?.entity(named: "Item"))
-            let item = CalmItem(entity: entity, insertInto: context)
+            let item = try context.insert(CalmItem.self, entity: "Item")
             try item.setValue("A1", forKey: "code")
             try item.setValue("Hello!", forKey: "title")
             let direct = #expect(throws: ObjectGraphError.self) { try item.validateForInsert() }
