@@ -2,8 +2,24 @@ extension ManagedObjectContext {
     /// Deletes the matching objects in one transaction on the store's queue, without loading
     /// them. This context and others keep showing them until `mergeChanges(from:into:)`.
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        if let objectIDs = request.objectIDs { return try executeDelete(of: objectIDs) }
         let entity = try requireModel().requireEntity(request.entityName)
         return try execute(StoreBatchRequest(entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities, operation: .delete), .deleted)
+    }
+
+    /// Deletes the objects with `objectIDs`, all of one hierarchy, as `SELF IN` their IDs.
+    private func executeDelete(of objectIDs: [ManagedObjectID]) throws -> BatchResult {
+        guard let first = objectIDs.first else { return BatchResult(change: .deleted, objectIDs: []) }
+        let model = try requireModel()
+        let root = model.root(of: try model.requireEntity(first.entity.name))
+        if let stranger = objectIDs.first(where: { model.root(of: $0.entity) !== root }) {
+            throw ObjectGraphError(
+                .invalidOperation,
+                "a batch delete runs on one entity hierarchy, but \(stranger.shortDescription) is not a kind of \(root.name) like \(first.shortDescription); make one request per hierarchy",
+                entityName: stranger.entity.name, objectID: stranger)
+        }
+        let predicate = try FetchPredicate(format: "SELF IN %@", objectIDs)
+        return try execute(StoreBatchRequest(entity: root, predicate: try bind(predicate, root), includesSubentities: true, operation: .delete), .deleted)
     }
 
     /// Updates the matching objects in one transaction on the store's queue, without loading them.

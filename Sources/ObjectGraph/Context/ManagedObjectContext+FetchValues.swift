@@ -122,12 +122,11 @@ private struct ValuesLayout {
     let sort: [BoundSort]
 
     init<Result>(_ request: FetchRequest<Result>, entity: EntityDescription, model: ManagedObjectModel) throws {
-        guard !request.propertiesToFetch.isEmpty else {
-            throw ObjectGraphError(.invalidOperation, "a FetchedValues request needs propertiesToFetch: the properties each result holds", entityName: entity.name)
-        }
+        // Without propertiesToFetch, every stored attribute, as Core Data's dictionary requests.
+        let properties = request.propertiesToFetch.isEmpty ? entity.storedAttributes.map { FetchedProperty.attribute($0.name) } : request.propertiesToFetch
         var names: [String] = [], types: [AttributeType] = [], columns: [Column] = []
         var operands: [String: BoundPredicate.Operand] = [:]
-        for property in request.propertiesToFetch {
+        for property in properties {
             guard !names.contains(property.name) else {
                 throw ObjectGraphError(.invalidOperation, "propertiesToFetch names '\(property.name)' twice", entityName: entity.name, key: property.name)
             }
@@ -164,7 +163,7 @@ private struct ValuesLayout {
             return operand
         }
         self.isPerObject = !columns.contains { if case .value = $0 { false } else { true } } && request.propertiesToGroupBy.isEmpty
-        self.valuesAreGrouped = request.propertiesToFetch.allSatisfy { property in
+        self.valuesAreGrouped = properties.allSatisfy { property in
             guard case .attribute(let keyPath) = property else { return true }
             return request.propertiesToGroupBy.contains(keyPath)
         }

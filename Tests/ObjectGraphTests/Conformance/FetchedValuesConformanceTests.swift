@@ -104,8 +104,6 @@ import Testing
         let store = try makePeople(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
             var request = FetchRequest<FetchedValues>(entityName: "Person")
-            let none = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
-            #expect(none?.message == "a FetchedValues request needs propertiesToFetch: the properties each result holds")
             request.propertiesToFetch = [.attribute("name"), .aggregate(.sum, of: "name", as: "total")]
             let sumOfText = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
             #expect(sumOfText?.message == "Person: sum cannot aggregate name, a string attribute")
@@ -117,6 +115,25 @@ import Testing
             request.sortDescriptors = [FetchSortDescriptor(key: "age")]
             let sort = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
             #expect(sort?.message == "Person results has no attribute named 'age'; its attributes are name, n")
+        }
+    }
+
+    /// Without `propertiesToFetch` a values request gives every stored attribute, as Core Data's
+    /// dictionary requests do (it was an error before).
+    @Test(arguments: StoreKind.allCases)
+    func withoutPropertiesToFetchEveryStoredAttributeIsFetched(kind: StoreKind) throws {
+        let store = try makePeople(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let request = FetchRequest<FetchedValues>(entityName: "Person", predicate: try FetchPredicate(format: "name == 'Cy'"))
+            let rows = try context.fetch(request)
+            #expect(rows.map(\.names) == [["name", "age", "city"]])
+            #expect(rows.first?["name"] as? String == "Cy")
+            #expect(rows.first?.value("age", as: Int.self) == 20)
+            #expect(rows.first?["city"] as? String == "Rome")
+            var items = FetchRequest<FetchedValues>(entityName: "Item")
+            try context.insertItem("A1")
+            items.predicate = nil
+            #expect(try context.fetch(items).first?.names.contains("scratch") == false, "transient attributes are not stored")
         }
     }
 
