@@ -45,8 +45,8 @@ extension ManagedObjectContext {
 
     /// The `.mergeConflict` error for `conflicts`.
     func conflictError(_ conflicts: [MergeConflict], attempts: Int) -> ObjectGraphError {
-        let reason = mergePolicy == .error
-            ? "the merge policy is .error"
+        let reason = mergePolicy.basePolicy == .error
+            ? "the merge policy is \(mergePolicy)"
             : "they were still there after \(attempts) attempts to resolve them with \(mergePolicy)"
         let plural = conflicts.count == 1 ? "" : "s"
         let clashes = conflicts.allSatisfy(\.isUniquenessClash)
@@ -61,9 +61,16 @@ extension ManagedObjectContext {
         return error
     }
 
+    /// Lets a custom merge policy's resolver see `conflicts` first (it may change objects, or
+    /// throw its own error).
+    func resolveByCustomPolicy(_ conflicts: [MergeConflict]) throws {
+        if case .custom(let resolver) = mergePolicy { try resolver.resolve(conflicts, in: self) }
+    }
+
     /// Changes the conflicting objects as the merge policy says, so the next try can succeed.
     func resolve(_ conflicts: [MergeConflict]) {
-        let ourChangesWin = mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite
+        let policy = mergePolicy.basePolicy
+        let ourChangesWin = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         for conflict in conflicts {
             guard let object = liveObject(conflict.objectID) else { continue }
             guard let theirs = conflict.storeSnapshot else {
@@ -82,7 +89,7 @@ extension ManagedObjectContext {
                 }
                 continue
             }
-            switch mergePolicy {
+            switch policy {
             case .mergeByPropertyObjectTrump:
                 merge(storedRow: theirs, into: object)
             case .mergeByPropertyStoreTrump:
@@ -90,7 +97,7 @@ extension ManagedObjectContext {
                 merge(storedRow: theirs, into: object, keeping: { slot in theirs.values[slot].isStoredEqual(to: original[slot]) })
             case .overwrite:
                 merge(storedRow: theirs, into: object, keeping: { _ in true })
-            case .rollback, .error:
+            case .rollback, .error, .custom:
                 object.discardChanges()
                 merge(storedRow: theirs, into: object, keeping: { _ in false })
             }
@@ -102,7 +109,8 @@ extension ManagedObjectContext {
     /// win. Returns the conflicts it could not resolve: the stored object is registered here
     /// with unsaved changes of its own.
     func resolve(uniquenessConflicts conflicts: [(conflict: MergeConflict, stored: Snapshot)]) -> [MergeConflict] {
-        let ourChangesWin = mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite
+        let policy = mergePolicy.basePolicy
+        let ourChangesWin = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         var unresolved: [MergeConflict] = []
         for (conflict, stored) in conflicts {
             guard let object = pendingInserts.first(where: { $0.objectID == conflict.objectID }), let storedID = conflict.conflictingObjectID else { continue }

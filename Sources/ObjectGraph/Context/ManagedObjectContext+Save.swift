@@ -89,14 +89,16 @@ extension ManagedObjectContext {
                 return (plan, try store.save(plan.request))
             } catch let conflicts as VersionConflicts {
                 let found = mergeConflicts(conflicts)
-                guard mergePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found, attempts: attempt) }
+                try resolveByCustomPolicy(found)
+                guard mergePolicy.basePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found, attempts: attempt) }
                 resolve(found)
             } catch let error as ObjectGraphError where error.kind == .constraintViolation {
                 // A clash among this save's own inserts has no stored object to merge with: it
                 // stays a constraint violation.
                 let found = try uniquenessConflicts()
                 guard !found.isEmpty else { throw error }
-                guard mergePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found.map(\.conflict), attempts: attempt) }
+                try resolveByCustomPolicy(found.map(\.conflict))
+                guard mergePolicy.basePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found.map(\.conflict), attempts: attempt) }
                 let unresolved = resolve(uniquenessConflicts: found)
                 guard unresolved.isEmpty else { throw conflictError(unresolved, attempts: attempt) }
             }

@@ -66,6 +66,65 @@ import Testing
         #expect(error.message.contains("nothing was written"))
         #expect(try race.stored("title") == "theirs")
         try race.ours.performAndWait { () throws in #expect(race.ours.hasChanges) }
+        // Core Data's three snapshots and version numbers, transients left out.
+        #expect(conflict.objectSnapshot["title"] as? String == "ours")
+        #expect(conflict.cachedSnapshot?["title"] as? String == "original")
+        #expect(conflict.persistedSnapshot?["title"] as? String == "theirs")
+        #expect(conflict.persistedSnapshot?["note"] as? String == "original note")
+        #expect(conflict.objectSnapshot.keys.contains("scratch") == false)
+        #expect(conflict.objectSnapshot.count == race.ourItem.entity.attributes.count - 1)
+        #expect(conflict.oldVersionNumber == 1 && conflict.newVersionNumber == 2)
+    }
+
+    /// Keeps the longer of the two titles, then lets `basePolicy` finish.
+    final class KeepLongerTitle: ConflictResolver {
+        let basePolicy: MergePolicy
+        let seen = Locked<[MergeConflict.Kind]>([])
+
+        init(basePolicy: MergePolicy) {
+            self.basePolicy = basePolicy
+        }
+
+        func resolve(_ conflicts: [MergeConflict], in context: ManagedObjectContext) throws {
+            seen.withLock { $0 += conflicts.map(\.kind) }
+            for conflict in conflicts {
+                let ours = conflict.ourValue(forKey: "title") as? String ?? ""
+                let theirs = conflict.theirValue(forKey: "title") as? String ?? ""
+                if theirs.count > ours.count { try context.registeredObject(for: conflict.objectID)?.setValue(theirs, forKey: "title") }
+            }
+        }
+    }
+
+    struct Refused: Error, Equatable {}
+
+    /// Refuses every conflict with an error of its own.
+    final class RefuseAll: ConflictResolver {
+        let basePolicy = MergePolicy.mergeByPropertyObjectTrump
+        func resolve(_ conflicts: [MergeConflict], in context: ManagedObjectContext) throws { throw Refused() }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCustomPolicyResolvesFirstAndItsBasePolicyFinishes(kind: StoreKind) throws {
+        let race = try Race(kind)
+        try race.theySave(["title": "theirs is longer", "note": "their note"])
+        let policy = KeepLongerTitle(basePolicy: .mergeByPropertyObjectTrump)
+        try race.weSave(["title": "ours"], policy: .custom(policy))
+        #expect(policy.seen.withLock { $0 } == [.changedInStore])
+        #expect(try race.stored("title") == "theirs is longer")
+        #expect(try race.stored("note") == "their note")
+        #expect(MergePolicy.custom(policy) == .custom(policy) && MergePolicy.custom(policy) != .mergeByPropertyObjectTrump)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCustomPolicyCanFailTheSaveWithItsOwnError(kind: StoreKind) throws {
+        let race = try Race(kind)
+        try race.theySave(["title": "theirs"])
+        #expect(throws: Refused()) { try race.weSave(["title": "ours"], policy: .custom(RefuseAll())) }
+        #expect(try race.stored("title") == "theirs")
+        // With `.error` as its base, what the resolver leaves is the usual merge conflict.
+        let error = try #require(throws: ObjectGraphError.self) { try race.weSave([:], policy: .custom(KeepLongerTitle(basePolicy: .error))) }
+        #expect(error.kind == .mergeConflict)
+        #expect(error.message.contains("the merge policy is .custom(KeepLongerTitle, base .error)"), "\(error.message)")
     }
 
     @Test(arguments: StoreKind.allCases)
