@@ -99,7 +99,8 @@ extension ManagedObject {
 
     /// The value of an attribute or to-one `slot` of `row`, as the change methods give it.
     private func value(ofSlot slot: Int, in row: [AttributeValue], current: Bool) -> Any? {
-        if slot < entity.attributes.count { return row[slot].bridgedValue(as: entity.attributeTypes[slot]) }
+        // A transformable value the transformer cannot make is left out (these methods do not throw).
+        if slot < entity.attributes.count { return (try? row[slot].publicValue(ofSlot: slot, in: entity)) ?? nil }
         // A held destination may have its permanent ID by now; the row keeps the one it was set with.
         let position = slot - entity.attributes.count
         if current, position < heldToOne.count, let held = heldToOne[position] { return held.objectID }

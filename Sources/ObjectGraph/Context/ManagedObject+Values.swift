@@ -13,7 +13,7 @@ extension ManagedObject {
         guard let slot = entity.attributeSlot(named: key) else {
             return try relationshipValue(try entity.requireRelationship(key))
         }
-        return try storedValue(at: slot).bridgedValue(as: entity.attributeTypes[slot])
+        return try storedValue(at: slot).publicValue(ofSlot: slot, in: entity)
     }
 
     /// The value of the attribute `key` as `T`, or `nil` when the value is `nil`. Integers convert
@@ -32,9 +32,11 @@ extension ManagedObject {
         }
         let stored = try storedValue(at: slot)
         if stored.isNull { return nil }
+        // First the exact type, the common case (a transformable value read as `Data` is its bytes).
         if let value = stored.exactly(T.self) { return value }
         let entity = entity
         let attribute = entity.attributes[slot]
+        if attribute.valueTransformerName != nil, let value = try stored.publicValue(ofSlot: slot, in: entity) as? T { return value }
         if let value = stored.anyValue(as: attribute.type) as? T { return value }
         if case .integer(let integer) = stored, let integerType = T.self as? any BinaryInteger.Type,
            let converted = integerType.init(exactly: integer) {

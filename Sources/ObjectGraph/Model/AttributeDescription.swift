@@ -27,6 +27,9 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     public let maxLength: Int?
     /// A regular expression every string value must match entirely, if any.
     public let regex: String?
+    /// For a `transformable` attribute (stored as `binary`), the name of the `AttributeTransformer`
+    /// that converts its values to bytes and back, as Core Data's `valueTransformerName`.
+    public let valueTransformerName: String?
     /// `regex` compiled once, for validating every save.
     let regexExpression: NSRegularExpression?
     /// The value a newly inserted object starts with (`.null` when none is declared).
@@ -40,7 +43,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         name: String, type: AttributeType, isOptional: Bool = false, isTransient: Bool = false,
         isIndexed: Bool = false, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
         minimum: AttributeValue? = nil, maximum: AttributeValue? = nil,
-        minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil,
+        minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil, valueTransformerName: String? = nil,
         defaultValue: AttributeValue = .null, index: Int, isPrimaryKey: Bool = false
     ) {
         self.isPrimaryKey = isPrimaryKey
@@ -56,6 +59,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         self.minLength = minLength
         self.maxLength = maxLength
         self.regex = regex
+        self.valueTransformerName = valueTransformerName
         self.regexExpression = regex.flatMap(wholeStringExpression)
         self.defaultValue = defaultValue
         self.index = index
@@ -66,6 +70,6 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     public var defaultValueAsAny: Any? { defaultValue.bridgedValue(as: type) }
 
     public var description: String {
-        "\(name): \(type.rawValue)\(isOptional ? "?" : "")\(isTransient ? " (transient)" : "")"
+        "\(name): \(valueTransformerName == nil ? type.rawValue : "transformable(\(valueTransformerName!))")\(isOptional ? "?" : "")\(isTransient ? " (transient)" : "")"
     }
 }

@@ -58,6 +58,7 @@ struct AttributeDraft {
     var minLength: Int?
     var maxLength: Int?
     var regex: String?
+    var valueTransformerName: String?
     var defaultValue: AttributeValue = .null
 
     /// The description of this attribute at slot `index` of its entity's value rows.
@@ -65,7 +66,8 @@ struct AttributeDraft {
         AttributeDescription(
             name: name, type: type, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
             renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, minimum: minimum, maximum: maximum,
-            minLength: minLength, maxLength: maxLength, regex: regex, defaultValue: defaultValue, index: index,
+            minLength: minLength, maxLength: maxLength, regex: regex, valueTransformerName: valueTransformerName,
+            defaultValue: defaultValue, index: index,
             isPrimaryKey: isPrimaryKey)
     }
 }
