@@ -42,7 +42,8 @@ extension ManagedObjectContext {
     /// The groups as the store computes them, when it can: aggregates whose plain values are all
     /// grouped, and no unsaved changes the store does not know.
     private func storeGroups<Result>(_ layout: ValuesLayout, _ plan: FetchPlan, _ request: FetchRequest<Result>, _ store: any PersistentStore) throws -> [[AttributeValue]]? {
-        guard !layout.isPerObject, layout.valuesAreGrouped, !hasPendingChanges(for: plan, in: request) else { return nil }
+        // To-one values are object IDs, which only the objects hold (the store has keys).
+        guard !layout.isPerObject, layout.valuesAreGrouped, !layout.fetchesReferences, !hasPendingChanges(for: plan, in: request) else { return nil }
         let columns = zip(layout.columns, layout.types).map { column, type -> (column: StoreGroupRequest.Column, type: AttributeType) in
             switch column {
             case .value(let operand): (.value(operand), type)
@@ -116,6 +117,8 @@ private struct ValuesLayout {
     let groupOperands: [BoundPredicate.Operand]
     /// Without counts and aggregates, each object is a result of its own.
     let isPerObject: Bool
+    /// Whether a fetched property is a to-one relationship, whose values are object IDs.
+    let fetchesReferences: Bool
     /// Whether every plain value is one of the grouping properties (so a group has one value of it).
     let valuesAreGrouped: Bool
     let having: BoundPredicate?
@@ -126,12 +129,21 @@ private struct ValuesLayout {
         let properties = request.propertiesToFetch.isEmpty ? entity.storedAttributes.map { FetchedProperty.attribute($0.name) } : request.propertiesToFetch
         var names: [String] = [], types: [AttributeType] = [], columns: [Column] = []
         var operands: [String: BoundPredicate.Operand] = [:]
+        var fetchesReferences = false
         for property in properties {
             guard !names.contains(property.name) else {
                 throw ObjectGraphError(.invalidOperation, "propertiesToFetch names '\(property.name)' twice", entityName: entity.name, key: property.name)
             }
             switch property {
             case .attribute(let keyPath):
+                if let reference = try Self.referenceOperand(keyPath, entity, model) {
+                    // A to-one gives the related object's ID; the column's type only labels it.
+                    fetchesReferences = true
+                    operands[keyPath] = reference
+                    columns.append(.value(reference))
+                    types.append(.integer64)
+                    break
+                }
                 let (operand, attribute) = try Self.operand(keyPath, entity, model)
                 operands[keyPath] = operand
                 columns.append(.value(operand))
@@ -162,6 +174,7 @@ private struct ValuesLayout {
             }
             return operand
         }
+        self.fetchesReferences = fetchesReferences
         self.isPerObject = !columns.contains { if case .value = $0 { false } else { true } } && request.propertiesToGroupBy.isEmpty
         self.valuesAreGrouped = properties.allSatisfy { property in
             guard case .attribute(let keyPath) = property else { return true }
@@ -175,6 +188,15 @@ private struct ValuesLayout {
         let resultModel = ManagedObjectModel(name: "Values", version: 1, entities: [resultEntity], versionHash: "", canonicalJSON: Data(), sourceURL: nil)
         self.having = try request.havingPredicate?.bind(to: resultEntity, in: resultModel)
         self.sort = try request.sortDescriptors.map { try $0.bind(to: resultEntity, in: resultModel) }
+    }
+
+    /// The operand of `keyPath` when it names a to-one relationship (possibly through others),
+    /// as Core Data's dictionary results give the related object's ID; `nil` for anything else.
+    private static func referenceOperand(_ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel) throws -> BoundPredicate.Operand? {
+        let path = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let subject = try PredicateBinder(entity: entity, model: model).subject(path, usage: "propertiesToFetch")
+        guard case .reference = subject.target else { return nil }
+        return subject.operand()
     }
 
     private static func operand(_ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel) throws -> (BoundPredicate.Operand, AttributeDescription) {

@@ -48,7 +48,8 @@ public struct FetchedValues: FetchRequestResult, Sendable, Equatable, CustomStri
 /// A property of a `FetchedValues` result.
 public enum FetchedProperty: Sendable, Equatable {
     /// An attribute of the entity, or one reached through to-one relationships (`author.name`),
-    /// named by its key path.
+    /// named by its key path. A to-one relationship (`author`) gives the related object's
+    /// `ManagedObjectID`, or nil.
     case attribute(String)
     /// How many objects (of each group).
     case count(as: String)

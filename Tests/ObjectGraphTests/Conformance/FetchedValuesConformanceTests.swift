@@ -137,6 +137,29 @@ import Testing
         }
     }
 
+    /// A to-one in `propertiesToFetch` gives the related object's ID, as in Core Data.
+    @Test(arguments: StoreKind.allCases)
+    func aToOneInPropertiesToFetchGivesTheRelatedObjectsID(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.insert("Author", ["name": "Ann"])
+            try context.insert("Book", ["title": "Dune", "author": ann])
+            try context.insert("Book", ["title": "Solo"])
+            try context.save()
+            var request = FetchRequest<FetchedValues>(entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "title")])
+            request.propertiesToFetch = [.attribute("title"), .attribute("author")]
+            let rows = try context.fetch(request)
+            #expect(rows.map { $0["author"] as? ManagedObjectID } == [ann.objectID, nil])
+            #expect(rows.first?.value("author", as: ManagedObjectID.self) == ann.objectID)
+            request.propertiesToFetch = [.attribute("author"), .count(as: "books")]
+            request.propertiesToGroupBy = ["author"]
+            request.sortDescriptors = []
+            let groups = try context.fetch(request)
+            #expect(Set(groups.map { $0["author"] as? ManagedObjectID }) == [ann.objectID, nil])
+            #expect(groups.allSatisfy { $0.value("books", as: Int.self) == 1 })
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func aToManyInPropertiesToFetchIsRefusedInItsOwnWords(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
