@@ -176,6 +176,7 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         heldBackMerges.removeAll()
+        mergedInserts.removeAll()
         forgetReportedChanges()
         post(invalidated)
     }

@@ -38,6 +38,7 @@ extension ManagedObjectContext {
     public func mergeChanges(_ changes: ContextChanges) {
         checkQueue("mergeChanges(_:)")
         var didChange = ContextChanges(event: .objectsDidChange, insertedObjectIDs: changes.insertedObjectIDs)
+        registerObjects(insertedElsewhere: changes.insertedObjectIDs)
         didChange.deletedObjectIDs = markObjects(deletedElsewhere: changes.deletedObjectIDs)
         didChange.refreshedObjectIDs = refreshObjects(updatedElsewhere: changes.updatedObjectIDs)
         if !didChange.isEmpty { post(didChange) }
@@ -66,6 +67,15 @@ extension ManagedObjectContext {
     func processPendingMerges() {
         guard mergeInbox.hasPending else { return }
         for changes in mergeInbox.takeAll() { mergeChanges(changes) }
+    }
+
+    /// Registers a fault for each object another save inserted into this context's store, as Core
+    /// Data registers merged inserts; they are held until the next merge (see `mergedInserts`).
+    func registerObjects(insertedElsewhere insertedIDs: Set<ManagedObjectID>) {
+        guard let store = try? requireStore() else { return }
+        mergedInserts = insertedIDs.compactMap { objectID in
+            objectID.isTemporaryID || objectID.storeIdentifier != store.identifier ? nil : registeredFault(for: objectID)
+        }
     }
 
     /// Marks the objects another save deleted as deleted, as Core Data does: they stay registered

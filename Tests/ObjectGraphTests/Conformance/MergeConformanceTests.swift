@@ -116,6 +116,10 @@ import Testing
             return inserted.objectID
         }
         try viewer.performAndWait { () throws in
+            // A merged insert is registered, as Core Data registers it: a fault until used.
+            let inserted = try #require(viewer.registeredObject(for: insertedID))
+            #expect(inserted.isFault && !inserted.hasChanges)
+            #expect(try inserted.get("code", as: String.self) == "INSERTED")
             #expect(try changed.get("title", as: String.self) == "new")
             #expect(!changed.hasChanges)
             // As in Core Data (it used to leave the context): registered, deleted, readable.
