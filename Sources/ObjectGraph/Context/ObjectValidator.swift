@@ -111,6 +111,9 @@ enum ObjectValidator {
            !(attribute.regexExpression.map { matchesEntirely(string, $0) } ?? false) {
             return "\(value.debugText) does not match the pattern \(pattern)"
         }
+        if let failed = attribute.validationPredicates.first(where: { !$0.accepts(value) }) {
+            return "\(failed.message) (\(value.debugText) fails the validation predicate \(failed.format))"
+        }
         return nil
     }
 

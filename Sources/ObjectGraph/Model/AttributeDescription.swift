@@ -30,6 +30,9 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// For a `transformable` attribute (stored as `binary`), the name of the `AttributeTransformer`
     /// that converts its values to bytes and back, as Core Data's `valueTransformerName`.
     public let valueTransformerName: String?
+    /// The attribute's validation predicates with their messages (`"validation"` in the model
+    /// file), checked at save after the other rules.
+    public let validationPredicates: [ValidationPredicate]
     /// `regex` compiled once, for validating every save.
     let regexExpression: NSRegularExpression?
     /// The value a newly inserted object starts with (`.null` when none is declared).
@@ -44,7 +47,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         isIndexed: Bool = false, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
         minimum: AttributeValue? = nil, maximum: AttributeValue? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil, valueTransformerName: String? = nil,
-        defaultValue: AttributeValue = .null, index: Int, isPrimaryKey: Bool = false
+        validationPredicates: [ValidationPredicate] = [], defaultValue: AttributeValue = .null, index: Int, isPrimaryKey: Bool = false
     ) {
         self.isPrimaryKey = isPrimaryKey
         self.name = name
@@ -60,6 +63,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         self.maxLength = maxLength
         self.regex = regex
         self.valueTransformerName = valueTransformerName
+        self.validationPredicates = validationPredicates
         self.regexExpression = regex.flatMap(wholeStringExpression)
         self.defaultValue = defaultValue
         self.index = index

@@ -59,6 +59,7 @@ struct AttributeDraft {
     var maxLength: Int?
     var regex: String?
     var valueTransformerName: String?
+    var validationPredicates: [ValidationPredicate] = []
     var defaultValue: AttributeValue = .null
 
     /// The description of this attribute at slot `index` of its entity's value rows.
@@ -67,6 +68,7 @@ struct AttributeDraft {
             name: name, type: type, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
             renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, minimum: minimum, maximum: maximum,
             minLength: minLength, maxLength: maxLength, regex: regex, valueTransformerName: valueTransformerName,
+            validationPredicates: validationPredicates,
             defaultValue: defaultValue, index: index,
             isPrimaryKey: isPrimaryKey)
     }

@@ -4,6 +4,7 @@ extension ModelValidator {
     static let attributeKeys = [
         "name", "type", "optional", "default", "minValue", "maxValue", "minLength", "maxLength", "regex",
         "indexed", "transient", "renamingIdentifier", "versionHashModifier", "valueTransformerName",
+        "validation",
     ]
 
     /// The model-file type of transformable attributes: stored as `binary`, converted by the
@@ -39,6 +40,7 @@ extension ModelValidator {
         readValueLimits(into: &draft, fields)
         readLengthLimits(into: &draft, fields)
         readRegex(into: &draft, fields)
+        readValidationPredicates(into: &draft, fields)
         readDefault(into: &draft, fields)
         return log.issues.count == issuesBefore ? .valid(draft) : .broken(name)
     }
@@ -115,6 +117,25 @@ extension ModelValidator {
         draft.minLength = integer("minLength", in: fields, minimum: 0)
         draft.maxLength = integer("maxLength", in: fields, minimum: 0)
         checkOrder("minLength", draft.minLength, "maxLength", draft.maxLength, in: fields)
+    }
+
+    /// `validation`: a list of `{"predicate": …, "message": …}`, each predicate about the value
+    /// (`SELF`, `length`) and valid for the attribute's type.
+    private mutating func readValidationPredicates(into draft: inout AttributeDraft, _ fields: JSONObjectFields) {
+        let expected = "an array of {\"predicate\": …, \"message\": …} objects"
+        guard let elements = array("validation", in: fields, expected: expected) else { return }
+        for (position, element) in elements.enumerated() {
+            let path = fields.path("validation").index(position)
+            guard let rule = readObject(element, at: path, expected: "a {\"predicate\": …, \"message\": …} object", knownKeys: ["predicate", "message"]),
+                  let format = string("predicate", in: rule, required: true, expected: "a predicate about the value (SELF, length)"),
+                  let message = string("message", in: rule, required: true, expected: "the text a failure gives") else { continue }
+            do {
+                draft.validationPredicates.append(try ValidationPredicate(format: format, message: message, attributeName: draft.name, type: draft.type))
+            } catch {
+                log.report("found predicate \"\(format)\", which is not a valid predicate about a \(draft.type.rawValue) value (SELF is the value, length its length): \(error)",
+                           at: rule.path("predicate"), rule.position("predicate"))
+            }
+        }
     }
 
     /// `regex`: string attributes only, and it must compile.

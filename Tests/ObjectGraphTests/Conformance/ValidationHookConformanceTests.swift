@@ -106,3 +106,52 @@ import Testing
         }
     }
 }
+
+/// Validation predicates in the model file (Core Data's validation predicates and warnings): about
+/// the attribute's value, checked at save and by the validation methods, on every store alike.
+@Suite struct ValidationPredicateConformanceTests {
+    static let model = """
+    { "name": "Labels", "version": 1, "entities": [
+      { "name": "Label", "attributes": [
+        { "name": "text", "type": "string", "optional": true, "validation": [
+          { "predicate": "length >= 2", "message": "a label needs two characters at least" },
+          { "predicate": "NOT (SELF BEGINSWITH ' ')", "message": "a label starts with a letter" } ] },
+        { "name": "weight", "type": "integer32", "default": 1, "validation": [
+          { "predicate": "SELF BETWEEN {1, 9}", "message": "weights go from 1 to 9" } ] } ] } ] }
+    """
+
+    @Test(arguments: StoreKind.allCases)
+    func aFailingPredicateGivesItsMessageKeyValueAndPredicate(kind: StoreKind) throws {
+        let store = try TestStore(kind, model: { try ManagedObjectModel(data: Data(Self.model.utf8)) })
+        try store.withNewContext { context in
+            let label = try context.insertNewObject(forEntityName: "Label")
+            try label.setValue("x", forKey: "text")
+            try label.setValue(12, forKey: "weight")
+            let error = #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error?.validationFailures.map(\.key) == ["text", "weight"])
+            #expect(error?.validationFailures.first?.reason == "a label needs two characters at least (\"x\" fails the validation predicate length >= 2)")
+            #expect(error?.validationFailures.last?.reason == "weights go from 1 to 9 (12 fails the validation predicate SELF BETWEEN {1, 9})")
+            try label.setValue(" ab", forKey: "text")
+            try label.setValue(9, forKey: "weight")
+            let second = #expect(throws: ObjectGraphError.self) { try label.validateForInsert() }
+            #expect(second?.validationFailures.map(\.reason) == ["a label starts with a letter (\" ab\" fails the validation predicate NOT (SELF BEGINSWITH ' '))"])
+            try label.setValue(nil, forKey: "text")  // nil is not checked: the attribute is optional
+            try context.save()
+            try label.setValue("ok", forKey: "text")
+            try context.save()
+        }
+        #expect(try store.storedCount("Label", "text == 'ok' AND weight == 9") == 1)
+    }
+
+    @Test func aPredicateThatDoesNotFitTheValueIsRefusedAtLoad() {
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.thing(attributes: #"{ "name": "n", "type": "integer16", "validation": [ { "predicate": "SELF BEGINSWITH 'a'", "message": "m" } ] }"#),
+            path: "entities[0].attributes[0].validation[0].predicate", "which is not a valid predicate about a integer16 value")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.thing(attributes: #"{ "name": "n", "type": "string", "validation": [ { "predicate": "length >=", "message": "m" } ] }"#),
+            path: "entities[0].attributes[0].validation[0].predicate", "not a valid predicate")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.thing(attributes: #"{ "name": "n", "type": "string", "validation": [ { "predicate": "length > 1" } ] }"#),
+            path: "entities[0].attributes[0].validation[0].message", "missing required field")
+    }
+}
