@@ -89,6 +89,12 @@ struct EntityClassWriter {
     }
 
     private func writeAttribute(_ attribute: AttributeDescription, into code: inout SourceWriter) {
+        if let transformer = attribute.valueTransformerName {
+            // A generated property cannot throw, and a transformer can: no property for it.
+            code.line("// `\(attribute.name)` is transformable by '\(transformer)': read and set it with value(forKey:) and")
+            code.line("// setValue(_:forKey:), which run the transformer.")
+            return
+        }
         let type = attribute.type.swiftTypeName
         let slot = attribute.index
         code.line("/// \(attributeSummary(attribute))")

@@ -8,11 +8,22 @@ public struct BatchDeleteRequest: Sendable {
     public var predicate: FetchPredicate?
     /// Whether objects of sub-entities are deleted too. `true` by default.
     public var includesSubentities = true
+    /// The objects to delete, when the request was made from their IDs; the entity and the
+    /// predicate are then ignored.
+    public private(set) var objectIDs: [ManagedObjectID]?
 
     /// Deletes the objects of `entityName` matching `predicate`.
     public init(entityName: String, predicate: FetchPredicate? = nil) {
         self.entityName = entityName
         self.predicate = predicate
+    }
+
+    /// Deletes the objects with `objectIDs`, as Core Data's `init(objectIDs:)`: IDs of objects
+    /// already gone are skipped. The objects must belong to one entity hierarchy (one table),
+    /// since a batch request runs in one transaction on one table.
+    public init(objectIDs: [ManagedObjectID]) {
+        self.entityName = objectIDs.first?.entity.name ?? ""
+        self.objectIDs = objectIDs
     }
 }
 

@@ -18,11 +18,18 @@ public struct ContextChanges: Sendable, Equatable, CustomStringConvertible {
     /// Objects whose values a merge brought up to date with changes made elsewhere (only in
     /// objects-did-change notifications that follow a merge).
     public var refreshedObjectIDs: Set<ManagedObjectID> { get { refreshed.set } set { refreshed = ObjectIDCollection(newValue) } }
+    /// Objects the context let go of, so that they must not be used any more (only in the
+    /// objects-did-change notification `reset()` posts, as Core Data's invalidated objects).
+    public var invalidatedObjectIDs: Set<ManagedObjectID> { get { invalidated.set } set { invalidated = ObjectIDCollection(newValue) } }
+    /// Whether the context let go of every object it had (`reset()`): Core Data's
+    /// `NSInvalidatedAllObjectsKey`. `invalidatedObjectIDs` lists those that had permanent IDs.
+    public var invalidatesAllObjects = false
 
     private var inserted: ObjectIDCollection
     private var updated: ObjectIDCollection
     private var deleted: ObjectIDCollection
     private var refreshed: ObjectIDCollection
+    private var invalidated = ObjectIDCollection([])
 
     /// A change set for `event`.
     public init(
@@ -54,16 +61,19 @@ public struct ContextChanges: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether nothing changed.
     public var isEmpty: Bool {
-        inserted.count == 0 && updated.count == 0 && deleted.count == 0 && refreshed.count == 0
+        inserted.count == 0 && updated.count == 0 && deleted.count == 0 && refreshed.count == 0 && invalidated.count == 0
+            && !invalidatesAllObjects
     }
 
     public var description: String {
         "\(event): \(inserted.count) inserted, \(updated.count) updated, \(deleted.count) deleted, \(refreshed.count) refreshed"
+            + (invalidatesAllObjects || invalidated.count > 0 ? ", \(invalidated.count) invalidated" : "")
     }
 
     public static func == (lhs: ContextChanges, rhs: ContextChanges) -> Bool {
         lhs.event == rhs.event && lhs.insertedObjectIDs == rhs.insertedObjectIDs && lhs.updatedObjectIDs == rhs.updatedObjectIDs
             && lhs.deletedObjectIDs == rhs.deletedObjectIDs && lhs.refreshedObjectIDs == rhs.refreshedObjectIDs
+            && lhs.invalidatedObjectIDs == rhs.invalidatedObjectIDs && lhs.invalidatesAllObjects == rhs.invalidatesAllObjects
     }
 }
 
@@ -107,8 +117,9 @@ public enum ContextEvent: String, Sendable, CaseIterable {
     /// A save was committed (to the store, or to the parent context of a child).
     case didSave
     /// The context's objects changed without the context's own code changing them (a merge of
-    /// another context's save, or a child context's save pushed into it), or
-    /// `processPendingChanges()` reported the context's unsaved changes.
+    /// another context's save, or a child context's save pushed into it),
+    /// `processPendingChanges()` reported the context's unsaved changes, or `reset()` let go of
+    /// every object.
     case objectsDidChange
 
     /// The NotificationCenter name of the event's notification.

@@ -7,7 +7,8 @@ extension ManagedObjectContext {
     /// Posted (object: the context) after a save was committed.
     public static let didSaveNotification = Notification.Name("ObjectGraph.ManagedObjectContextDidSave")
     /// Posted (object: the context) after a merge or a child context's save changed its objects,
-    /// and by `processPendingChanges()` with the context's unsaved changes.
+    /// by `processPendingChanges()` with the context's unsaved changes, and by `reset()` with the
+    /// objects it let go of.
     public static let objectsDidChangeNotification = Notification.Name("ObjectGraph.ManagedObjectContextObjectsDidChange")
 
     /// The `userInfo` keys of the context's notifications.
@@ -23,6 +24,11 @@ extension ManagedObjectContext {
         public static let deletedObjectIDs = "deletedObjectIDs"
         /// `Set<ManagedObjectID>` of objects a merge refreshed.
         public static let refreshedObjectIDs = "refreshedObjectIDs"
+        /// `Set<ManagedObjectID>` of objects the context let go of (`reset()`).
+        public static let invalidatedObjectIDs = "invalidatedObjectIDs"
+        /// Present (`true`) when the context let go of every object (`reset()`), as Core Data's
+        /// `NSInvalidatedAllObjectsKey`.
+        public static let invalidatedAllObjects = "invalidatedAllObjects"
     }
 
     /// The context's change sets for `event`, as an `AsyncSequence`: each one the context reports
@@ -35,22 +41,29 @@ extension ManagedObjectContext {
         changeStreams.stream(for: event)
     }
 
-    /// Reports `changes` to NotificationCenter observers and to `changes(for:)` streams.
+    /// Reports `changes` to NotificationCenter observers and to `changes(for:)` streams, and to
+    /// fetched results controllers, which are told only of the updates `reportedUpdates` does
+    /// not name (a save's updates that an objects-did-change reported already).
     ///
     /// A will-save notification's `userInfo` holds only the `ContextChanges` (Core Data's has
     /// none at all): its ID sets are made only if someone reads them, since a will-save comes
     /// before every save. The other notifications carry each set under its own key too.
-    func post(_ changes: ContextChanges) {
+    func post(_ changes: ContextChanges, reportedUpdates: Set<ManagedObjectID> = []) {
         var userInfo: [AnyHashable: Any] = [NotificationKey.changes: changes]
         if changes.event != .willSave {
             userInfo[NotificationKey.insertedObjectIDs] = changes.insertedObjectIDs
             userInfo[NotificationKey.updatedObjectIDs] = changes.updatedObjectIDs
             userInfo[NotificationKey.deletedObjectIDs] = changes.deletedObjectIDs
             userInfo[NotificationKey.refreshedObjectIDs] = changes.refreshedObjectIDs
+            userInfo[NotificationKey.invalidatedObjectIDs] = changes.invalidatedObjectIDs
+            if changes.invalidatesAllObjects { userInfo[NotificationKey.invalidatedAllObjects] = true }
         }
         NotificationCenter.default.post(name: changes.event.notificationName, object: self, userInfo: userInfo)
         changeStreams.yield(changes)
-        notifyResultsObservers(changes)
+        guard !reportedUpdates.isEmpty else { return notifyResultsObservers(changes) }
+        var unreported = changes
+        unreported.updatedObjectIDs.subtract(reportedUpdates)
+        notifyResultsObservers(unreported)
     }
 }
 

@@ -10,13 +10,15 @@ public enum ValidationPhase: String, Sendable {
 
 /// A custom validation rule for the objects of an entity (and its sub-entities): it throws to
 /// refuse the save. Throw `ObjectGraphError.validation([...])` to name properties; any other
-/// error becomes a failure of the object as a whole, described by the error.
+/// error becomes a failure of the object as a whole, described by the error and kept as its
+/// `underlyingError`.
 public typealias ValidationRule = @Sendable (ManagedObject, ValidationPhase) throws -> Void
 
 extension ManagedObject {
     /// Checks whether `value` would be a valid value for the property `key` — its type, whether it
     /// is required, and the model's rules for it — without setting it. Throws `.typeMismatch` or
     /// `.unknownKey` for a value that cannot be set at all, and `.validation` naming the rule.
+    /// (`validateValue(_:forKey:)` runs this and the subclass's own rules.)
     public func validate(value: Any?, forKey key: String) throws {
         let entity = entity
         var reason: String?
@@ -63,20 +65,16 @@ struct ValidationRules: Sendable {
         rules[entity.index, default: []].append(rule)
     }
 
-    /// Runs the object's own hook and every rule of its entity and its ancestors; appends the
-    /// failures to `failures`.
+    /// Runs the object's own hook and every rule of its entity and its ancestors, for a save that
+    /// checks the model's rules itself; appends the failures to `failures`.
     func appendFailures(of object: ManagedObject, phase: ValidationPhase, model: ManagedObjectModel, to failures: inout [ValidationFailure]) {
         // Without hooks and rules there is nothing to run.
         if rules.isEmpty && !object.runsLifecycleCode { return }
         func collect(_ body: () throws -> Void) {
             do {
-                try body()
-            } catch let error as ObjectGraphError where !error.validationFailures.isEmpty {
-                failures += error.validationFailures
-            } catch let error as ObjectGraphError {
-                failures.append(ValidationFailure(object: object, key: error.key, reason: error.message))
+                try ModelRules.$areChecked.withValue(true, operation: body)
             } catch {
-                failures.append(ValidationFailure(object: object, key: nil, reason: "\(error)"))
+                failures += ValidationFailure.failures(describing: error, of: object, key: nil)
             }
         }
         switch phase {

@@ -232,6 +232,24 @@ extension ManagedObject {
         if loadedToMany[position]!.remove(destination) { markRelationshipChanged(relationship) }
     }
 
+    /// Whether the relationship `key` is a fault, as Core Data's `hasFault(forRelationshipNamed:)`:
+    /// reading it would load objects or rows. A to-many is a fault until loaded; a to-one until
+    /// its destination object was looked up (a nil to-one of a loaded object is not a fault).
+    /// Nothing is loaded to answer. Throws `.unknownKey` for an unknown key and `.typeMismatch`
+    /// for an attribute.
+    public func hasFault(forRelationshipNamed key: String) throws -> Bool {
+        let relationship = try entity.requireRelationship(key)
+        if isNew { return false }
+        if values.isEmpty { return true }
+        guard relationship.isToOne else {
+            let position = relationship.slot - entity.rowWidth
+            return position >= loadedToMany.count || loadedToMany[position] == nil
+        }
+        let position = relationship.slot - entity.attributes.count
+        let isHeld = position < heldToOne.count && heldToOne[position] != nil
+        return !values[relationship.slot].isNull && !isHeld
+    }
+
     /// Loads a to-many relationship if it is still a fault; returns its position in `loadedToMany`.
     func loadRelationship(_ relationship: RelationshipDescription) throws -> Int {
         checkQueue("using \(relationship.name)")
@@ -250,6 +268,7 @@ extension ManagedObject {
 
     /// Records a to-many change: the object is updated until saved or rolled back.
     private func markRelationshipChanged(_ relationship: RelationshipDescription) {
+        marks.formUnion(.changed)
         guard !isNew, !changedAttributes.contains(relationship.slot) else { return }
         let wasUpdated = !changedAttributes.isEmpty
         changedAttributes.insert(relationship.slot)

@@ -13,7 +13,7 @@ extension ManagedObject {
         guard let slot = entity.attributeSlot(named: key) else {
             return try relationshipValue(try entity.requireRelationship(key))
         }
-        return try storedValue(at: slot).bridgedValue(as: entity.attributeTypes[slot])
+        return try storedValue(at: slot).publicValue(ofSlot: slot, in: entity)
     }
 
     /// The value of the attribute `key` as `T`, or `nil` when the value is `nil`. Integers convert
@@ -32,9 +32,11 @@ extension ManagedObject {
         }
         let stored = try storedValue(at: slot)
         if stored.isNull { return nil }
+        // First the exact type, the common case (a transformable value read as `Data` is its bytes).
         if let value = stored.exactly(T.self) { return value }
         let entity = entity
         let attribute = entity.attributes[slot]
+        if attribute.valueTransformerName != nil, let value = try stored.publicValue(ofSlot: slot, in: entity) as? T { return value }
         if let value = stored.anyValue(as: attribute.type) as? T { return value }
         if case .integer(let integer) = stored, let integerType = T.self as? any BinaryInteger.Type,
            let converted = integerType.init(exactly: integer) {
@@ -81,25 +83,6 @@ extension ManagedObject {
         get throws { try value(forKey: key) }
     }
 
-    /// The attributes changed since the last save, with their new values (`nil` for cleared).
-    public func changedValues() -> [String: Any?] {
-        guard !isFault else { return [:] }
-        var result: [String: Any?] = [:]
-        let changed = isInserted ? entity.attributes : entity.attributes.filter { changedAttributes.contains($0.index) }
-        for attribute in changed { result[attribute.name] = values[attribute.index].bridgedValue(as: attribute.type) }
-        return result
-    }
-
-    /// The last saved values of `keys` (all attributes when `nil`); empty for unsaved objects.
-    public func committedValues(forKeys keys: [String]?) throws -> [String: Any?] {
-        if isNew { return [:] }
-        if isFault { try fulfillFault() }
-        let attributes = try keys.map { try $0.map(entity.requireAttribute) } ?? entity.attributes
-        var result: [String: Any?] = [:]
-        for attribute in attributes { result[attribute.name] = committed[attribute.index].bridgedValue(as: attribute.type) }
-        return result
-    }
-
     /// The value in `slot`, loading the object's values first if it is a fault. Always inlined:
     /// it is the inner step of every keyed and generated read, and with that many callers the
     /// optimiser otherwise stops inlining it.
@@ -122,6 +105,13 @@ extension ManagedObject {
 
     /// Sets the value in `slot` and records the change with the context.
     func setStoredValue(_ value: consuming AttributeValue, at slot: Int) throws {
+        try checkChangeable(slot)
+        recordChange(value, at: slot)
+    }
+
+    /// Loads the object's values if it is a fault, and throws unless `slot` may be set now: the
+    /// object must not be deleted, and must be new or belong to a context.
+    func checkChangeable(_ slot: Int) throws {
         checkQueue("setting \(entity.propertyName(atSlot: slot))")
         if isFault { try fulfillFault() }
         guard !isDeleted else {
@@ -136,13 +126,14 @@ extension ManagedObject {
                 "cannot change \(objectID.shortDescription): it no longer belongs to a context (it was reset, rolled back or its deletion saved)",
                 entityName: entity.name, objectID: objectID)
         }
-        recordChange(value, at: slot)
     }
 
     /// Writes `value` into `slot` of a loaded object and tracks the change: a saved object keeps
-    /// its saved row apart from the first change on, and joins its context's updated objects while
-    /// any value differs from the saved one.
+    /// its saved row apart from the first change on, and joins its context's updated objects
+    /// until saved, rolled back or refreshed. Any set counts, even of the value the slot had, as
+    /// in Core Data; the values are compared only when someone asks what differs.
     func recordChange(_ value: consuming AttributeValue, at slot: Int) {
+        marks.formUnion(.changed)
         // New objects (inserted, or not yet in a context) keep every value as it is set.
         guard !isNew else {
             values[slot] = value
@@ -150,13 +141,12 @@ extension ManagedObject {
         }
         if savedValues == nil { savedValues = values }
         values[slot] = value
-        let wasUpdated = !changedAttributes.isEmpty
-        if value.isStoredEqual(to: savedValues![slot]) {
-            changedAttributes.remove(slot)
-        } else {
+        guard !changedAttributes.isEmpty else {
             changedAttributes.insert(slot)
+            managedObjectContext?.objectUpdateStateChanged(self)
+            return
         }
-        if wasUpdated != !changedAttributes.isEmpty { managedObjectContext?.objectUpdateStateChanged(self) }
+        changedAttributes.insert(slot)
     }
 
     /// Fires the fault: the row it holds, or else the row loaded from its context's store.

@@ -63,6 +63,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// back into a fault); the first access fires the fault. A fetched object already holds its
     /// row, so firing it costs nothing; a fault made from an object ID loads its row then.
     @exclusivity(unchecked) public internal(set) var isFault = false
+    /// What the context has yet to report about the object, and whether a merge deleted it.
+    @exclusivity(unchecked) var marks = ChangeMarks()
 
     /// Creates an object of `entity` with its default values and inserts it into `context`
     /// (if given), as `NSManagedObject(entity:insertInto:)` does.
@@ -109,10 +111,14 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The values as last saved or fetched (meaningful for saved objects that are not faults).
     var committed: [AttributeValue] { savedValues ?? values }
 
-    /// Whether the object has changes that are not saved: inserted, deleted or updated.
-    public var hasChanges: Bool { isInserted || isDeleted || isUpdated }
+    /// Whether the object has changes that are not saved: inserted, deleted or updated. An object
+    /// another context's deletion was merged into has none: the deletion is saved already.
+    public var hasChanges: Bool { isInserted || isDeleted && !marks.contains(.deletedElsewhere) || isUpdated }
 
-    /// Whether a saved object has changed values that are not saved yet.
+    /// Whether a saved object has been changed since it was last saved or fetched. As in Core
+    /// Data, setting a property marks it updated even when the value is the one it had (or is set
+    /// back to it); `changedValues()` and `hasPersistentChangedValues` tell whether any value
+    /// actually differs.
     public var isUpdated: Bool { !isInserted && !isDeleted && !changedAttributes.isEmpty }
 
     public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
@@ -129,8 +135,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // Lifecycle hooks, as in Core Data: override them in a subclass. They run on the context's
     // queue; the defaults do nothing.
 
-    /// Whether objects of this class may run code of their own when they are created or saved:
-    /// an override of `init(entity:insertInto:)`, `willSave()`, `didSave()` or a
+    /// Whether objects of this class may run code of their own when they are created, saved or
+    /// turned into faults: an override of `init(entity:insertInto:)`, `willSave()`, `didSave()`,
+    /// `willTurnIntoFault()`, `didTurnIntoFault()`, `validateValue(_:forKey:)` or a
     /// `validateFor…()` hook. ObjectGraph skips those calls for classes that say `false`, which
     /// spares a large save a call per object and hook. It is `true` for every subclass unless the
     /// subclass says otherwise; the generator's `final` classes say `false` (they override none of
@@ -167,17 +174,42 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Called when the object is deleted, before the delete rules of its relationships run.
     open func prepareForDeletion() {}
 
-    /// Called by `save()` before a new object is inserted; override in a subclass to refuse it by
-    /// throwing (see `ValidationRule` for what to throw). The model's rules (required values,
-    /// ranges, lengths, patterns, relationship counts) are checked separately; the default does
-    /// nothing.
-    open func validateForInsert() throws {}
+    /// Called before the object is turned into a fault (`refresh(_:mergeChanges: false)`,
+    /// `refreshAllObjects()`), while its values are still readable: a place to release what
+    /// was computed from them.
+    open func willTurnIntoFault() {}
 
-    /// Called by `save()` before the changes of a saved object are written; see `validateForInsert()`.
-    open func validateForUpdate() throws {}
+    /// Called after the object was turned into a fault: its values are released until next used.
+    open func didTurnIntoFault() {}
 
-    /// Called by `save()` before a deleted object is removed; see `validateForInsert()`.
-    open func validateForDelete() throws {}
+    /// Checks the new object as `save()` will before inserting it, and throws `.validation`
+    /// listing every failure: the model's rules for every property (required values, ranges,
+    /// lengths, patterns, relationship counts) and `validateValue(_:forKey:)` for each persistent
+    /// property. Call it to check an object before saving; override it in a subclass to add
+    /// checks of your own, calling `super` as in Core Data. An error you throw reaches the caller
+    /// as a `ValidationFailure` whose `underlyingError` is your error.
+    ///
+    /// During a save the model's rules are checked for every object whatever its class does, so
+    /// `super` then only runs the per-key validators.
+    open func validateForInsert() throws { try validate(for: .insert) }
+
+    /// Checks the changes of a saved object as `save()` will before writing them: the model's
+    /// rules and `validateValue(_:forKey:)` for each changed property. See `validateForInsert()`.
+    open func validateForUpdate() throws { try validate(for: .update) }
+
+    /// Checks that the object may be deleted as `save()` will: no `deny` relationship may still
+    /// hold objects. See `validateForInsert()`.
+    open func validateForDelete() throws { try validate(for: .delete) }
+
+    /// Core Data's per-key validation: checks `value` for the property `key` and throws to refuse
+    /// it; a validator may also replace `value` with an acceptable one (the caller then uses the
+    /// new value). The default checks the model's rules for the property. Override it in a
+    /// subclass for rules of your own, switching on `key` and calling `super` for the others:
+    /// `validateForInsert()` and `validateForUpdate()` (and so `save()`) call it for each
+    /// property they check.
+    open func validateValue(_ value: inout Any?, forKey key: String) throws {
+        try validateModelRules(value, forKey: key)
+    }
 
     open var description: String {
         guard !isFault else { return "<\(entity.name) \(objectID.shortDescription): fault>" }

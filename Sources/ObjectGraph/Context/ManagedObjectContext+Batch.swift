@@ -2,8 +2,24 @@ extension ManagedObjectContext {
     /// Deletes the matching objects in one transaction on the store's queue, without loading
     /// them. This context and others keep showing them until `mergeChanges(from:into:)`.
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
+        if let objectIDs = request.objectIDs { return try executeDelete(of: objectIDs) }
         let entity = try requireModel().requireEntity(request.entityName)
         return try execute(StoreBatchRequest(entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities, operation: .delete), .deleted)
+    }
+
+    /// Deletes the objects with `objectIDs`, all of one hierarchy, as `SELF IN` their IDs.
+    private func executeDelete(of objectIDs: [ManagedObjectID]) throws -> BatchResult {
+        guard let first = objectIDs.first else { return BatchResult(change: .deleted, objectIDs: []) }
+        let model = try requireModel()
+        let root = model.root(of: try model.requireEntity(first.entity.name))
+        if let stranger = objectIDs.first(where: { model.root(of: $0.entity) !== root }) {
+            throw ObjectGraphError(
+                .invalidOperation,
+                "a batch delete runs on one entity hierarchy, but \(stranger.shortDescription) is not a kind of \(root.name) like \(first.shortDescription); make one request per hierarchy",
+                entityName: stranger.entity.name, objectID: stranger)
+        }
+        let predicate = try FetchPredicate(format: "SELF IN %@", objectIDs)
+        return try execute(StoreBatchRequest(entity: root, predicate: try bind(predicate, root), includesSubentities: true, operation: .delete), .deleted)
     }
 
     /// Updates the matching objects in one transaction on the store's queue, without loading them.
@@ -61,10 +77,11 @@ extension ManagedObjectContext {
         return try execute(StoreBatchRequest(entity: entity, operation: .insert(count: request.count, row: row)), .inserted)
     }
 
-    /// Brings `contexts` up to date with what a batch request did: deleted objects leave them
-    /// (and the relationships that held them), updated objects are refreshed (keeping their own
-    /// unsaved changes), inserted objects need nothing (fetches find them). Each context is
-    /// updated on its own queue and posts objects-did-change.
+    /// Brings `contexts` up to date with what a batch request did: deleted objects are marked
+    /// deleted (as a merged save's deletions are) and leave the relationships that held them,
+    /// updated objects are refreshed (keeping their own unsaved changes), inserted objects need
+    /// nothing (fetches find them). Each context is updated on its own queue and posts
+    /// objects-did-change.
     public static func mergeChanges(from result: BatchResult, into contexts: [ManagedObjectContext]) {
         let ids = Set(result.objectIDs)
         let changes = switch result.change {

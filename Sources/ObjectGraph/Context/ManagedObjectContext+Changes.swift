@@ -55,6 +55,7 @@ extension ManagedObjectContext {
         guard object.managedObjectContext == nil, !object.isInserted, object.objectID.isTemporaryID else { return }
         object.managedObjectContext = self
         object.isInserted = true
+        object.marks = .changed
         insertionOrder.append(object)
         insertedCount += 1
         object.awakeFromInsert()
@@ -69,17 +70,41 @@ extension ManagedObjectContext {
     public var updatedObjects: Set<ManagedObject> { Set(updated.values) }
     /// The objects scheduled for deletion.
     public var deletedObjects: Set<ManagedObject> { Set(deleted.values) }
-    /// Reports the context's unsaved changes now, as Core Data's `processPendingChanges()` does:
-    /// an objects-did-change notification (and `changes(for: .objectsDidChange)` element) listing
-    /// the inserted, updated and deleted objects, so observers and fetched results controllers see
-    /// them before a save. Saves and merges report on their own; each call lists every unsaved
-    /// change, reported before or not. Nothing is posted without changes.
+    /// Reports the changes made since the last report, as Core Data's `processPendingChanges()`
+    /// does: an objects-did-change notification (and `changes(for: .objectsDidChange)` element)
+    /// listing the objects inserted, updated and deleted in this event, so observers and fetched
+    /// results controllers see them before a save. Each change is reported once: an object
+    /// inserted and changed in the same event is reported as inserted; one changed after its
+    /// insertion was reported, as updated; an unsaved insert deleted after it was reported, as
+    /// deleted. Saves report what they write on their own, and start a new event. Nothing is
+    /// posted when nothing changed since the last report.
     public func processPendingChanges() {
         checkQueue("processPendingChanges()")
-        guard hasChanges else { return }
-        post(ContextChanges(
-            event: .objectsDidChange, inserted: pendingInserts.map(\.objectID),
-            updated: updated.values.map(\.objectID), deleted: deleted.values.map(\.objectID)))
+        var inserted: [ManagedObjectID] = [], changed: [ManagedObjectID] = [], removed = deletedReportedInserts
+        for object in pendingInserts where object.marks.contains(.changedInEvent) {
+            if object.marks.contains(.insertReported) { changed.append(object.objectID) } else { inserted.append(object.objectID) }
+            object.marks = .insertReported
+            reportedValues[ObjectKey(object)] = object.values
+        }
+        for object in updated.values where object.marks.contains(.changedInEvent) {
+            changed.append(object.objectID)
+            object.marks.remove(.changedInEvent)
+            reportedValues[ObjectKey(object)] = object.values
+        }
+        for object in deleted.values where object.marks.contains(.changedInEvent) {
+            removed.append(object.objectID)
+            object.marks.remove(.changedInEvent)
+        }
+        deletedReportedInserts = []
+        guard !inserted.isEmpty || !changed.isEmpty || !removed.isEmpty else { return }
+        post(ContextChanges(event: .objectsDidChange, inserted: inserted, updated: changed, deleted: removed))
+    }
+
+    /// Starts a new event with nothing reported: after a save, a rollback or a reset, whose own
+    /// reports (or lack of changes) leave nothing pending.
+    func forgetReportedChanges() {
+        reportedValues.removeAll()
+        deletedReportedInserts.removeAll()
     }
 
     /// Every object the context currently knows.
@@ -96,6 +121,7 @@ extension ManagedObjectContext {
     /// Removes an inserted object from the context (its deletion, or a rollback).
     func forgetInserted(_ object: ManagedObject) {
         object.isInserted = false
+        object.marks = []
         object.managedObjectContext = nil
         // Only an ID obtained in advance is registered; temporary ones never are.
         if !object.objectID.isTemporaryID { registered[object.objectID] = nil }
@@ -129,14 +155,19 @@ extension ManagedObjectContext {
         }
         updated.removeAll()
         deleted.removeAll()
+        forgetReportedChanges()
         applyHeldBackMerges()
     }
 
     /// Forgets every registered object and every unsaved change. Objects fetched before are
-    /// detached and must not be used; fetch again.
+    /// detached and must not be used; fetch again. Posts objects-did-change with
+    /// `invalidatesAllObjects` and the IDs of the objects let go, as Core Data does.
     public func reset() {
         checkQueue("reset()")
         deletionFailure = nil
+        var invalidated = ContextChanges(event: .objectsDidChange)
+        invalidated.invalidatesAllObjects = true
+        invalidated.invalidatedObjectIDs = Set(registered.values.map { $0.takeUnretainedValue().objectID })
         for object in pendingInserts { forgetInserted(object) }
         for object in registered.values { object.takeUnretainedValue().managedObjectContext = nil }
         registered.removeAll()
@@ -145,6 +176,9 @@ extension ManagedObjectContext {
         updated.removeAll()
         deleted.removeAll()
         heldBackMerges.removeAll()
+        mergedInserts.removeAll()
+        forgetReportedChanges()
+        post(invalidated)
     }
 
     /// Brings `object` up to date with the store. With `mergeChanges: false` unsaved changes are
@@ -156,6 +190,8 @@ extension ManagedObjectContext {
         guard object.isManaged(by: self), !object.isInserted else { return }
         guard mergeChanges else {
             updated[ObjectKey(object)] = nil
+            reportedValues[ObjectKey(object)] = nil
+            object.marks = []
             if object.isDeleted {
                 object.isDeleted = false
                 deleted[ObjectKey(object)] = nil
@@ -218,13 +254,18 @@ extension ManagedObject {
     func discardChanges() {
         if let savedValues { values = savedValues }
         savedValues = nil
+        marks.remove(.changedInEvent)
         changedAttributes.removeAll()
         heldToOne = []
         for position in loadedToMany.indices { loadedToMany[position]?.revert() }
     }
 
     /// Drops the object's values and loaded relationships; the next access loads them again.
+    /// Calls `willTurnIntoFault()` before and `didTurnIntoFault()` after, as Core Data does.
     func turnIntoFault() {
+        let runsHooks = runsLifecycleCode
+        if runsHooks { willTurnIntoFault() }
+        defer { if runsHooks { didTurnIntoFault() } }
         values = []
         savedValues = nil
         changedAttributes.removeAll()

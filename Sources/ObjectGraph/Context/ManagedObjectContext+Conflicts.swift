@@ -45,26 +45,37 @@ extension ManagedObjectContext {
 
     /// The `.mergeConflict` error for `conflicts`.
     func conflictError(_ conflicts: [MergeConflict], attempts: Int) -> ObjectGraphError {
-        let reason = mergePolicy == .error
-            ? "the merge policy is .error"
+        let reason = mergePolicy.basePolicy == .error
+            ? "the merge policy is \(mergePolicy)"
             : "they were still there after \(attempts) attempts to resolve them with \(mergePolicy)"
+        let plural = conflicts.count == 1 ? "" : "s"
+        let clashes = conflicts.allSatisfy(\.isUniquenessClash)
+            ? "\(conflicts.count) inserted object\(plural) with the uniqueness-constrained values of a stored object"
+            : "\(conflicts.count) conflict\(plural) with changes saved elsewhere since this context read its objects"
         var error = ObjectGraphError(
             .mergeConflict,
-            "Cannot save\(nameForMessages): \(conflicts.count) conflict\(conflicts.count == 1 ? "" : "s") with changes saved elsewhere since this context read its objects, and \(reason); nothing was written.\n"
+            "Cannot save\(nameForMessages): \(clashes), and \(reason); nothing was written.\n"
                 + conflicts.map { "  \($0)" }.joined(separator: "\n"),
-            entityName: conflicts.first?.entityName, objectID: conflicts.first?.objectID, key: conflicts.first?.keys.first)
+            entityName: conflicts.first?.entityName, objectID: conflicts.first?.objectID, key: conflicts.first?.leadingKey)
         error.mergeConflicts = conflicts
         return error
     }
 
+    /// Lets a custom merge policy's resolver see `conflicts` first (it may change objects, or
+    /// throw its own error).
+    func resolveByCustomPolicy(_ conflicts: [MergeConflict]) throws {
+        if case .custom(let resolver) = mergePolicy { try resolver.resolve(conflicts, in: self) }
+    }
+
     /// Changes the conflicting objects as the merge policy says, so the next try can succeed.
     func resolve(_ conflicts: [MergeConflict]) {
-        let ourChangesWin = mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite
+        let policy = mergePolicy.basePolicy
+        let ourChangesWin = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         for conflict in conflicts {
             guard let object = liveObject(conflict.objectID) else { continue }
             guard let theirs = conflict.storeSnapshot else {
-                // A row deleted elsewhere stays deleted: the object leaves the context.
-                _ = forgetObjects(deletedElsewhere: [conflict.objectID])
+                // A row deleted elsewhere stays deleted: the object is marked so, with nothing to save.
+                _ = markObjects(deletedElsewhere: [conflict.objectID])
                 continue
             }
             if object.isDeleted {
@@ -78,7 +89,7 @@ extension ManagedObjectContext {
                 }
                 continue
             }
-            switch mergePolicy {
+            switch policy {
             case .mergeByPropertyObjectTrump:
                 merge(storedRow: theirs, into: object)
             case .mergeByPropertyStoreTrump:
@@ -86,7 +97,7 @@ extension ManagedObjectContext {
                 merge(storedRow: theirs, into: object, keeping: { slot in theirs.values[slot].isStoredEqual(to: original[slot]) })
             case .overwrite:
                 merge(storedRow: theirs, into: object, keeping: { _ in true })
-            case .rollback, .error:
+            case .rollback, .error, .custom:
                 object.discardChanges()
                 merge(storedRow: theirs, into: object, keeping: { _ in false })
             }
@@ -98,7 +109,8 @@ extension ManagedObjectContext {
     /// win. Returns the conflicts it could not resolve: the stored object is registered here
     /// with unsaved changes of its own.
     func resolve(uniquenessConflicts conflicts: [(conflict: MergeConflict, stored: Snapshot)]) -> [MergeConflict] {
-        let ourChangesWin = mergePolicy == .mergeByPropertyObjectTrump || mergePolicy == .overwrite
+        let policy = mergePolicy.basePolicy
+        let ourChangesWin = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         var unresolved: [MergeConflict] = []
         for (conflict, stored) in conflicts {
             guard let object = pendingInserts.first(where: { $0.objectID == conflict.objectID }), let storedID = conflict.conflictingObjectID else { continue }
@@ -124,6 +136,18 @@ extension ManagedObjectContext {
 }
 
 extension MergeConflict {
+    /// Whether an inserted object clashes with a stored one by a uniqueness constraint.
+    var isUniquenessClash: Bool {
+        if case .uniqueness = kind { true } else { false }
+    }
+
+    /// The key an error about the conflict names: the constraint's first key for a uniqueness
+    /// clash, else the first property in conflict.
+    var leadingKey: String? {
+        if case .uniqueness(let constrained) = kind { return constrained.first }
+        return keys.first
+    }
+
     /// The stored row the conflict was found against, when it still exists.
     var storeSnapshot: Snapshot? {
         guard let theirs, let storeVersion else { return nil }

@@ -102,12 +102,15 @@ extension ManagedObjectContext {
     private func markDeleted(_ object: ManagedObject) {
         guard object.isManaged(by: self), !object.isDeleted else { return }
         if object.isInserted {
+            // Observers told of the insertion are told of the deletion at the next report.
+            if object.marks.contains(.insertReported) { deletedReportedInserts.append(object.objectID) }
             forgetInserted(object)
             insertedCount -= 1
             return
         }
         // Only an object with changed values is in `updated`.
         if !object.changedAttributes.isEmpty { updated[ObjectKey(object)] = nil }
+        object.marks.formUnion(.changed)
         object.isDeleted = true
         deleted[ObjectKey(object)] = object
     }

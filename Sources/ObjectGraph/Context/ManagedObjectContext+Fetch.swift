@@ -14,16 +14,27 @@ extension ManagedObjectContext {
         }
         let store = try requireStore()
         if Result.self == FetchedValues.self { return try fetchValues(request, store: store) as! [Result] }
+        if !request.includesPropertyValues && Result.self is ManagedObject.Type {
+            // Faults for the matching IDs: registered objects as they are, the others without values.
+            let objects = try fetch(request.returning(ManagedObjectID.self)).map(object(with:))
+            return try typed(objects, as: Result.self)
+        }
         let plan = try FetchPlan(request, model: store.model)
         if Result.self == ManagedObjectID.self && !hasPendingChanges(for: plan, in: request) {
             let snapshots = try store.fetch(plan.storeRequest)
             return snapshots.map { ManagedObjectID(space: store.idSpaces[$0.entityIndex], primaryKey: $0.primaryKey) as! Result }
         }
         let objects = try fetchObjects(plan, request: request, store: store)
+        if request.shouldRefreshRefetchedObjects { _ = refreshObjects(updatedElsewhere: Set(objects.map(\.objectID))) }
         for keyPath in request.relationshipKeyPathsForPrefetching {
             try prefetch(keyPath, of: objects, entity: plan.entity)
         }
         if Result.self == ManagedObjectID.self { return objects.map { $0.objectID as! Result } }
+        return try typed(objects, as: Result.self)
+    }
+
+    /// `objects` as `[Result]`, or the error naming the first object that is not a `Result`.
+    private func typed<Result>(_ objects: [ManagedObject], as: Result.Type) throws -> [Result] {
         if Result.self == ManagedObject.self { return unsafeBitCast(objects, to: [Result].self) }
         // Objects of exactly the requested class (a typed fetch of a final generated class) are
         // checked by comparing their class, which costs a fraction of a dynamic cast.

@@ -42,7 +42,8 @@ extension ManagedObjectContext {
     /// The groups as the store computes them, when it can: aggregates whose plain values are all
     /// grouped, and no unsaved changes the store does not know.
     private func storeGroups<Result>(_ layout: ValuesLayout, _ plan: FetchPlan, _ request: FetchRequest<Result>, _ store: any PersistentStore) throws -> [[AttributeValue]]? {
-        guard !layout.isPerObject, layout.valuesAreGrouped, !hasPendingChanges(for: plan, in: request) else { return nil }
+        // To-one values are object IDs, which only the objects hold (the store has keys).
+        guard !layout.isPerObject, layout.valuesAreGrouped, !layout.fetchesReferences, !hasPendingChanges(for: plan, in: request) else { return nil }
         let columns = zip(layout.columns, layout.types).map { column, type -> (column: StoreGroupRequest.Column, type: AttributeType) in
             switch column {
             case .value(let operand): (.value(operand), type)
@@ -116,23 +117,33 @@ private struct ValuesLayout {
     let groupOperands: [BoundPredicate.Operand]
     /// Without counts and aggregates, each object is a result of its own.
     let isPerObject: Bool
+    /// Whether a fetched property is a to-one relationship, whose values are object IDs.
+    let fetchesReferences: Bool
     /// Whether every plain value is one of the grouping properties (so a group has one value of it).
     let valuesAreGrouped: Bool
     let having: BoundPredicate?
     let sort: [BoundSort]
 
     init<Result>(_ request: FetchRequest<Result>, entity: EntityDescription, model: ManagedObjectModel) throws {
-        guard !request.propertiesToFetch.isEmpty else {
-            throw ObjectGraphError(.invalidOperation, "a FetchedValues request needs propertiesToFetch: the properties each result holds", entityName: entity.name)
-        }
+        // Without propertiesToFetch, every stored attribute, as Core Data's dictionary requests.
+        let properties = request.propertiesToFetch.isEmpty ? entity.storedAttributes.map { FetchedProperty.attribute($0.name) } : request.propertiesToFetch
         var names: [String] = [], types: [AttributeType] = [], columns: [Column] = []
         var operands: [String: BoundPredicate.Operand] = [:]
-        for property in request.propertiesToFetch {
+        var fetchesReferences = false
+        for property in properties {
             guard !names.contains(property.name) else {
                 throw ObjectGraphError(.invalidOperation, "propertiesToFetch names '\(property.name)' twice", entityName: entity.name, key: property.name)
             }
             switch property {
             case .attribute(let keyPath):
+                if let reference = try Self.referenceOperand(keyPath, entity, model) {
+                    // A to-one gives the related object's ID; the column's type only labels it.
+                    fetchesReferences = true
+                    operands[keyPath] = reference
+                    columns.append(.value(reference))
+                    types.append(.integer64)
+                    break
+                }
                 let (operand, attribute) = try Self.operand(keyPath, entity, model)
                 operands[keyPath] = operand
                 columns.append(.value(operand))
@@ -163,8 +174,9 @@ private struct ValuesLayout {
             }
             return operand
         }
+        self.fetchesReferences = fetchesReferences
         self.isPerObject = !columns.contains { if case .value = $0 { false } else { true } } && request.propertiesToGroupBy.isEmpty
-        self.valuesAreGrouped = request.propertiesToFetch.allSatisfy { property in
+        self.valuesAreGrouped = properties.allSatisfy { property in
             guard case .attribute(let keyPath) = property else { return true }
             return request.propertiesToGroupBy.contains(keyPath)
         }
@@ -178,9 +190,20 @@ private struct ValuesLayout {
         self.sort = try request.sortDescriptors.map { try $0.bind(to: resultEntity, in: resultModel) }
     }
 
+    /// The operand of `keyPath` when it names a to-one relationship (possibly through others),
+    /// as Core Data's dictionary results give the related object's ID; `nil` for anything else.
+    private static func referenceOperand(_ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel) throws -> BoundPredicate.Operand? {
+        let path = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let subject = try PredicateBinder(entity: entity, model: model).subject(path, usage: "propertiesToFetch")
+        guard case .reference = subject.target else { return nil }
+        return subject.operand()
+    }
+
     private static func operand(_ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel) throws -> (BoundPredicate.Operand, AttributeDescription) {
         // Decimals are read as stored (not cast): results keep their exact values.
-        let (operand, attribute) = try sortOperand(keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), of: entity, in: model)
+        let (operand, attribute) = try sortOperand(
+            keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), of: entity, in: model,
+            usage: "propertiesToFetch", rule: "propertiesToFetch names attributes")
         if case .attributeAsReal(let plain) = operand { return (.attribute(plain), attribute) }
         if case .path(let path, true) = operand { return (.path(path, asNumber: false), attribute) }
         return (operand, attribute)

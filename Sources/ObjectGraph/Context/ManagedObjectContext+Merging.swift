@@ -9,8 +9,8 @@ extension ManagedObjectContext {
     ///
     /// A merge runs as soon as the context's queue is free, and in any case before the next
     /// fetch, count, object lookup, save or `perform` on the context, so a save that has returned
-    /// is always visible to the next use of the context. Objects the other save deleted leave
-    /// the context; updated objects take the new values and keep the context's own unsaved
+    /// is always visible to the next use of the context. Objects the other save deleted are
+    /// marked deleted (`isDeleted`, their last values readable, nothing to save); updated objects take the new values and keep the context's own unsaved
     /// edits on top; new objects are found by fetches. An object whose unsaved edits the other
     /// save changed too is not merged: the conflict is left to the merge policy at the next save
     /// (`.error` throws it), where Core Data would let the unsaved value win silently.
@@ -30,14 +30,16 @@ extension ManagedObjectContext {
     }
 
     /// Brings the context up to date with `changes` (usually another context's did-save change
-    /// set): deleted objects leave the context, updated ones are refreshed keeping the context's
+    /// set): deleted objects are marked deleted (they stay registered with their last values
+    /// readable, and fetches no longer find them), updated ones are refreshed keeping the context's
     /// own unsaved edits (or left for the save's merge policy when the same properties changed
     /// on both sides). Posts objects-did-change and passes the changes on to child contexts
     /// that merge automatically. Call it on the context's queue.
     public func mergeChanges(_ changes: ContextChanges) {
         checkQueue("mergeChanges(_:)")
         var didChange = ContextChanges(event: .objectsDidChange, insertedObjectIDs: changes.insertedObjectIDs)
-        didChange.deletedObjectIDs = forgetObjects(deletedElsewhere: changes.deletedObjectIDs)
+        registerObjects(insertedElsewhere: changes.insertedObjectIDs)
+        didChange.deletedObjectIDs = markObjects(deletedElsewhere: changes.deletedObjectIDs)
         didChange.refreshedObjectIDs = refreshObjects(updatedElsewhere: changes.updatedObjectIDs)
         if !didChange.isEmpty { post(didChange) }
         childMergeTargets.deliver(changes, except: nil)
@@ -67,9 +69,20 @@ extension ManagedObjectContext {
         for changes in mergeInbox.takeAll() { mergeChanges(changes) }
     }
 
-    /// Takes the objects another save deleted out of the context (and out of the loaded
-    /// relationships that held them); returns the IDs of those it held.
-    func forgetObjects(deletedElsewhere deletedIDs: Set<ManagedObjectID>) -> Set<ManagedObjectID> {
+    /// Registers a fault for each object another save inserted into this context's store, as Core
+    /// Data registers merged inserts; they are held until the next merge (see `mergedInserts`).
+    func registerObjects(insertedElsewhere insertedIDs: Set<ManagedObjectID>) {
+        guard let store = try? requireStore() else { return }
+        mergedInserts = insertedIDs.compactMap { objectID in
+            objectID.isTemporaryID || objectID.storeIdentifier != store.identifier ? nil : registeredFault(for: objectID)
+        }
+    }
+
+    /// Marks the objects another save deleted as deleted, as Core Data does: they stay registered
+    /// with their last values readable, refuse changes, have nothing to save, and leave the loaded
+    /// relationships that held them (fetches no longer find their rows). Returns the IDs of those
+    /// the context held.
+    func markObjects(deletedElsewhere deletedIDs: Set<ManagedObjectID>) -> Set<ManagedObjectID> {
         guard !deletedIDs.isEmpty else { return [] }
         for object in registered.values.map({ $0.takeUnretainedValue() }) {
             // Loaded to-manys that held a deleted object load again when next used.
@@ -79,18 +92,18 @@ extension ManagedObjectContext {
             // Resolved destinations are let go (they may be gone); unsaved ones stay held.
             if !object.hasChanges { object.heldToOne = [] }
         }
-        var forgotten = Set<ManagedObjectID>()
+        var marked = Set<ManagedObjectID>()
         for objectID in deletedIDs {
             heldBackMerges[objectID] = nil
             guard let object = liveObject(objectID) else { continue }
             updated[ObjectKey(object)] = nil
             deleted[ObjectKey(object)] = nil
-            object.isDeleted = false
-            registered[objectID] = nil
-            object.managedObjectContext = nil
-            forgotten.insert(objectID)
+            reportedValues[ObjectKey(object)] = nil
+            object.isDeleted = true
+            object.marks = .deletedElsewhere
+            marked.insert(objectID)
         }
-        return forgotten
+        return marked
     }
 
     /// Gives the objects whose merge was held back (their unsaved edits clashed with it) the

@@ -31,14 +31,15 @@ extension ManagedObjectContext {
         }
         let insertedIDs = gather(pendingInserts)
         post(ContextChanges(event: .willSave, inserted: insertedIDs, updated: gather(updated.values), deleted: gather(deleted.values)))
-        for object in hooked { object.willSave() }
+        if !hooked.isEmpty { try callWillSave(hooked) }
         guard var saved = try writeResolvingConflicts(to: store) else { return }
         sharedRowCache?.removeAll()
-        let changes = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
-        // Objects whose clashing edits were undone before the save still wait for their merge.
-        if !heldBackMerges.isEmpty { applyHeldBackMerges() }
+        let (changes, reportedUpdates) = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
         for object in saved.plan.hooked { object.didSave() }
-        post(changes)
+        // Deleted for good, as in Core Data: no longer "to be deleted at the next save" (a
+        // `didSave()` could still tell a deleted object by it).
+        for object in saved.plan.deleted { object.isDeleted = false }
+        post(changes, reportedUpdates: reportedUpdates)
         if parent == nil {
             persistentStoreCoordinator?.mergeTargets.deliver(changes, except: self)
             persistentStoreCoordinator?.noteSave()
@@ -49,6 +50,32 @@ extension ManagedObjectContext {
     /// Saves like `save()`, suspending instead of blocking while the store commits.
     public func save() async throws {
         try await perform { try self.save() }
+    }
+
+    /// How many rounds of `willSave()` a save makes at most before it gives up (Core Data's bound).
+    static let willSaveRounds = 100
+
+    /// Calls `willSave()` on `objects`, then again, as Core Data does, on each object with save
+    /// hooks that the last round changed or brought into the save, until a round changes none.
+    /// Throws `.invalidOperation` when the changes go on for `willSaveRounds` rounds.
+    private func callWillSave(_ objects: [ManagedObject]) throws {
+        var round = objects
+        var called = Set<ObjectKey>()
+        for _ in 0..<Self.willSaveRounds {
+            for object in round {
+                object.marks.remove(.changedSinceWillSave)
+                called.insert(ObjectKey(object))
+            }
+            for object in round { object.willSave() }
+            round = (pendingInserts + Array(updated.values) + Array(deleted.values)).filter { object in
+                object.runsLifecycleCode && (object.marks.contains(.changedSinceWillSave) || !called.contains(ObjectKey(object)))
+            }
+            if round.isEmpty { return }
+        }
+        throw ObjectGraphError(
+            .invalidOperation,
+            "Cannot save\(nameForMessages): willSave() was still changing \(round.count) object\(round.count == 1 ? "" : "s") (\(round.prefix(3).map(\.objectID.shortDescription).joined(separator: ", "))) after \(Self.willSaveRounds) rounds; a willSave() that sets a value on every call never lets the save start (compare before setting, or use setPrimitiveValue(_:forKey:)); nothing was written.",
+            entityName: round.first?.entity.name, objectID: round.first?.objectID)
     }
 
     /// Writes the changes; on conflicts with changes saved elsewhere, resolves them by the merge
@@ -62,11 +89,16 @@ extension ManagedObjectContext {
                 return (plan, try store.save(plan.request))
             } catch let conflicts as VersionConflicts {
                 let found = mergeConflicts(conflicts)
-                guard mergePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found, attempts: attempt) }
+                try resolveByCustomPolicy(found)
+                guard mergePolicy.basePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found, attempts: attempt) }
                 resolve(found)
-            } catch let error as ObjectGraphError where error.kind == .constraintViolation && mergePolicy != .error {
+            } catch let error as ObjectGraphError where error.kind == .constraintViolation {
+                // A clash among this save's own inserts has no stored object to merge with: it
+                // stays a constraint violation.
                 let found = try uniquenessConflicts()
-                guard !found.isEmpty, attempt < Self.conflictAttempts else { throw error }
+                guard !found.isEmpty else { throw error }
+                try resolveByCustomPolicy(found.map(\.conflict))
+                guard mergePolicy.basePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found.map(\.conflict), attempts: attempt) }
                 let unresolved = resolve(uniquenessConflicts: found)
                 guard unresolved.isEmpty else { throw conflictError(unresolved, attempts: attempt) }
             }
@@ -130,10 +162,8 @@ extension ManagedObjectContext {
         if plan.deleted.contains(where: { $0.rowVersion > 0 }) { plan.request.deleteVersions = plan.deleted.map(\.rowVersion) }
         for object in plan.updated {
             object.refreshHeldReferences()
-            let entity = object.entity
             let changes = object.relationshipChanges()
-            let columns = object.changedAttributes.slots(below: entity.rowWidth)
-                .filter { $0 >= entity.attributes.count || !entity.attributes[$0].isTransient }
+            let columns = object.savedColumns()
             // A change of to-many relationships only still bumps the row's version.
             guard !columns.isEmpty || !changes.isEmpty else {
                 plan.unwritten.insert(ObjectKey(object))
@@ -181,13 +211,14 @@ extension ManagedObjectContext {
 
     /// Makes the context match the store after a committed save: inserted objects get permanent
     /// IDs, committed values move forward, deleted objects leave the context. Returns the
-    /// did-save change set, and fills `plan.hooked`.
+    /// did-save change set and the updated objects whose changes an objects-did-change reported
+    /// already, and fills `plan.hooked`.
     ///
     /// A saved insert that nothing but the plan holds any more — no variable of the caller, no
     /// other object — is not registered: it is released when the save returns, as it would be
     /// right after registering it, and `object(with:)` makes a fault for its ID if it is wanted
     /// again. A bulk insert then costs no registry entries at all.
-    private func didSave(_ plan: inout SavePlan, assignedKeys: [Int64], store: any PersistentStore) -> ContextChanges {
+    private func didSave(_ plan: inout SavePlan, assignedKeys: [Int64], store: any PersistentStore) -> (ContextChanges, reportedUpdates: Set<ManagedObjectID>) {
         var keys = assignedKeys.makeIterator()
         // The plan holds the inserted objects from here on (`insertionOrder` is usually the same
         // array), so a reference count of one means nothing else does.
@@ -208,14 +239,18 @@ extension ManagedObjectContext {
             }
             object.isInserted = false
             object.isNew = false
+            object.marks = []
             object.savedValues = nil
             object.rowVersion = 1
             insertedIDs.append(object.objectID)
             if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
             if runsHooks { plan.hooked.append(object) }
         }
+        var reportedUpdates = Set<ManagedObjectID>()
         for object in plan.updated {
+            if !object.marks.contains(.changedInEvent) { reportedUpdates.insert(object.objectID) }
             object.savedValues = nil
+            object.marks = []
             object.changedAttributes.removeAll()
             if !plan.unwritten.contains(ObjectKey(object)) { object.rowVersion += 1 }
             if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
@@ -230,8 +265,9 @@ extension ManagedObjectContext {
         }
         updated.removeAll()
         deleted.removeAll()
+        forgetReportedChanges()
         // The request holds the deleted objects' IDs already, in the same order.
-        return ContextChanges(event: .didSave, inserted: insertedIDs, updated: plan.updated.map(\.objectID), deleted: plan.request.deletes)
+        return (ContextChanges(event: .didSave, inserted: insertedIDs, updated: plan.updated.map(\.objectID), deleted: plan.request.deletes), reportedUpdates)
     }
 }
 

@@ -81,6 +81,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The newest stored rows of merges held back from objects whose unsaved edits they clashed
     /// with (see `refreshObjects(updatedElsewhere:)`), applied if those edits are rolled back.
     @exclusivity(unchecked) var heldBackMerges: [ManagedObjectID: Snapshot] = [:]
+    /// The values of objects as the last objects-did-change reported them, for
+    /// `changedValuesForCurrentEvent()`; an object without an entry has had no change reported
+    /// since it was saved or fetched.
+    @exclusivity(unchecked) var reportedValues: [ObjectKey: [AttributeValue]] = [:]
+    /// Objects whose insertion an objects-did-change reported, deleted since: the next one
+    /// reports them deleted.
+    @exclusivity(unchecked) var deletedReportedInserts: [ManagedObjectID] = []
+    /// The objects the last merge registered for the other save's inserts, held until the next
+    /// merge or `reset()`: as Core Data's objects-did-change holds the merged objects, so they
+    /// stay registered for the code that reacts to the merge.
+    @exclusivity(unchecked) var mergedInserts: [ManagedObject] = []
     /// Saves of other contexts waiting to be merged into this one.
     let mergeInbox = MergeInbox()
     /// The child contexts that merge this context's changes automatically.

@@ -5,7 +5,7 @@
 /// updates or deletes to be at the version the context read; a row changed since (or deleted) is
 /// a conflict, and so is an inserted object that breaks a uniqueness constraint against a stored
 /// row.
-public enum MergePolicy: Sendable, Equatable {
+public enum MergePolicy: Sendable, Equatable, CustomStringConvertible {
     /// The save fails with a `.mergeConflict` error listing each conflict; nothing is written.
     /// The default.
     case error
@@ -24,6 +24,68 @@ public enum MergePolicy: Sendable, Equatable {
     /// This context's conflicting changes are dropped: its objects take the stored state.
     /// Uniqueness conflicts are resolved as `.mergeByPropertyStoreTrump` does.
     case rollback
+    /// A policy of the program's own, as a subclass of Core Data's `NSMergePolicy`: the resolver
+    /// sees the conflicts first and may change the context's objects (or throw to fail the save
+    /// with its own error), then its `basePolicy` resolves what is left.
+    case custom(any ConflictResolver)
+
+    /// The built-in policy that finally resolves conflicts: the policy itself, or a custom
+    /// policy's base.
+    var basePolicy: MergePolicy {
+        guard case .custom(let resolver) = self else { return self }
+        // A base is never custom itself: a resolver naming another custom policy gets its base.
+        return resolver.basePolicy.basePolicy
+    }
+
+    public static func == (lhs: MergePolicy, rhs: MergePolicy) -> Bool {
+        switch (lhs, rhs) {
+        case (.error, .error), (.mergeByPropertyStoreTrump, .mergeByPropertyStoreTrump),
+             (.mergeByPropertyObjectTrump, .mergeByPropertyObjectTrump), (.overwrite, .overwrite), (.rollback, .rollback):
+            true
+        case (.custom(let a), .custom(let b)): a === b
+        default: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .error: ".error"
+        case .mergeByPropertyStoreTrump: ".mergeByPropertyStoreTrump"
+        case .mergeByPropertyObjectTrump: ".mergeByPropertyObjectTrump"
+        case .overwrite: ".overwrite"
+        case .rollback: ".rollback"
+        case .custom(let resolver): ".custom(\(type(of: resolver)), base \(resolver.basePolicy.basePolicy))"
+        }
+    }
+}
+
+/// The program's own conflict resolution, used as `MergePolicy.custom(_:)`: Core Data's way of
+/// subclassing `NSMergePolicy` and overriding `resolve(optimisticLockingConflicts:)` and
+/// `resolve(constraintConflicts:)`.
+///
+/// ```swift
+/// final class KeepLongerTitle: ConflictResolver {
+///     let basePolicy = MergePolicy.mergeByPropertyObjectTrump
+///     func resolve(_ conflicts: [MergeConflict], in context: ManagedObjectContext) throws {
+///         for conflict in conflicts {
+///             let ours = conflict.ourValue(forKey: "title") as? String ?? ""
+///             let theirs = conflict.theirValue(forKey: "title") as? String ?? ""
+///             if theirs.count > ours.count { try context.registeredObject(for: conflict.objectID)?.setValue(theirs, forKey: "title") }
+///         }
+///     }
+/// }
+/// context.mergePolicy = .custom(KeepLongerTitle())
+/// ```
+public protocol ConflictResolver: AnyObject, Sendable {
+    /// The built-in policy that resolves the conflicts after `resolve(_:in:)`, as the merge
+    /// type a subclass of `NSMergePolicy` passes to `super`. With `.error` the save fails with
+    /// the conflicts unless `resolve(_:in:)` throws its own error first.
+    var basePolicy: MergePolicy { get }
+
+    /// Called on the context's queue with the conflicts a save met, before `basePolicy` resolves
+    /// them: change the context's objects here (what you set counts as this context's change).
+    /// Throw to fail the save with your error; nothing is written.
+    func resolve(_ conflicts: [MergeConflict], in context: ManagedObjectContext) throws
 }
 
 /// One conflict a save found: an object changed or deleted elsewhere since this context read
@@ -81,6 +143,33 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     /// The entity of the conflicting object.
     public var entityName: String { objectID.entity.name }
 
+    /// This context's values of the object's persistent properties (attributes, and to-ones as
+    /// object IDs), by name: Core Data's `objectSnapshot`.
+    public var objectSnapshot: [String: Any?] { snapshot(of: ours) }
+    /// The values when this context read the object (Core Data's `cachedSnapshot`); `nil` for an
+    /// inserted object, which was never read.
+    public var cachedSnapshot: [String: Any?]? {
+        if case .uniqueness = kind { return nil }
+        return snapshot(of: original)
+    }
+    /// The values in the store now (Core Data's `persistedSnapshot`); `nil` when the row was
+    /// deleted.
+    public var persistedSnapshot: [String: Any?]? { theirs.map(snapshot(of:)) }
+    /// The row version in the store now; 0 when the row is gone (Core Data's `newVersionNumber`).
+    public var newVersionNumber: Int64 { storeVersion ?? 0 }
+    /// The row version this context read; 0 for an inserted object (Core Data's `oldVersionNumber`).
+    public var oldVersionNumber: Int64 { objectVersion }
+
+    private func snapshot(of row: [AttributeValue]) -> [String: Any?] {
+        let entity = objectID.entity
+        var result: [String: Any?] = [:]
+        for slot in 0..<entity.rowWidth where slot >= entity.attributes.count || !entity.attributes[slot].isTransient {
+            let name = entity.propertyName(atSlot: slot)
+            result[name] = Self.value(of: name, in: row, entity)
+        }
+        return result
+    }
+
     /// This context's value of `key` (an attribute's value, or a to-one's `ManagedObjectID`).
     public func ourValue(forKey key: String) -> Any? { Self.value(of: key, in: ours, objectID.entity) }
     /// The stored value of `key` now; `nil` too when the row was deleted.
@@ -96,7 +185,7 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
             return "\(subject) was deleted elsewhere after this context read it"
         case .uniqueness(let keys):
             return "\(subject) has the same \(keys.joined(separator: ", ")) as the stored \(conflictingObjectID?.shortDescription ?? "object")"
-                + " (\(keys.map { "\($0) = \(ours[entity.slotOrEnd($0)].debugText)" }.joined(separator: ", ")))"
+                + " (\(keys.map { "\($0) = \(ours[entity.slotOrEnd($0)].debugText)" }.joined(separator: ", ")); uniqueness constraint on \(keys.joined(separator: ", ")))"
         case .changedInStore:
             let details = keys.map { key in
                 let slot = entity.slotOrEnd(key)

@@ -111,16 +111,19 @@ enum ObjectValidator {
            !(attribute.regexExpression.map { matchesEntirely(string, $0) } ?? false) {
             return "\(value.debugText) does not match the pattern \(pattern)"
         }
+        if let failed = attribute.validationPredicates.first(where: { !$0.accepts(value) }) {
+            return "\(failed.message) (\(value.debugText) fails the validation predicate \(failed.format))"
+        }
         return nil
     }
 
     /// One `.validation` error listing every failure.
-    static func error(for failures: [ValidationFailure]) -> ObjectGraphError {
+    static func error(for failures: [ValidationFailure], lead: String = "The save was refused") -> ObjectGraphError {
         let lines = failures.prefix(50).map { "  - \($0)" }
         let more = failures.count > 50 ? ["  … and \(failures.count - 50) more"] : []
         var error = ObjectGraphError(
             .validation,
-            (["The save was refused: \(failures.count) validation \(failures.count == 1 ? "failure" : "failures"); nothing was written."] + lines + more).joined(separator: "\n"),
+            (["\(lead): \(failures.count) validation \(failures.count == 1 ? "failure" : "failures"); nothing was written."] + lines + more).joined(separator: "\n"),
             entityName: failures.first?.entityName, objectID: failures.first?.objectID, key: failures.first?.key)
         error.validationFailures = failures
         return error

@@ -20,6 +20,12 @@ struct RelatedObjects {
     /// The members in the relationship's order (ordered) or in no particular order.
     var objects: [ManagedObject] { order ?? Array(members) }
 
+    /// The members as loaded or last saved, as `objects` lists them.
+    var committedObjects: [ManagedObject] {
+        guard let committed else { return objects }
+        return committed.order ?? Array(committed.members)
+    }
+
     /// Adds `object` at `index` (the end when `nil`); returns whether it was not a member yet.
     @discardableResult
     mutating func insert(_ object: ManagedObject, at index: Int? = nil) -> Bool {

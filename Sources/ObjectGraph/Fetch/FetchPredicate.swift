@@ -13,31 +13,37 @@
 ///
 /// ## Supported syntax
 ///
-/// This version supports a subset of NSPredicate's format syntax:
+/// The format syntax of NSPredicate, as Core Data stores run it (docs/PredicateSyntax.md is the
+/// full reference):
 ///
 /// - **Comparisons**: `==` (or `=`), `!=` (or `<>`), `<`, `<=` (or `=<`), `>`, `>=` (or `=>`).
 ///   One side must be a key; the other is a value or another key (`minAge < maxAge`).
 /// - **Ranges and lists**: `key BETWEEN {lower, upper}` (inclusive) or `key BETWEEN %@` with a
-///   two-element array; `key IN {a, b, …}` or `key IN %@` with an array.
+///   two-element array; `key IN {a, b, …}` or `key IN %@` with an array or a set.
+/// - **Strings**: `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`, `MATCHES`, with `[c]`, `[d]` and
+///   `[cd]` options (on `==`, `!=` and `IN` too).
 /// - **Logic**: `AND` / `&&`, `OR` / `||`, `NOT` / `!`, parentheses. `NOT` binds tightest, then
 ///   `AND`, then `OR`. `TRUEPREDICATE` and `FALSEPREDICATE` match everything and nothing.
 /// - **Literals**: `nil` / `NULL`; `YES` / `TRUE`, `NO` / `FALSE`; integers (`42`, `-7`, `0x1F`,
 ///   `0o17`, `0b101`); doubles (`1.5`, `1e3`, `-2.5E-4`); strings in single or double quotes with
 ///   backslash escapes `\\ \' \" \n \t \r \0 \uXXXX \u{X…}` (inside quotes, `%%` is a percent
 ///   sign and format specifiers are literal text). Keywords are case-insensitive.
-/// - **Keys**: attribute names such as `age`. A key that is a reserved word is written `#name`
-///   or passed with `%K`. Dotted key paths (`author.name`) are parsed but binding them to an
-///   entity fails: key paths through relationships are not supported yet.
+/// - **Keys**: attribute names such as `age`, key paths through to-one relationships of any depth
+///   (`author.name`), to-one relationships compared with objects or object IDs (`author == %@`),
+///   and `SELF`. A key that is a reserved word is written `#name` or passed with `%K`.
+/// - **To-many relationships**: `ANY`, `ALL`, `NONE`, `SOME` (`ANY books.title == %@`),
+///   `%@ IN books`, collection operators (`books.@count`, `@sum`, `@avg`, `@min`, `@max`) and
+///   `SUBQUERY(books, $b, …).@count`.
 /// - **Arguments**: `%@` (any supported value, or an array after IN and BETWEEN), `%K` (a key
 ///   path string), `%d` `%i` `%ld` `%li` `%lld` `%lli` `%u` `%lu` `%llu` (integers), `%f` `%lf`
 ///   (numbers), `%s` (strings). Arguments may be any integer type, `Double`, `Float`,
-///   `Decimal`, `String`, `Substring`, `Bool`, `Date`, `Data`, `UUID`, `URL`, an `Optional` that
-///   is `nil` (or `NSNull`), and arrays of these for IN and BETWEEN.
+///   `Decimal`, `String`, `Substring`, `Bool`, `Date`, `Data`, `UUID`, `URL`, `NSNumber`,
+///   objects and object IDs, an `Optional` that is `nil` (or `NSNull`), and arrays or sets of
+///   these for IN and BETWEEN. Substitution variables (`$name`) are filled by
+///   `withSubstitutionVariables(_:)`.
 ///
-/// String operators (`BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`, `MATCHES`), aggregates
-/// (`ANY`, `ALL`, `NONE`, `SOME`), `SUBQUERY`, collection operators (`@count`), substitution
-/// variables (`$name`), subscripts and arithmetic are recognised and rejected with an error that
-/// says they are not supported yet.
+/// `FUNCTION`, `CAST`, subscripts (`[n]`), other collection operators (`@first`, …) and
+/// arithmetic are recognised and rejected with an error that says they are not supported yet.
 ///
 /// ## Semantics
 ///

@@ -13,8 +13,17 @@ extension ManagedObjectID: FetchRequestResult {}
 /// let books = try context.fetch(request)
 /// ```
 public struct FetchRequest<Result: FetchRequestResult>: Sendable {
-    /// The name of the entity to fetch.
-    public var entityName: String
+    /// The name of the entity to fetch. An unknown name fails when the request runs, with an
+    /// `.unknownEntity` error that suggests the closest name.
+    public var entityName: String {
+        didSet { if entity?.name != entityName { entity = nil } }
+    }
+    /// The entity to fetch, as Core Data's typed `entity` property: setting it sets `entityName`;
+    /// it is `nil` when the request was made from a name (or the name changed since). The
+    /// request runs against the entity of that name in the context's model.
+    public var entity: EntityDescription? {
+        didSet { if let entity { entityName = entity.name } }
+    }
     /// Which objects to return; all of the entity's objects when `nil`.
     public var predicate: FetchPredicate?
     /// The order of the results; ties (and an empty list) fall back to the order of creation.
@@ -28,7 +37,8 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     public var includesPendingChanges: Bool = true
     /// For `FetchRequest<FetchedValues>`: the properties each result holds (attributes, key paths
     /// through to-one relationships, counts and aggregates). Sort descriptors then name these
-    /// properties.
+    /// properties. Empty (the default) fetches every stored attribute of the entity, as Core
+    /// Data's dictionary requests do without `propertiesToFetch`.
     public var propertiesToFetch: [FetchedProperty] = []
     /// For `FetchedValues` results: whether equal results are returned once.
     public var returnsDistinctResults: Bool = false
@@ -49,6 +59,16 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// a property is first used). They hold their row either way, so firing them does not go back
     /// to the store. `true` by default, as in Core Data.
     public var returnsObjectsAsFaults: Bool = true
+    /// Whether fetched objects hold their stored values. With `false` the results are faults
+    /// that load their values from the store when first used (each object then costs a store
+    /// request): for a fetch that only needs the objects themselves or their IDs. Registered
+    /// objects keep their values. `true` by default, as in Core Data.
+    public var includesPropertyValues: Bool = true
+    /// Whether objects the context holds already take the stored values this fetch finds, as
+    /// Core Data's `shouldRefreshRefetchedObjects`: their unsaved changes stay on top, as in
+    /// `refresh(_:mergeChanges: true)`. `false` by default: a fetch does not change the values
+    /// of objects the context holds.
+    public var shouldRefreshRefetchedObjects: Bool = false
     /// Relationships whose destinations are loaded with the results, a bounded number of store
     /// requests per key path however many objects are fetched (no "N + 1" queries): `["author"]`,
     /// or paths through several relationships, `["author.books"]`.
@@ -57,6 +77,23 @@ public struct FetchRequest<Result: FetchRequestResult>: Sendable {
     /// A request for objects of the entity named `entityName`.
     public init(entityName: String) {
         self.entityName = entityName
+    }
+
+    /// A request for objects of `entity`.
+    public init(entity: EntityDescription) {
+        self.entityName = entity.name
+        self.entity = entity
+    }
+
+    /// The same request returning `Other`: what a fetch of objects asks the store for their IDs.
+    func returning<Other: FetchRequestResult>(_: Other.Type) -> FetchRequest<Other> {
+        var request = FetchRequest<Other>(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors)
+        request.entity = entity
+        request.fetchLimit = fetchLimit
+        request.fetchOffset = fetchOffset
+        request.includesPendingChanges = includesPendingChanges
+        request.includesSubentities = includesSubentities
+        return request
     }
 
     /// A request for objects of the entity named `entityName` matching `predicate`, sorted.

@@ -190,6 +190,8 @@ extension FetchedResultsController: ContextResultsObserver {
     /// Whether `changes` name an object of the fetched entity or one of its sub-entities.
     private func touchesFetchedEntity(_ changes: ContextChanges) -> Bool {
         guard let model = managedObjectContext.model, let fetched = model.entity(named: fetchRequest.entityName) else { return false }
+        // After a reset the fetched objects are detached: fetch live ones.
+        if changes.invalidatesAllObjects { return true }
         let sets = [changes.insertedObjectIDs, changes.updatedObjectIDs, changes.deletedObjectIDs, changes.refreshedObjectIDs]
         return sets.contains { ids in ids.contains { model.entity($0.entity, isKindOf: fetched) } }
     }

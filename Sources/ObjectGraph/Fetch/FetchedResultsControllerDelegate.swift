@@ -1,15 +1,17 @@
 import Foundation
 
 /// How an object's place in a fetched results controller changed.
-public enum FetchedResultsChangeType: Sendable, Equatable {
+public enum FetchedResultsChangeType: UInt, Sendable, Equatable {
+    // The raw values are Core Data's (`NSFetchedResultsChangeType`), for code that stores or
+    // compares them.
     /// The object (or section) is new in the results.
-    case insert
+    case insert = 1
     /// The object (or section) left the results.
-    case delete
+    case delete = 2
     /// The object is at another index path.
-    case move
+    case move = 3
     /// The object changed and kept its index path.
-    case update
+    case update = 4
 }
 
 /// What a `FetchedResultsController` tells as its results change, in the order Core Data's

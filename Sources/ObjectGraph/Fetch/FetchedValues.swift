@@ -24,10 +24,13 @@ public struct FetchedValues: FetchRequestResult, Sendable, Equatable, CustomStri
     }
 
     /// The value of the property `name` as `T`, or `nil` when it is nil, missing or not a `T`.
+    /// Integers convert between widths when the value fits, as `ManagedObject.value(forKey:as:)`
+    /// does: an `integer16` value reads as `Int`.
     public func value<T>(_ name: String, as type: T.Type) -> T? {
         guard let index = names.firstIndex(of: name), let value = values[index].anyValue(as: types[index]) else { return nil }
         if let typed = value as? T { return typed }
-        if let integer = value as? Int64, let integerType = T.self as? any BinaryInteger.Type {
+        // Every integer type is stored as one 64-bit integer, whatever width `anyValue` reports.
+        if case .integer(let integer) = values[index], let integerType = T.self as? any BinaryInteger.Type {
             return integerType.init(exactly: integer) as? T
         }
         return nil
@@ -45,7 +48,8 @@ public struct FetchedValues: FetchRequestResult, Sendable, Equatable, CustomStri
 /// A property of a `FetchedValues` result.
 public enum FetchedProperty: Sendable, Equatable {
     /// An attribute of the entity, or one reached through to-one relationships (`author.name`),
-    /// named by its key path.
+    /// named by its key path. A to-one relationship (`author`) gives the related object's
+    /// `ManagedObjectID`, or nil.
     case attribute(String)
     /// How many objects (of each group).
     case count(as: String)

@@ -46,13 +46,17 @@ func storedAttribute(_ key: String, of entity: EntityDescription, usage: String)
     return attribute
 }
 
-/// The operand a sort key reads: a stored attribute of `entity`, or one reached through to-one
-/// relationships, and that attribute.
-func sortOperand(_ keyPath: [String], of entity: EntityDescription, in model: ManagedObjectModel) throws -> (BoundPredicate.Operand, AttributeDescription) {
-    let subject = try PredicateBinder(entity: entity, model: model).subject(keyPath, usage: "a sort descriptor")
+/// The operand a sort key (or a property of a values fetch) reads: a stored attribute of
+/// `entity`, or one reached through to-one relationships, and that attribute. `usage` names the
+/// caller in messages and `rule` says what it takes, so an error names what the user wrote.
+func sortOperand(
+    _ keyPath: [String], of entity: EntityDescription, in model: ManagedObjectModel,
+    usage: String = "a sort descriptor", rule: String = "a sort descriptor sorts by an attribute"
+) throws -> (BoundPredicate.Operand, AttributeDescription) {
+    let subject = try PredicateBinder(entity: entity, model: model).subject(keyPath, usage: usage)
     guard case .attribute(let attribute) = subject.target else {
         throw ObjectGraphError(
-            .unknownKey, "\(subject.name) is not an attribute: a sort descriptor sorts by an attribute, possibly through to-one relationships",
+            .unknownKey, "\(subject.name) is not an attribute: \(rule), possibly through to-one relationships",
             entityName: entity.name, key: keyPath.joined(separator: "."))
     }
     return (subject.operand(asNumber: attribute.type == .decimal), attribute)
@@ -162,9 +166,12 @@ struct PredicateBinder {
 
     // MARK: - Keys
 
+    /// How messages name a fetch predicate among the users of key paths.
+    static let predicateUsage = "a fetch predicate"
+
     /// The subject `keyPath` names: a stored attribute or to-one relationship of the entity, or
     /// one reached through to-one relationships (`author.publisher.name`).
-    func subject(_ keyPath: [String], usage: String = "a fetch predicate") throws -> Subject {
+    func subject(_ keyPath: [String], usage: String = PredicateBinder.predicateUsage) throws -> Subject {
         if keyPath.isEmpty { return Subject(target: .object, path: nil, name: PredicateKeywords.selfKeyword) }
         var current = entity
         var hops: [BoundPredicate.KeyPath.Hop] = []
@@ -181,6 +188,13 @@ struct PredicateBinder {
                 return Subject(target: .attribute(attribute), path: path(hops), name: "\(current.name).\(key)")
             }
             guard relationship.isToOne else {
+                // Quantifiers and collection operators are predicate syntax: elsewhere a to-many is
+                // simply not something the caller can use.
+                guard usage == Self.predicateUsage else {
+                    throw ObjectGraphError(
+                        .unknownKey, "\(current.name).\(key) is a to-many relationship, which \(usage) cannot use",
+                        entityName: entity.name, key: keyPath.joined(separator: "."))
+                }
                 return try collectionSubject(relationship, of: current, hops: hops, rest: Array(keyPath[(position + 1)...]), keyPath: keyPath)
             }
             if isLast { return Subject(target: .reference(relationship), path: path(hops), name: "\(current.name).\(key)") }

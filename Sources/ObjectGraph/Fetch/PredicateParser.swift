@@ -176,6 +176,9 @@ struct PredicateParser {
                 throw error("BETWEEN needs exactly two values {lower, upper} but found \(list.values.count)", at: list.token)
             }
             return .between(keyPath, lower: list.values[0], upper: list.values[1])
+        case .not:
+            // NSPredicate has no infix NOT: `name NOT IN {…}` is written `NOT (name IN {…})`.
+            throw error("NOT cannot follow \(leftToken.quoted): negate the whole comparison, as in NOT (\(leftToken.text) IN {…})", at: current)
         default:
             var expectation = "a comparison operator (==, !=, <, <=, >, >=, IN, BETWEEN, BEGINSWITH, ENDSWITH, CONTAINS, LIKE or MATCHES) after \(leftToken.quoted)"
             if case .keyPath = left { expectation += " (a Boolean key is tested with '\(leftToken.text) == YES')" }

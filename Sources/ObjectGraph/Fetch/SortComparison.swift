@@ -1,8 +1,8 @@
 import Foundation
 
 /// How a sort descriptor orders strings. Both stores use the same Swift comparison: the SQLite
-/// store as a collation of its own (`OBJECTGRAPH_NOCASE`, `OBJECTGRAPH_LOCALIZED`).
-public enum SortComparison: String, Sendable, Equatable {
+/// store as a collation of its own (`OBJECTGRAPH_NOCASE`, `OBJECTGRAPH_LOCALIZED`, …).
+public enum SortComparison: String, Sendable, Equatable, CaseIterable {
     /// By UTF-8 bytes (SQLite's BINARY collation): case-sensitive, no locale. The default.
     case binary
     /// Ignoring case (letters folded without a locale), then by UTF-8 bytes.
@@ -10,6 +10,12 @@ public enum SortComparison: String, Sendable, Equatable {
     /// As Finder orders names (`localizedStandardCompare`): case-insensitive, numbers in text by
     /// value ("file 2" before "file 10"), in the current locale.
     case localizedStandard
+    /// As `localizedCompare(_:)` (Core Data's `localizedCompare:` selector): in the current
+    /// locale, case-sensitive.
+    case localized
+    /// As `localizedCaseInsensitiveCompare(_:)` (Core Data's `localizedCaseInsensitiveCompare:`):
+    /// in the current locale, ignoring case.
+    case localizedCaseInsensitive
 
     /// The collation the SQLite store sorts with.
     var collation: String? {
@@ -17,6 +23,8 @@ public enum SortComparison: String, Sendable, Equatable {
         case .binary: nil
         case .caseInsensitive: "OBJECTGRAPH_NOCASE"
         case .localizedStandard: "OBJECTGRAPH_LOCALIZED"
+        case .localized: "OBJECTGRAPH_LOCALIZED_COMPARE"
+        case .localizedCaseInsensitive: "OBJECTGRAPH_LOCALIZED_NOCASE"
         }
     }
 
@@ -28,12 +36,21 @@ public enum SortComparison: String, Sendable, Equatable {
         case .caseInsensitive:
             return Self.bytes(a.folding(options: [.caseInsensitive], locale: nil), b.folding(options: [.caseInsensitive], locale: nil))
         case .localizedStandard:
-            switch a.localizedStandardCompare(b) {
-            case .orderedAscending: return -1
-            case .orderedDescending: return 1
-            // Equal for the user (case, width): break the tie by bytes, as a collation must be total.
-            case .orderedSame: return Self.bytes(a, b)
-            }
+            return Self.total(a.localizedStandardCompare(b), a, b)
+        case .localized:
+            return Self.total(a.localizedCompare(b), a, b)
+        case .localizedCaseInsensitive:
+            return Self.total(a.localizedCaseInsensitiveCompare(b), a, b)
+        }
+    }
+
+    /// `order` as -1 or 1; strings equal for the user (case, width) are told apart by their
+    /// bytes, as a collation must be a total order.
+    private static func total(_ order: ComparisonResult, _ a: String, _ b: String) -> Int {
+        switch order {
+        case .orderedAscending: -1
+        case .orderedDescending: 1
+        case .orderedSame: bytes(a, b)
         }
     }
 

@@ -30,6 +30,12 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     public let maxLength: Int?
     /// A regular expression every string value must match entirely, if any.
     public let regex: String?
+    /// For a `transformable` attribute (stored as `binary`), the name of the `AttributeTransformer`
+    /// that converts its values to bytes and back, as Core Data's `valueTransformerName`.
+    public let valueTransformerName: String?
+    /// The attribute's validation predicates with their messages (`"validation"` in the model
+    /// file), checked at save after the other rules.
+    public let validationPredicates: [ValidationPredicate]
     /// `regex` compiled once, for validating every save.
     let regexExpression: NSRegularExpression?
     /// The value a newly inserted object starts with (`.null` when none is declared).
@@ -43,8 +49,8 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         name: String, type: AttributeType, isOptional: Bool = false, isTransient: Bool = false,
         isIndexed: Bool = false, preservesValueInHistoryOnDeletion: Bool = false, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
         minimum: AttributeValue? = nil, maximum: AttributeValue? = nil,
-        minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil,
-        defaultValue: AttributeValue = .null, index: Int, isPrimaryKey: Bool = false
+        minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil, valueTransformerName: String? = nil,
+        validationPredicates: [ValidationPredicate] = [], defaultValue: AttributeValue = .null, index: Int, isPrimaryKey: Bool = false
     ) {
         self.isPrimaryKey = isPrimaryKey
         self.name = name
@@ -60,6 +66,8 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
         self.minLength = minLength
         self.maxLength = maxLength
         self.regex = regex
+        self.valueTransformerName = valueTransformerName
+        self.validationPredicates = validationPredicates
         self.regexExpression = regex.flatMap(wholeStringExpression)
         self.defaultValue = defaultValue
         self.index = index
@@ -70,6 +78,6 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     public var defaultValueAsAny: Any? { defaultValue.bridgedValue(as: type) }
 
     public var description: String {
-        "\(name): \(type.rawValue)\(isOptional ? "?" : "")\(isTransient ? " (transient)" : "")"
+        "\(name): \(valueTransformerName == nil ? type.rawValue : "transformable(\(valueTransformerName!))")\(isOptional ? "?" : "")\(isTransient ? " (transient)" : "")"
     }
 }

@@ -14,6 +14,10 @@ extension AttributeValue {
             self = .null
             return
         }
+        if type == .binary, let name = entity.attributes[slot].valueTransformerName, let present = unwrapOptional(given) {
+            self = try Self.transformed(present, for: entity.attributes[slot], of: entity, by: name)
+            return
+        }
         let value = NumberBridging.unbridged(given)
         // The direct casts come first: this runs for every value a program sets, and looking
         // through an Optional hidden in `Any` costs a protocol cast that most values never need.

@@ -100,6 +100,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.requiredSlots = attributes.filter { !$0.isOptional }.map(\.index)
         self.attributesWithRules = attributes.filter {
             $0.minimum != nil || $0.maximum != nil || $0.minLength != nil || $0.maxLength != nil || $0.regex != nil
+                || !$0.validationPredicates.isEmpty
         }
         self.realValueSlots = attributes.filter { [.double, .float, .decimal, .date].contains($0.type) }.map(\.index)
         self.relationshipNames = NameIndex(relationships.map(\.name))

@@ -59,6 +59,8 @@ struct AttributeDraft {
     var minLength: Int?
     var maxLength: Int?
     var regex: String?
+    var valueTransformerName: String?
+    var validationPredicates: [ValidationPredicate] = []
     var defaultValue: AttributeValue = .null
 
     /// The description of this attribute at slot `index` of its entity's value rows.
@@ -66,7 +68,9 @@ struct AttributeDraft {
         AttributeDescription(
             name: name, type: type, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
             preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion, renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, minimum: minimum, maximum: maximum,
-            minLength: minLength, maxLength: maxLength, regex: regex, defaultValue: defaultValue, index: index,
+            minLength: minLength, maxLength: maxLength, regex: regex, valueTransformerName: valueTransformerName,
+            validationPredicates: validationPredicates,
+            defaultValue: defaultValue, index: index,
             isPrimaryKey: isPrimaryKey)
     }
 }

@@ -3,8 +3,13 @@ import Foundation
 extension ModelValidator {
     static let attributeKeys = [
         "name", "type", "optional", "default", "minValue", "maxValue", "minLength", "maxLength", "regex",
-        "indexed", "transient", "renamingIdentifier", "versionHashModifier", "preservesValueInHistoryOnDeletion",
+        "indexed", "transient", "renamingIdentifier", "versionHashModifier", "preservesValueInHistoryOnDeletion", "valueTransformerName",
+        "validation",
     ]
+
+    /// The model-file type of transformable attributes: stored as `binary`, converted by the
+    /// transformer their `valueTransformerName` names.
+    static let transformableType = "transformable"
 
     /// Reads one attribute, checking each field against the attribute's type.
     mutating func readAttribute(_ node: JSONNode, at path: JSONPath, declared: inout DeclaredNames) -> PropertyReading<AttributeDraft> {
@@ -15,7 +20,7 @@ extension ModelValidator {
         let name = string("name", in: fields, required: true, expected: "the attribute's name")
         if let name { checkPropertyName(name, at: fields.path("name"), fields.position("name")) }
         if let name { checkUnique(name, in: fields, declared: &declared) }
-        let type = readAttributeType(fields)
+        let (type, transformerName) = readTypeAndTransformer(fields)
         let isTransient = boolean("transient", in: fields) ?? false
         let isIndexed = boolean("indexed", in: fields) ?? false
         if isTransient && isIndexed {
@@ -36,10 +41,12 @@ extension ModelValidator {
         draft.isIndexed = isIndexed
         draft.preservesValueInHistoryOnDeletion = preservesValue
         draft.renamingIdentifier = renamingIdentifier
+        draft.valueTransformerName = transformerName
         draft.versionHashModifier = string("versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
         readValueLimits(into: &draft, fields)
         readLengthLimits(into: &draft, fields)
         readRegex(into: &draft, fields)
+        readValidationPredicates(into: &draft, fields)
         readDefault(into: &draft, fields)
         return log.issues.count == issuesBefore ? .valid(draft) : .broken(name)
     }
@@ -52,10 +59,35 @@ extension ModelValidator {
                    at: fields.path("name"), fields.position("name"))
     }
 
+    /// The attribute's type, and for a `transformable` one (stored as `binary`) the name of its
+    /// transformer, which it must have and other types must not.
+    private mutating func readTypeAndTransformer(_ fields: JSONObjectFields) -> (AttributeType?, String?) {
+        let type = readAttributeType(fields)
+        let isTransformable = if case .string(Self.transformableType)? = fields["type"]?.value { true } else { false }
+        guard let node = fields["valueTransformerName"] else {
+            if isTransformable {
+                log.report("found a transformable attribute without valueTransformerName, expected the name of a transformer registered with AttributeTransformers.register(_:forName:) (for Codable values, use the json type)",
+                           at: fields.path("type"), fields.position("type"))
+            }
+            return (type, nil)
+        }
+        guard isTransformable else {
+            log.report("found valueTransformerName on \(type.map(attributePhrase) ?? "an attribute of unknown type"), expected it only on transformable attributes",
+                       at: fields.path("valueTransformerName"), node: node)
+            return (type, nil)
+        }
+        if fields["default"] != nil {
+            log.report("found a default on a transformable attribute, expected none: its values exist only as the transformer makes them",
+                       at: fields.path("default"), fields.position("default"))
+        }
+        return (type, string("valueTransformerName", in: fields, required: true, expected: "the name of a registered transformer"))
+    }
+
     private mutating func readAttributeType(_ fields: JSONObjectFields) -> AttributeType? {
-        let validTypes = AttributeType.allCases.map(\.rawValue)
+        let validTypes = AttributeType.allCases.map(\.rawValue) + [Self.transformableType]
         let expected = "an attribute type (one of \(validTypes.joined(separator: ", ")))"
         guard let text = string("type", in: fields, required: true, expected: expected) else { return nil }
+        if text == Self.transformableType { return .binary }
         if let type = AttributeType(rawValue: text) { return type }
         var message = "found unknown attribute type \"\(text)\", expected \(expected)"
         if let suggestion = closestName(to: text, among: validTypes) { message += "; did you mean \"\(suggestion)\"?" }
@@ -91,6 +123,25 @@ extension ModelValidator {
         draft.minLength = integer("minLength", in: fields, minimum: 0)
         draft.maxLength = integer("maxLength", in: fields, minimum: 0)
         checkOrder("minLength", draft.minLength, "maxLength", draft.maxLength, in: fields)
+    }
+
+    /// `validation`: a list of `{"predicate": …, "message": …}`, each predicate about the value
+    /// (`SELF`, `length`) and valid for the attribute's type.
+    private mutating func readValidationPredicates(into draft: inout AttributeDraft, _ fields: JSONObjectFields) {
+        let expected = "an array of {\"predicate\": …, \"message\": …} objects"
+        guard let elements = array("validation", in: fields, expected: expected) else { return }
+        for (position, element) in elements.enumerated() {
+            let path = fields.path("validation").index(position)
+            guard let rule = readObject(element, at: path, expected: "a {\"predicate\": …, \"message\": …} object", knownKeys: ["predicate", "message"]),
+                  let format = string("predicate", in: rule, required: true, expected: "a predicate about the value (SELF, length)"),
+                  let message = string("message", in: rule, required: true, expected: "the text a failure gives") else { continue }
+            do {
+                draft.validationPredicates.append(try ValidationPredicate(format: format, message: message, attributeName: draft.name, type: draft.type))
+            } catch {
+                log.report("found predicate \"\(format)\", which is not a valid predicate about a \(draft.type.rawValue) value (SELF is the value, length its length): \(error)",
+                           at: rule.path("predicate"), rule.position("predicate"))
+            }
+        }
     }
 
     /// `regex`: string attributes only, and it must compile.

@@ -4,11 +4,17 @@ import Foundation
 /// The collations of `SortComparison`, registered on every connection, so ORDER BY in SQLite and
 /// sorting in memory run the same comparison.
 enum SQLiteCollations {
-    /// Registers both collations on `connection`; returns the first failing result code, or SQLITE_OK.
+    /// Registers a collation for each comparison that needs one on `connection`; returns the first
+    /// failing result code, or SQLITE_OK.
     static func register(on connection: OpaquePointer) -> Int32 {
-        let caseInsensitive = sqlite3_create_collation_v2(connection, "OBJECTGRAPH_NOCASE", SQLITE_UTF8, nil, compareCaseInsensitive, nil)
-        guard caseInsensitive == SQLITE_OK else { return caseInsensitive }
-        return sqlite3_create_collation_v2(connection, "OBJECTGRAPH_LOCALIZED", SQLITE_UTF8, nil, compareLocalized, nil)
+        for (position, comparison) in SortComparison.allCases.enumerated() {
+            guard let name = comparison.collation else { continue }
+            // The comparison travels as the collation's user data: its position, plus one so it
+            // is never a null pointer.
+            let result = sqlite3_create_collation_v2(connection, name, SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: position + 1), compareCollated, nil)
+            guard result == SQLITE_OK else { return result }
+        }
+        return SQLITE_OK
     }
 }
 
@@ -17,10 +23,7 @@ private func string(_ bytes: UnsafeRawPointer?, _ count: Int32) -> String {
     return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
 }
 
-private func compareCaseInsensitive(_: UnsafeMutableRawPointer?, _ countA: Int32, _ a: UnsafeRawPointer?, _ countB: Int32, _ b: UnsafeRawPointer?) -> Int32 {
-    Int32(SortComparison.caseInsensitive.compare(string(a, countA), string(b, countB)))
-}
-
-private func compareLocalized(_: UnsafeMutableRawPointer?, _ countA: Int32, _ a: UnsafeRawPointer?, _ countB: Int32, _ b: UnsafeRawPointer?) -> Int32 {
-    Int32(SortComparison.localizedStandard.compare(string(a, countA), string(b, countB)))
+private func compareCollated(_ comparison: UnsafeMutableRawPointer?, _ countA: Int32, _ a: UnsafeRawPointer?, _ countB: Int32, _ b: UnsafeRawPointer?) -> Int32 {
+    let position = Int(bitPattern: comparison) - 1
+    return Int32(SortComparison.allCases[position].compare(string(a, countA), string(b, countB)))
 }

@@ -88,6 +88,16 @@ public final class PersistentContainer: Sendable {
         }
     }
 
+    /// Closes the container's store, for tests and tools that are done with it: waits for the
+    /// automatic backups due so far, then detaches the store and closes it (SQLite checkpoints
+    /// its write-ahead log and releases the file), so the file can be copied, moved or opened
+    /// elsewhere. The container's contexts can no longer fetch or save until
+    /// `loadPersistentStores()` opens the store again. Closing a closed container does nothing.
+    public func close() {
+        persistentStoreCoordinator.waitForPendingBackups()
+        persistentStoreCoordinator.removePersistentStore()
+    }
+
     /// A new private-queue context connected to the container's store.
     public func newBackgroundContext() -> ManagedObjectContext {
         let context = ManagedObjectContext(concurrencyType: .privateQueue)

@@ -118,18 +118,29 @@ public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
     public let key: String?
     /// Why the value is refused.
     public let reason: String
+    /// The error the program's own validation code threw (a `validateForInsert()` override, a
+    /// `validateValue(_:forKey:)` override, a `ValidationRule`), as it was thrown: `reason`
+    /// describes it. `nil` for the model's rules.
+    public let underlyingError: (any Error)?
 
     /// A failure of `object`'s property `key` (`nil` for the object as a whole), for custom
     /// validation rules to throw (wrapped in `ObjectGraphError.validation(_:)`).
-    public init(object: ManagedObject, key: String?, reason: String) {
-        self.init(entityName: object.entity.name, objectID: object.objectID, key: key, reason: reason)
+    public init(object: ManagedObject, key: String?, reason: String, underlyingError: (any Error)? = nil) {
+        self.init(entityName: object.entity.name, objectID: object.objectID, key: key, reason: reason, underlyingError: underlyingError)
     }
 
-    init(entityName: String, objectID: ManagedObjectID, key: String?, reason: String) {
+    init(entityName: String, objectID: ManagedObjectID, key: String?, reason: String, underlyingError: (any Error)? = nil) {
         self.entityName = entityName
         self.objectID = objectID
         self.key = key
         self.reason = reason
+        self.underlyingError = underlyingError
+    }
+
+    /// Failures are equal when they name the same object, key and reason (underlying errors
+    /// need not be comparable).
+    public static func == (lhs: ValidationFailure, rhs: ValidationFailure) -> Bool {
+        lhs.entityName == rhs.entityName && lhs.objectID == rhs.objectID && lhs.key == rhs.key && lhs.reason == rhs.reason
     }
 
     public var description: String {

@@ -45,9 +45,14 @@ import Testing
         #expect(try store.storedCount("Person") == 5)
         ManagedObjectContext.mergeChanges(from: deleted, into: [live])
         try live.performAndWait { () throws in
-            #expect(p1.managedObjectContext == nil)
+            // As in Core Data (the object used to leave the context): still registered, marked
+            // deleted with nothing to save, its last values readable, and no longer fetched.
+            #expect(p1.managedObjectContext === live)
+            #expect(p1.isDeleted && !p1.hasChanges && !live.hasChanges)
+            #expect(live.registeredObject(for: p1.objectID) === p1)
+            #expect(try p1.value(forKey: "name", as: String.self) == "P1")
             #expect(try live.objects("Person").count == 5)
-            #expect(live.registeredObject(for: p1.objectID) == nil)
+            #expect(try !live.objects("Person").contains(p1))
         }
     }
 

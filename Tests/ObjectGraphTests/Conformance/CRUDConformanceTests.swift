@@ -84,6 +84,9 @@ import Testing
             try context.save()
             #expect(item.managedObjectContext == nil)
             #expect(context.deletedObjects.isEmpty)
+            // As in Core Data, a saved deletion is no longer pending: neither deleted nor changed.
+            #expect(!item.isDeleted && !item.hasChanges)
+            #expect(try item.get("code", as: String.self) == "B2", "its last values stay readable")
         }
         #expect(try store.storedCount("Item") == 2)
         try store.withNewContext { context throws in

@@ -51,9 +51,11 @@ import Testing
         let store = try TestStore(kind)
         try store.withNewContext { context in
             let item = try context.insertItem("A1", ["title": "one", "i64": 10])
-            // Unsaved objects have no committed values; every value counts as changed.
+            // Unsaved objects have no committed values; every stored value counts as changed (the
+            // transient `scratch` never does: Core Data lists persistent properties only).
             #expect(try item.committedValues(forKeys: nil).isEmpty)
-            #expect(item.changedValues().count == item.entity.attributes.count)
+            #expect(item.changedValues().count == item.entity.attributes.count - 1)
+            #expect(item.changedValues()["scratch"] == nil)
             #expect(item.changedValues()["title"] as? String == "one")
             try context.save()
             #expect(item.changedValues().isEmpty)
@@ -70,7 +72,7 @@ import Testing
             #expect(committed["title"] as? String == "one")
             #expect(committed["i64"] as? Int64 == 10)
             #expect(committed["note"] as? String == "none")
-            #expect(try item.committedValues(forKeys: nil).count == item.entity.attributes.count)
+            #expect(try item.committedValues(forKeys: nil).count == item.entity.attributes.count - 1)
             #expect(throws: ObjectGraphError.self) { try item.committedValues(forKeys: ["nope"]) }
 
             try context.save()
@@ -78,25 +80,36 @@ import Testing
         }
     }
 
+    /// As in Core Data, any set marks a saved object updated, even of the value it has or back to
+    /// its saved value (both used to leave it unchanged); `changedValues()` and
+    /// `hasPersistentChangedValues` compare the values.
     @Test(arguments: StoreKind.allCases)
-    func settingTheCommittedValueBackClearsTheUpdate(kind: StoreKind) throws {
+    func settingAValueMarksTheObjectUpdatedEvenWhenUnchanged(kind: StoreKind) throws {
         let store = try TestStore(kind)
         try store.withNewContext { context in
             let item = try context.insertItem("A1", ["title": "one", "dec": Decimal(string: "1.50")!, "i16": 5])
+            let other = try context.insertItem("B2")
             try context.save()
+            try other.setValue(Decimal(string: "1.5")!, forKey: "dec")
+            try other.setValue(nil, forKey: "dec")
+            #expect(other.isUpdated && !other.hasPersistentChangedValues)
             try item.setValue("two", forKey: "title")
             try item.setValue(6, forKey: "i16")
-            #expect(context.updatedObjects == [item])
+            #expect(context.updatedObjects == [item, other])
+            #expect(Set(item.changedValues().keys) == ["title", "i16"] && item.hasPersistentChangedValues)
             try item.setValue("one", forKey: "title")
-            #expect(item.isUpdated)  // i16 still differs
             try item.setValue(Int64(5), forKey: "i16")
-            #expect(!item.isUpdated)
-            #expect(!context.hasChanges)
-            #expect(context.updatedObjects.isEmpty)
-            #expect(item.changedValues().isEmpty)
-            // Setting the same value is not a change at all.
+            #expect(item.isUpdated && context.hasChanges)
+            #expect(item.changedValues().isEmpty && !item.hasPersistentChangedValues)
+            // The same value in another spelling: still no value differs.
             try item.setValue(Decimal(string: "1.5")!, forKey: "dec")
-            #expect(!item.isUpdated)
+            #expect(item.changedValues().isEmpty)
+            try context.save()
+            #expect(!item.isUpdated && !other.isUpdated && !context.hasChanges)
+        }
+        try store.withNewContext { context throws in
+            #expect(try context.item("A1")?.get("title", as: String.self) == "one")
+            #expect(try context.item("B2")?.value(forKey: "dec") == nil)
         }
     }
 
@@ -141,7 +154,12 @@ import Testing
             try context.save()
             try saved.setValue("unsaved", forKey: "title")
             let inserted = try context.insertItem("B2")
-            context.reset()
+            let (_, posted) = recordChanges(of: context) { context.reset() }
+            // Core Data posts objects-did-change with the invalidated objects.
+            #expect(posted.count == 1)
+            #expect(posted.first?.invalidatesAllObjects == true)
+            #expect(posted.first?.invalidatedObjectIDs == [saved.objectID])
+            #expect(posted.first?.insertedObjectIDs.isEmpty == true)
             #expect(!context.hasChanges)
             #expect(context.registeredObjects.isEmpty)
             #expect(context.insertedObjects.isEmpty)
@@ -258,5 +276,98 @@ import Testing
         #expect(reported.updatedObjectIDs == [savedID])
         #expect(reported.deletedObjectIDs == [gone])
         #expect(context.performAndWait { context.hasChanges })
+    }
+
+    /// Each change is reported once per event, as Core Data's `processPendingChanges()` does
+    /// (every unsaved change was reported again at each call before).
+    @Test(arguments: StoreKind.allCases)
+    func eachChangeIsReportedOncePerEvent(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let savedID = try store.savedItem("SAVED")
+        try store.withNewContext { context in
+            let saved = try context.existingObject(with: savedID)
+            let (_, first) = try recordChanges(of: context) {
+                let fresh = try context.insertItem("FRESH")
+                try fresh.setValue("set in the same event", forKey: "title")
+                try saved.setValue("one", forKey: "title")
+                context.processPendingChanges()
+                context.processPendingChanges()
+                return fresh
+            }
+            #expect(first.count == 1)
+            #expect(first.first?.insertedObjectIDs.count == 1, "inserted and changed in one event: inserted")
+            #expect(first.first?.updatedObjectIDs == [savedID])
+            let fresh = try #require(context.insertedObjects.first)
+
+            let (_, second) = try recordChanges(of: context) {
+                try fresh.setValue("changed after its insertion was reported", forKey: "title")
+                context.processPendingChanges()
+                context.delete(fresh)
+                context.delete(saved)
+                context.processPendingChanges()
+                context.processPendingChanges()
+            }
+            #expect(second.map(\.insertedObjectIDs.isEmpty) == [true, true])
+            #expect(second.map(\.updatedObjectIDs) == [[fresh.objectID], []])
+            // Deleting an unsaved insert whose insertion was reported is reported too.
+            #expect(second.map(\.deletedObjectIDs) == [[], [fresh.objectID, savedID]])
+        }
+    }
+
+    /// `changedValuesForCurrentEvent()` gives the old values of the properties changed since
+    /// the last objects-did-change.
+    @Test(arguments: StoreKind.allCases)
+    func changedValuesForCurrentEventGiveTheValuesBeforeTheEvent(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let savedID = try store.savedItem("SAVED", ["title": "stored", "i64": 1])
+        try store.withNewContext { context in
+            let item = try context.existingObject(with: savedID)
+            #expect(item.changedValuesForCurrentEvent().isEmpty)
+            try item.setValue("first", forKey: "title")
+            try item.setValue("scratch", forKey: "scratch")
+            #expect(item.changedValuesForCurrentEvent().mapValues { $0 as? String } == ["title": "stored"])
+            context.processPendingChanges()
+            #expect(item.changedValuesForCurrentEvent().isEmpty)
+            try item.setValue(2, forKey: "i64")
+            try item.setValue("second", forKey: "title")
+            let current = item.changedValuesForCurrentEvent()
+            #expect(Set(current.keys) == ["title", "i64"])
+            #expect(current["title"] as? String == "first")
+            #expect(current["i64"] as? Int == 1)
+            // changedValues() compares with the saved values, and gives the new ones.
+            #expect(item.changedValues()["title"] as? String == "second")
+            try context.save()
+            #expect(item.changedValuesForCurrentEvent().isEmpty)
+        }
+    }
+
+    /// Primitive sets are not tracked: the object is not marked updated, nothing is reported,
+    /// and they are saved only with the object's tracked changes.
+    @Test(arguments: StoreKind.allCases)
+    func primitiveValuesAreNotTrackedButSavedWithTheObject(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let savedID = try store.savedItem("SAVED", ["title": "stored"])
+        try store.withNewContext { context in
+            let item = try context.existingObject(with: savedID)
+            let (_, reported) = try recordChanges(of: context) {
+                try item.setPrimitiveValue("primitive", forKey: "title")
+                context.processPendingChanges()
+            }
+            #expect(reported.isEmpty)
+            #expect(try item.primitiveValue(forKey: "title") as? String == "primitive")
+            #expect(!item.isUpdated && !context.hasChanges)
+            #expect(try item.committedValues(forKeys: ["title"])["title"] as? String == "stored")
+            let typeError = #expect(throws: ObjectGraphError.self) { try item.setPrimitiveValue(5, forKey: "title") }
+            #expect(typeError?.kind == .typeMismatch)
+            try context.save()  // nothing to save
+        }
+        #expect(try store.storedCount("Item", "title == 'stored'") == 1)
+        try store.withNewContext { context in
+            let item = try context.existingObject(with: savedID)
+            try item.setPrimitiveValue("primitive", forKey: "title")
+            try item.setValue(3, forKey: "i64")
+            try context.save()
+        }
+        #expect(try store.storedCount("Item", "title == 'primitive' AND i64 == 3") == 1)
     }
 }

@@ -130,10 +130,36 @@ final class PhaseLog: Sendable {
             context.delete(author)
             try context.save()
         }
+        // willSave() named the new author, so it runs again (Core Data's loop), and changes
+        // nothing the second time.
         #expect(TrackedAuthor.events == [
-            "awakeFromInsert", "willSave inserted", "didSave", "willSave updated", "didSave",
+            "awakeFromInsert", "willSave inserted", "willSave inserted", "didSave", "willSave updated", "didSave",
             "prepareForDeletion", "willSave deleted", "didSave",
         ])
+        #expect(try store.storedCount("Author") == 0)
+    }
+
+    /// Sets a new value at every `willSave()`, so the save never settles.
+    final class RestlessAuthor: ManagedObject {
+        override func willSave() {
+            let count = (try? value(forKey: "name", as: String.self)).flatMap { Int($0) } ?? 0
+            try? setValue(String(count + 1), forKey: "name")
+        }
+    }
+
+    /// Core Data calls `willSave()` again for an object its `willSave()` changed, and gives up
+    /// after 100 rounds: the save then throws and writes nothing.
+    @Test(arguments: StoreKind.allCases)
+    func willSaveThatNeverSettlesStopsTheSave(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let author = try context.insert(RestlessAuthor.self, entity: "Author")
+            let error = #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error?.kind == .invalidOperation)
+            #expect(error?.message.contains("after 100 rounds") == true, "\(error?.message ?? "")")
+            #expect(try author.value(forKey: "name", as: String.self) == "100")
+            #expect(author.isInserted)
+        }
         #expect(try store.storedCount("Author") == 0)
     }
 }

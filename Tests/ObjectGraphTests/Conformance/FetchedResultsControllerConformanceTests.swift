@@ -165,6 +165,13 @@ import Testing
         }
     }
 
+    /// `NSFetchedResultsChangeType`'s raw values, for code that stores or compares them.
+    @Test func changeTypesHaveCoreDataRawValues() {
+        #expect([FetchedResultsChangeType.insert, .delete, .move, .update].map(\.rawValue) == [1, 2, 3, 4])
+        #expect(FetchedResultsChangeType(rawValue: 3) == .move)
+        #expect(FetchedResultsChangeType(rawValue: 0) == nil)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func unsavedChangesAreHeardWhenProcessed(kind: StoreKind) throws {
         let store = try Self.store(kind)
@@ -178,13 +185,22 @@ import Testing
             #expect(controller.indexPath(forObject: anathem) == IndexPath(item: 0, section: 1))
             try context.save()
             #expect(recorder.take().isEmpty)
+            // One edit is reported once, however often changes are processed (it was reported
+            // again at each call before).
+            try anathem.setValue("Anathem II", forKey: "title")
+            context.processPendingChanges()
+            #expect(recorder.take() == ["will", "update Anathem II 1.0 1.0", "did"])
+            context.processPendingChanges()
+            #expect(recorder.take().isEmpty)
+            try context.save()
+            #expect(recorder.take().isEmpty)
             let emma = try controller.object(at: IndexPath(item: 0, section: 0))
             context.delete(emma)
             context.processPendingChanges()
             #expect(recorder.take() == ["will", "delete Emma 0.0 -", "did"])
             context.rollback()
             try controller.performFetch()
-            #expect(Self.titles(controller) == [["Emma", "Ulysses"], ["Anathem", "Dune", "Hyperion"]])
+            #expect(Self.titles(controller) == [["Emma", "Ulysses"], ["Anathem II", "Dune", "Hyperion"]])
         }
     }
 

@@ -65,6 +65,24 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
+    func narrowerIntegersReadAsAnyIntegerTheyFit(kind: StoreKind) throws {
+        let store = try makePeople(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            var request = FetchRequest<FetchedValues>(entityName: "Person", predicate: try FetchPredicate(format: "name == 'Bob'"))
+            request.propertiesToFetch = [.attribute("age"), .attribute("name")]
+            let row = try #require(try context.fetch(request).first)
+            // `age` is an integer32: read as Int (and other widths it fits), as ManagedObject reads it.
+            #expect(row.value("age", as: Int.self) == 40)
+            #expect(row.value("age", as: Int64.self) == 40)
+            #expect(row.value("age", as: Int8.self) == 40)
+            #expect(row.value("age", as: Int32.self) == 40)
+            #expect(row.value("age", as: UInt8.self) == 40)
+            #expect(row.value("age", as: String.self) == nil)
+            #expect(row.value("name", as: Int.self) == nil)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func keyPathsThroughRelationships(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
@@ -86,8 +104,6 @@ import Testing
         let store = try makePeople(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
             var request = FetchRequest<FetchedValues>(entityName: "Person")
-            let none = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
-            #expect(none?.message == "a FetchedValues request needs propertiesToFetch: the properties each result holds")
             request.propertiesToFetch = [.attribute("name"), .aggregate(.sum, of: "name", as: "total")]
             let sumOfText = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
             #expect(sumOfText?.message == "Person: sum cannot aggregate name, a string attribute")
@@ -99,6 +115,61 @@ import Testing
             request.sortDescriptors = [FetchSortDescriptor(key: "age")]
             let sort = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
             #expect(sort?.message == "Person results has no attribute named 'age'; its attributes are name, n")
+        }
+    }
+
+    /// Without `propertiesToFetch` a values request gives every stored attribute, as Core Data's
+    /// dictionary requests do (it was an error before).
+    @Test(arguments: StoreKind.allCases)
+    func withoutPropertiesToFetchEveryStoredAttributeIsFetched(kind: StoreKind) throws {
+        let store = try makePeople(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let request = FetchRequest<FetchedValues>(entityName: "Person", predicate: try FetchPredicate(format: "name == 'Cy'"))
+            let rows = try context.fetch(request)
+            #expect(rows.map(\.names) == [["name", "age", "city"]])
+            #expect(rows.first?["name"] as? String == "Cy")
+            #expect(rows.first?.value("age", as: Int.self) == 20)
+            #expect(rows.first?["city"] as? String == "Rome")
+            var items = FetchRequest<FetchedValues>(entityName: "Item")
+            try context.insertItem("A1")
+            items.predicate = nil
+            #expect(try context.fetch(items).first?.names.contains("scratch") == false, "transient attributes are not stored")
+        }
+    }
+
+    /// A to-one in `propertiesToFetch` gives the related object's ID, as in Core Data.
+    @Test(arguments: StoreKind.allCases)
+    func aToOneInPropertiesToFetchGivesTheRelatedObjectsID(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.insert("Author", ["name": "Ann"])
+            try context.insert("Book", ["title": "Dune", "author": ann])
+            try context.insert("Book", ["title": "Solo"])
+            try context.save()
+            var request = FetchRequest<FetchedValues>(entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "title")])
+            request.propertiesToFetch = [.attribute("title"), .attribute("author")]
+            let rows = try context.fetch(request)
+            #expect(rows.map { $0["author"] as? ManagedObjectID } == [ann.objectID, nil])
+            #expect(rows.first?.value("author", as: ManagedObjectID.self) == ann.objectID)
+            request.propertiesToFetch = [.attribute("author"), .count(as: "books")]
+            request.propertiesToGroupBy = ["author"]
+            request.sortDescriptors = []
+            let groups = try context.fetch(request)
+            #expect(Set(groups.map { $0["author"] as? ManagedObjectID }) == [ann.objectID, nil])
+            #expect(groups.allSatisfy { $0.value("books", as: Int.self) == 1 })
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aToManyInPropertiesToFetchIsRefusedInItsOwnWords(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            var request = FetchRequest<FetchedValues>(entityName: "Author")
+            request.propertiesToFetch = [.attribute("books")]
+            let error = #expect(throws: ObjectGraphError.self) { try context.fetch(request) }
+            // It talked about predicate quantifiers before.
+            #expect(error?.kind == .unknownKey)
+            #expect(error?.message == "Author.books is a to-many relationship, which propertiesToFetch cannot use")
         }
     }
 }

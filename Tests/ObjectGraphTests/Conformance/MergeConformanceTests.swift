@@ -116,10 +116,17 @@ import Testing
             return inserted.objectID
         }
         try viewer.performAndWait { () throws in
+            // A merged insert is registered, as Core Data registers it: a fault until used.
+            let inserted = try #require(viewer.registeredObject(for: insertedID))
+            #expect(inserted.isFault && !inserted.hasChanges)
+            #expect(try inserted.get("code", as: String.self) == "INSERTED")
             #expect(try changed.get("title", as: String.self) == "new")
             #expect(!changed.hasChanges)
-            #expect(deleted.managedObjectContext == nil)
-            #expect(viewer.registeredObject(for: deletedID) == nil)
+            // As in Core Data (it used to leave the context): registered, deleted, readable.
+            #expect(deleted.managedObjectContext === viewer)
+            #expect(deleted.isDeleted && !deleted.hasChanges)
+            #expect(viewer.registeredObject(for: deletedID) === deleted)
+            #expect(try deleted.get("code", as: String.self) == "DELETED")
             #expect(try viewer.objects("Item", sortedBy: ["code"]).map(\.label) == ["CHANGED", "INSERTED"])
             #expect(try viewer.existingObject(with: insertedID).label == "INSERTED")
         }

@@ -66,6 +66,65 @@ import Testing
         #expect(error.message.contains("nothing was written"))
         #expect(try race.stored("title") == "theirs")
         try race.ours.performAndWait { () throws in #expect(race.ours.hasChanges) }
+        // Core Data's three snapshots and version numbers, transients left out.
+        #expect(conflict.objectSnapshot["title"] as? String == "ours")
+        #expect(conflict.cachedSnapshot?["title"] as? String == "original")
+        #expect(conflict.persistedSnapshot?["title"] as? String == "theirs")
+        #expect(conflict.persistedSnapshot?["note"] as? String == "original note")
+        #expect(conflict.objectSnapshot.keys.contains("scratch") == false)
+        #expect(conflict.objectSnapshot.count == race.ourItem.entity.attributes.count - 1)
+        #expect(conflict.oldVersionNumber == 1 && conflict.newVersionNumber == 2)
+    }
+
+    /// Keeps the longer of the two titles, then lets `basePolicy` finish.
+    final class KeepLongerTitle: ConflictResolver {
+        let basePolicy: MergePolicy
+        let seen = Locked<[MergeConflict.Kind]>([])
+
+        init(basePolicy: MergePolicy) {
+            self.basePolicy = basePolicy
+        }
+
+        func resolve(_ conflicts: [MergeConflict], in context: ManagedObjectContext) throws {
+            seen.withLock { $0 += conflicts.map(\.kind) }
+            for conflict in conflicts {
+                let ours = conflict.ourValue(forKey: "title") as? String ?? ""
+                let theirs = conflict.theirValue(forKey: "title") as? String ?? ""
+                if theirs.count > ours.count { try context.registeredObject(for: conflict.objectID)?.setValue(theirs, forKey: "title") }
+            }
+        }
+    }
+
+    struct Refused: Error, Equatable {}
+
+    /// Refuses every conflict with an error of its own.
+    final class RefuseAll: ConflictResolver {
+        let basePolicy = MergePolicy.mergeByPropertyObjectTrump
+        func resolve(_ conflicts: [MergeConflict], in context: ManagedObjectContext) throws { throw Refused() }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCustomPolicyResolvesFirstAndItsBasePolicyFinishes(kind: StoreKind) throws {
+        let race = try Race(kind)
+        try race.theySave(["title": "theirs is longer", "note": "their note"])
+        let policy = KeepLongerTitle(basePolicy: .mergeByPropertyObjectTrump)
+        try race.weSave(["title": "ours"], policy: .custom(policy))
+        #expect(policy.seen.withLock { $0 } == [.changedInStore])
+        #expect(try race.stored("title") == "theirs is longer")
+        #expect(try race.stored("note") == "their note")
+        #expect(MergePolicy.custom(policy) == .custom(policy) && MergePolicy.custom(policy) != .mergeByPropertyObjectTrump)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCustomPolicyCanFailTheSaveWithItsOwnError(kind: StoreKind) throws {
+        let race = try Race(kind)
+        try race.theySave(["title": "theirs"])
+        #expect(throws: Refused()) { try race.weSave(["title": "ours"], policy: .custom(RefuseAll())) }
+        #expect(try race.stored("title") == "theirs")
+        // With `.error` as its base, what the resolver leaves is the usual merge conflict.
+        let error = try #require(throws: ObjectGraphError.self) { try race.weSave([:], policy: .custom(KeepLongerTitle(basePolicy: .error))) }
+        #expect(error.kind == .mergeConflict)
+        #expect(error.message.contains("the merge policy is .custom(KeepLongerTitle, base .error)"), "\(error.message)")
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -161,10 +220,12 @@ import Testing
         let error = try #require(throws: ObjectGraphError.self) { try race.weSave(["title": "ours"], policy: .error) }
         #expect(error.mergeConflicts.map(\.kind) == [.deletedInStore])
         #expect(error.message.contains("deleted elsewhere"))
-        // Any other policy accepts the deletion: the object leaves the context.
+        // Any other policy accepts the deletion: the object is marked deleted, as a merged
+        // deletion is (it used to leave the context), with nothing left to save.
         try race.weSave([:], policy: .mergeByPropertyObjectTrump)
         try race.ours.performAndWait { () throws in
-            #expect(race.ourItem.managedObjectContext == nil)
+            #expect(race.ourItem.managedObjectContext === race.ours)
+            #expect(race.ourItem.isDeleted && !race.ourItem.hasChanges)
             #expect(!race.ours.hasChanges)
         }
         #expect(try race.store.storedCount("Item") == 0)
@@ -235,8 +296,10 @@ import Testing
         let storedID = try store.savedItem("DUP", ["title": "stored", "note": "stored note"])
         try store.withNewContext { context in
             let duplicate = try context.insertItem("DUP", ["title": "inserted"])
+            // Under `.error` the clash with the stored row is a merge conflict (it was a bare
+            // constraint violation before, without the conflict the documentation promises).
             let error = try #require(throws: ObjectGraphError.self) { try context.save() }
-            #expect(error.kind == .constraintViolation)
+            #expect(error.kind == .mergeConflict)
             context.mergePolicy = .mergeByPropertyObjectTrump
             try context.save()
             #expect(duplicate.objectID == storedID)
@@ -250,6 +313,33 @@ import Testing
             // The inserted object's values win, defaults included.
             #expect(try item.get("note", as: String.self) == "none")
         }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func uniquenessClashWithAStoredRowIsAMergeConflictUnderErrorPolicy(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let firstID = try store.savedItem("DUP", ["title": "stored"])
+        let secondID = try store.savedItem("TWIN", ["title": "stored twin"])
+        try store.withNewContext { context in
+            let duplicate = try context.insertItem("DUP", ["title": "inserted"])
+            let twin = try context.insertItem("TWIN")
+            try context.insertItem("FRESH")
+            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error.kind == .mergeConflict)
+            #expect(error.message.hasPrefix("Cannot save: 2 inserted objects with the uniqueness-constrained values of a stored object, and the merge policy is .error; nothing was written."))
+            #expect(error.key == "code")
+            let conflicts = error.mergeConflicts.sorted { $0.conflictingObjectID?.primaryKey ?? 0 < $1.conflictingObjectID?.primaryKey ?? 0 }
+            #expect(conflicts.map(\.kind) == [.uniqueness(keys: ["code"]), .uniqueness(keys: ["code"])])
+            #expect(conflicts.map(\.objectID) == [duplicate.objectID, twin.objectID])
+            #expect(conflicts.map(\.conflictingObjectID) == [firstID, secondID])
+            #expect(conflicts[0].theirValue(forKey: "title") as? String == "stored")
+            #expect(conflicts[0].ourValue(forKey: "title") as? String == "inserted")
+            #expect(conflicts[1].theirValue(forKey: "title") as? String == "stored twin")
+            #expect(conflicts[0].description == "\(duplicate.objectID.shortDescription) has the same code as the stored \(firstID.shortDescription) (code = \"DUP\"; uniqueness constraint on code)")
+            // Nothing was written, and the context keeps its inserts.
+            #expect(context.insertedObjects.count == 3)
+        }
+        #expect(try store.storedCount("Item") == 2)
     }
 
     @Test(arguments: StoreKind.allCases)

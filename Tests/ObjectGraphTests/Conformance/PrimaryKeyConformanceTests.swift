@@ -135,8 +135,10 @@ import Testing
             try context.insertPerson(43, "Bob")
             try context.insertPerson(42, "Impostor")
             let error = try #require(throws: ObjectGraphError.self) { try context.save() }
-            #expect(error.kind == .constraintViolation)
-            #expect(error.message.contains("another Person already has id = 42 (uniqueness constraint on id)"))
+            // A clash with a stored row is a merge conflict under the default `.error` policy
+            // (a bare constraint violation before); a clash among new objects stays one (below).
+            #expect(error.kind == .mergeConflict)
+            #expect(error.message.contains("(id = 42; uniqueness constraint on id)"), "\(error.message)")
             #expect(error.message.contains("nothing was written"))
             #expect(context.insertedObjects.count == 2)
         }

@@ -104,4 +104,26 @@ import Testing
             #expect(error?.kind == .objectNotFound)
         }
     }
+
+    /// `close()` releases the store: contexts can no longer use it until it is loaded again, and a
+    /// SQLite file is left checkpointed, with no write-ahead log beside it.
+    @Test(arguments: StoreKind.allCases)
+    func closingTheContainerReleasesTheStore(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let id = try store.savedItem("KEPT")
+        store.container.close()
+        store.container.close()  // closing twice does nothing more
+        let context = store.newContext()
+        let error = context.performAndWait { #expect(throws: ObjectGraphError.self) { try context.count(for: FetchRequest<ManagedObject>(entityName: "Item")) } }
+        #expect(error?.kind == .invalidOperation)
+        #expect(error?.message.hasPrefix("no persistent store is loaded") == true)
+        if let directory = store.directory {
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            #expect(files.contains("Conformance.sqlite") && !files.contains("Conformance.sqlite-wal"), "\(files)")
+        }
+        try store.container.loadPersistentStores()
+        // The SQLite file keeps its objects; an in-memory store starts empty again.
+        #expect(try store.storedCount("Item") == (kind == .sqlite ? 1 : 0))
+        if kind == .sqlite { #expect(try store.withNewContext { try $0.existingObject(with: id).label } == "KEPT") }
+    }
 }

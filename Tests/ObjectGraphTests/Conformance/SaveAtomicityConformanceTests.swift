@@ -5,9 +5,13 @@ import Testing
 /// One save, one transaction: a save that breaks a constraint part-way writes nothing, names
 /// the object and key, and leaves the context's changes in place.
 @Suite struct SaveAtomicityConformanceTests {
-    /// Checks the error of a save refused for a duplicate `code`.
-    static func expectDuplicate(_ error: ObjectGraphError?, object: ManagedObject, code: String) {
-        #expect(error?.kind == .constraintViolation)
+    /// Checks the error of a save refused for a duplicate `code`. A new object duplicating a
+    /// stored row (`ofStoredRow`) is a merge conflict under the default `.error` policy, as the
+    /// documentation promises (it was a bare `.constraintViolation` before, without the
+    /// conflicts); other duplicates have no stored object to merge with and stay violations.
+    static func expectDuplicate(_ error: ObjectGraphError?, object: ManagedObject, code: String, ofStoredRow: Bool = false) {
+        #expect(error?.kind == (ofStoredRow ? .mergeConflict : .constraintViolation))
+        #expect(error?.mergeConflicts.map(\.objectID) == (ofStoredRow ? [object.objectID] : []))
         #expect(error?.entityName == "Item")
         #expect(error?.key == "code")
         #expect(error?.objectID == object.objectID)
@@ -34,7 +38,7 @@ import Testing
             let duplicate = try context.insertItem("B2", ["title": "duplicate"])
             let after = try context.insertItem("D4")
             let error = #expect(throws: ObjectGraphError.self) { try context.save() }
-            Self.expectDuplicate(error, object: duplicate, code: "B2")
+            Self.expectDuplicate(error, object: duplicate, code: "B2", ofStoredRow: true)
 
             // Nothing from the save reached the store: no insert, no update.
             #expect(try store.storedCount("Item") == 2)
@@ -119,7 +123,7 @@ import Testing
             try context.obtainPermanentIDs(for: [good, duplicate])
             let ids = [good.objectID, duplicate.objectID]
             let error = #expect(throws: ObjectGraphError.self) { try context.save() }
-            Self.expectDuplicate(error, object: duplicate, code: "A1")
+            Self.expectDuplicate(error, object: duplicate, code: "A1", ofStoredRow: true)
             #expect(try store.storedCount("Item") == 1)
             #expect([good.objectID, duplicate.objectID] == ids)
             try duplicate.setValue("C3", forKey: "code")

@@ -38,4 +38,28 @@ import Testing
                     == ["orphan", "file 10", "new", "file 1", "File 2"])
         }
     }
+
+    /// Core Data's `localizedCompare:` and `localizedCaseInsensitiveCompare:` sorts: the order of
+    /// Foundation's comparisons, the same on both stores (SQLite through collations).
+    @Test(arguments: StoreKind.allCases)
+    func localizedComparisonsSortAsFoundationCompares(kind: StoreKind) throws {
+        let titles = ["Zebra", "apple", "Apple", "éclair", "Eclair", "banana", "apple"]
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            for title in titles { try context.insert("Book", ["title": title]) }
+            try context.save()
+        }
+        try store.reopen()
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let localized = try self.titles(context, [FetchSortDescriptor(key: "title", comparison: .localized)])
+            #expect(localized == titles.sorted { $0.localizedCompare($1) == .orderedAscending || $0.localizedCompare($1) == .orderedSame && Array($0.utf8).lexicographicallyPrecedes($1.utf8) })
+            // Unlike byte order, letters come before "Zebra" whatever their case or accent.
+            #expect(localized.last == "Zebra")
+            let folded = try self.titles(context, [FetchSortDescriptor(key: "title", ascending: false, comparison: .localizedCaseInsensitive)])
+            #expect(folded.first == "Zebra")
+            #expect(folded.reversed().map { $0.lowercased() }.prefix(3) == ["apple", "apple", "apple"])
+            // Equal ignoring case: told apart by bytes, so the order is total and the same on both stores.
+            #expect(Array(folded.reversed().prefix(3)) == ["Apple", "apple", "apple"])
+        }
+    }
 }

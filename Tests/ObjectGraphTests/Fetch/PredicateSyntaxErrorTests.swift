@@ -32,6 +32,8 @@ struct PredicateSyntaxErrorTests {
         ("'a' CONTAINS name", 1, "the left side of CONTAINS must be a key, not a value"),
         ("name BEGINSWITH[cd] other", 21, "the right side of BEGINSWITH[cd] must be a value, not a key"),
         ("flag", 5, "a Boolean key is tested with 'flag == YES'"),
+        // NSPredicate has no infix NOT; the message says how to write it, not how to test a Boolean.
+        ("name NOT IN {'a'}", 6, "NOT cannot follow 'name': negate the whole comparison, as in NOT (name IN {…})"),
         ("age == ", 8, "expected a value or key after '=='"),
         ("3 == 4", 1, "a comparison needs a key on at least one side"),
         ("age = = 3", 7, "expected a value or key after '='"),

@@ -154,7 +154,8 @@ import Testing
             try duplicate.setValue("Kindred", forKey: "title")
             try duplicate.setValue(added, forKey: "author")
             let error = try #require(throws: ObjectGraphError.self) { try context.save() }
-            #expect(error.kind == .constraintViolation)
+            // A clash with a stored row: a merge conflict under the default `.error` policy.
+            #expect(error.kind == .mergeConflict)
             context.delete(duplicate)
             try context.save()
             #expect(!filled.authorKeys.contains(added.objectID.primaryKey!))

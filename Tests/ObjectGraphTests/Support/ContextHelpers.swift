@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import ObjectGraph
 
 extension ManagedObjectContext {
@@ -9,6 +10,13 @@ extension ManagedObjectContext {
         try item.setValue(code, forKey: "code")
         for (key, value) in values { try item.setValue(value, forKey: key) }
         return item
+    }
+
+    /// Inserts a new object of the subclass `objectClass` for the entity `entityName`, made as a
+    /// program makes its own subclass's objects (`init(entity:insertInto:)`).
+    func insert<Object: ManagedObject>(_ objectClass: Object.Type, entity entityName: String) throws -> Object {
+        let entity = try #require(model?.entity(named: entityName))
+        return objectClass.init(entity: entity, insertInto: self)
     }
 
     /// Inserts a `Person`.

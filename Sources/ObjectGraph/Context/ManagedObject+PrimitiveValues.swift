@@ -1,0 +1,49 @@
+import Foundation
+
+/// Core Data's primitive accessors: values read and set without change tracking, for custom
+/// accessors, `awakeFromFetch()` and `willSave()` code that must not mark the object changed.
+extension ManagedObject {
+    /// The value of the property `key` as the object holds it. ObjectGraph has no accessor that
+    /// `value(forKey:)` would run besides, so the two read the same: this spelling is here for
+    /// code written against Core Data. Throws as `value(forKey:)` does.
+    public func primitiveValue(forKey key: String) throws -> Any? {
+        try value(forKey: key)
+    }
+
+    /// Sets the attribute `key` without change tracking, as Core Data's `setPrimitiveValue(_:forKey:)`:
+    /// the object is not marked updated, no notification or `processPendingChanges()` reports
+    /// it, and `willSave()` is not called again for it. The value is converted and type-checked
+    /// as `setValue(_:forKey:)` does, and saved with the object if the object is saved (inserted,
+    /// or updated by a tracked change). Relationships are refused: setting one must keep its
+    /// inverse in step, which `setValue(_:forKey:)` does.
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) throws {
+        let entity = entity
+        guard let slot = entity.attributeSlot(named: key) else {
+            let relationship = try entity.requireRelationship(key)
+            throw ObjectGraphError(
+                .invalidOperation,
+                "\(entity.name).\(relationship.name) is a relationship: set it with setValue(_:forKey:), which keeps its inverse in step",
+                entityName: entity.name, objectID: objectID, key: key)
+        }
+        let converted = try AttributeValue(converting: value, toSlot: slot, of: entity)
+        try checkChangeable(slot)
+        guard !isNew else {
+            values[slot] = converted
+            return
+        }
+        if savedValues == nil { savedValues = values }
+        values[slot] = converted
+        marks.insert(.primitiveChanges)
+    }
+
+    /// The value-row slots a save of this updated object writes: the stored properties it
+    /// changed, and those primitive sets changed.
+    func savedColumns() -> [Int] {
+        let entity = entity
+        let comparesValues = marks.contains(.primitiveChanges)
+        return (0..<entity.rowWidth).filter { slot in
+            guard slot >= entity.attributes.count || !entity.attributes[slot].isTransient else { return false }
+            return changedAttributes.contains(slot) || comparesValues && !values[slot].isStoredEqual(to: committed[slot])
+        }
+    }
+}
