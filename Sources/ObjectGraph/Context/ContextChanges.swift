@@ -11,7 +11,9 @@ public struct ContextChanges: Sendable, Equatable, CustomStringConvertible {
     public let event: ContextEvent
     /// Objects inserted (saved as new, or new in the context).
     public var insertedObjectIDs: Set<ManagedObjectID> { get { inserted.set } set { inserted = ObjectIDCollection(newValue) } }
-    /// Objects whose values or relationships changed.
+    /// Objects whose values or relationships changed. In the objects-did-change that follows a
+    /// merge: the objects the other save updated that this context does not hold (those it holds
+    /// are in `refreshedObjectIDs`).
     public var updatedObjectIDs: Set<ManagedObjectID> { get { updated.set } set { updated = ObjectIDCollection(newValue) } }
     /// Objects deleted.
     public var deletedObjectIDs: Set<ManagedObjectID> { get { deleted.set } set { deleted = ObjectIDCollection(newValue) } }

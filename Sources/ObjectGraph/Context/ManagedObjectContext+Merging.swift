@@ -41,6 +41,10 @@ extension ManagedObjectContext {
         registerObjects(insertedElsewhere: changes.insertedObjectIDs)
         didChange.deletedObjectIDs = markObjects(deletedElsewhere: changes.deletedObjectIDs)
         didChange.refreshedObjectIDs = refreshObjects(updatedElsewhere: changes.updatedObjectIDs)
+        // Updated objects the context does not hold (never fetched, or let go) are reported too:
+        // a fetched results controller must hear that an object it did not show may now match
+        // (Core Data leaves them out, and its controllers miss them).
+        didChange.updatedObjectIDs = changes.updatedObjectIDs.subtracting(didChange.refreshedObjectIDs)
         if !didChange.isEmpty { post(didChange) }
         childMergeTargets.deliver(changes, except: nil)
     }
