@@ -13,6 +13,15 @@ enum BenchMain {
                 exit(2)
             }
         }
+        // Issue 19's controller workloads, likewise (see ControllerBenchmark).
+        if CommandLine.arguments.dropFirst().first == "--controller" {
+            do {
+                exit(try ControllerBenchmark.main(Array(CommandLine.arguments.dropFirst())) ? 0 : 1)
+            } catch {
+                printError("error: \(error)\n")
+                exit(2)
+            }
+        }
         // Issue 17's backup under load, likewise (see BackupUnderLoadBenchmark).
         if CommandLine.arguments.dropFirst().first == "--backup-under-load" {
             do {

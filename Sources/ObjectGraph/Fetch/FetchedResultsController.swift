@@ -138,7 +138,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
     /// A section key path's value as a section name: strings as they are, numbers as digits,
     /// nil as "".
-    private static func sectionName(_ value: Any?) -> String {
+    static func sectionName(_ value: Any?) -> String {
         switch value {
         case nil: ""
         case let string as String: string
@@ -154,9 +154,20 @@ public final class FetchedResultsController<Result: ManagedObject> {
 
 extension FetchedResultsController: ContextResultsObserver {
     /// Runs the request again after a save or merge that touched the fetched entity, and tells
-    /// the delegate the difference.
+    /// the delegate the difference (or, when only objects it shows changed and none of them
+    /// moves, tells their updates without running the request: `inPlaceUpdates`).
     func contextDidChange(_ changes: ContextChanges) {
         guard let oldSections = sections, touchesFetchedEntity(changes) else { return }
+        if let paths = (try? inPlaceUpdates(changes, indexPaths: indexPaths)) ?? nil {
+            refreshError = nil
+            guard !paths.isEmpty, let delegate else { return }
+            delegate.controllerWillChangeContent(self)
+            for path in paths {
+                delegate.controller(self, didChange: oldSections[path.section].objects[path.item], at: path, for: .update, newIndexPath: path)
+            }
+            delegate.controllerDidChangeContent(self)
+            return
+        }
         let objects: [Result], newSections: [FetchedResultsSection<Result>]
         do {
             objects = try managedObjectContext.fetch(fetchRequest)
