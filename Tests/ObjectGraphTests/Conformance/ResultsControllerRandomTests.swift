@@ -98,3 +98,26 @@ import Testing
         }
     }
 }
+
+extension ResultsControllerRandomTests {
+    @Test(arguments: StoreKind.allCases)
+    func theSectionIndexListsEachSectionsFirstLetterOnce(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let context = store.newContext()
+        try context.performAndWait {
+            for (code, title) in [("A1", "apple"), ("A2", "avocado"), ("B1", "banana"), ("C1", "cherry")] {
+                _ = try context.insertItem(code, ["title": title])
+            }
+            try context.save()
+            var request = FetchRequest<ManagedObject>(entityName: "Item")
+            request.sortDescriptors = [FetchSortDescriptor(key: "title")]
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context, sectionNameKeyPath: "title")
+            #expect(controller.sectionIndexTitles.isEmpty)
+            try controller.performFetch()
+            #expect(controller.sections?.map(\.name) == ["apple", "avocado", "banana", "cherry"])
+            #expect(controller.sectionIndexTitles == ["A", "B", "C"])
+            #expect(controller.section(forSectionIndexTitle: "B", at: 1) == 2)
+            #expect(controller.section(forSectionIndexTitle: "Z", at: 0) == nil)
+        }
+    }
+}
