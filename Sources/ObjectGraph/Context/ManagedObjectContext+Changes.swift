@@ -254,7 +254,7 @@ extension ManagedObject {
     func discardChanges() {
         if let savedValues { values = savedValues }
         savedValues = nil
-        marks.remove(.changedInEvent)
+        marks.subtract([.changedInEvent, .detectsConflicts])
         changedAttributes.removeAll()
         heldToOne = []
         for position in loadedToMany.indices { loadedToMany[position]?.revert() }
