@@ -18,6 +18,9 @@ struct ChangeMarks: OptionSet {
     /// Set with `setPrimitiveValue(_:forKey:)`: a save of the object compares its values with the
     /// saved ones to find the columns those untracked sets changed.
     static let primitiveChanges = ChangeMarks(rawValue: 1 << 4)
+    /// Marked by `detectConflicts(for:)`: the next save checks the object's row version even
+    /// when the object has nothing to write.
+    static let detectsConflicts = ChangeMarks(rawValue: 1 << 5)
     /// What any tracked change marks.
     static let changed: ChangeMarks = [.changedInEvent, .changedSinceWillSave]
 }

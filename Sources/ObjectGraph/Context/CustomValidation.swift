@@ -21,21 +21,22 @@ extension ManagedObject {
     /// (`validateValue(_:forKey:)` runs this and the subclass's own rules.)
     public func validate(value: Any?, forKey key: String) throws {
         let entity = entity
-        var reason: String?
+        var rejection: ObjectValidator.Rejection?
         if let slot = entity.attributeSlot(named: key) {
             let attribute = entity.attributes[slot]
             let converted = try AttributeValue(converting: value, toSlot: slot, of: entity)
             if converted.isNull {
-                if !attribute.isOptional && !attribute.isTransient { reason = "a value is required" }
+                if !attribute.isOptional && !attribute.isTransient { rejection = ObjectValidator.Rejection(reason: "a value is required") }
             } else {
-                reason = ObjectValidator.reason(rejecting: converted, for: attribute)
+                rejection = ObjectValidator.rejection(of: converted, for: attribute)
             }
         } else {
             let relationship = try entity.requireRelationship(key)
-            reason = try relationshipReason(rejecting: value, for: relationship)
+            rejection = try relationshipReason(rejecting: value, for: relationship).map { ObjectValidator.Rejection(reason: $0) }
         }
-        if let reason {
-            throw ObjectGraphError.validation([ValidationFailure(object: self, key: key, reason: reason)])
+        if let rejection {
+            throw ObjectGraphError.validation([ValidationFailure(
+                entityName: entity.name, objectID: objectID, key: key, reason: rejection.reason, violatedPredicate: rejection.predicate)])
         }
     }
 

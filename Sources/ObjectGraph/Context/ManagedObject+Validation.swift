@@ -2,13 +2,6 @@ import Foundation
 
 /// What `validateForInsert()`, `validateForUpdate()`, `validateForDelete()` and
 /// `validateValue(_:forKey:)` do by default.
-enum ModelRules {
-    /// Whether the code running now has checked the model's rules already — a save (for every
-    /// object, in one pass) or a `validateFor…()` default — so the defaults the user's overrides
-    /// call through `super` leave them out instead of reporting them twice.
-    @TaskLocal static var areChecked = false
-}
-
 extension ManagedObject {
     /// The default `validateFor…()`: the model's rules (unless a save checks them), then the
     /// per-key validators of the properties `phase` looks at; throws `.validation` listing every

@@ -83,21 +83,27 @@ extension ManagedObjectContext {
         var inserted: [ManagedObjectID] = [], changed: [ManagedObjectID] = [], removed = deletedReportedInserts
         for object in pendingInserts where object.marks.contains(.changedInEvent) {
             if object.marks.contains(.insertReported) { changed.append(object.objectID) } else { inserted.append(object.objectID) }
-            object.marks = .insertReported
-            reportedValues[ObjectKey(object)] = object.values
+            markReported(object)
         }
         for object in updated.values where object.marks.contains(.changedInEvent) {
             changed.append(object.objectID)
-            object.marks.remove(.changedInEvent)
-            reportedValues[ObjectKey(object)] = object.values
+            markReported(object)
         }
         for object in deleted.values where object.marks.contains(.changedInEvent) {
             removed.append(object.objectID)
-            object.marks.remove(.changedInEvent)
+            markReported(object)
         }
         deletedReportedInserts = []
         guard !inserted.isEmpty || !changed.isEmpty || !removed.isEmpty else { return }
         post(ContextChanges(event: .objectsDidChange, inserted: inserted, updated: changed, deleted: removed))
+    }
+
+    /// Records that an objects-did-change named `object` with its changes so far: its later
+    /// changes belong to the next event.
+    func markReported(_ object: ManagedObject) {
+        object.marks.remove(.changedInEvent)
+        if object.isInserted { object.marks.insert(.insertReported) }
+        if !object.isDeleted { reportedValues[ObjectKey(object)] = object.values }
     }
 
     /// Starts a new event with nothing reported: after a save, a rollback or a reset, whose own
@@ -254,7 +260,7 @@ extension ManagedObject {
     func discardChanges() {
         if let savedValues { values = savedValues }
         savedValues = nil
-        marks.remove(.changedInEvent)
+        marks.subtract([.changedInEvent, .detectsConflicts])
         changedAttributes.removeAll()
         heldToOne = []
         for position in loadedToMany.indices { loadedToMany[position]?.revert() }

@@ -108,6 +108,11 @@ extension ManagedObjectContext {
         let changes = ContextChanges(
             event: .objectsDidChange, insertedObjectIDs: Set(request.inserts.map(\.objectID)),
             updatedObjectIDs: Set(updated), deletedObjectIDs: Set(request.deletes))
+        // This notification reports the pushed changes: `processPendingChanges()` must not again.
+        for objectID in changes.insertedObjectIDs.union(changes.updatedObjectIDs).union(changes.deletedObjectIDs) {
+            if let object = liveObject(objectID) { markReported(object) }
+        }
+        deletedReportedInserts.removeAll { changes.deletedObjectIDs.contains($0) }
         post(changes)
         childMergeTargets.deliver(changes, except: child)
     }

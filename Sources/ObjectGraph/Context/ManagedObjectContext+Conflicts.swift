@@ -3,6 +3,21 @@ extension ManagedObjectContext {
     /// one transaction, and another writer may change rows again in between.
     static let conflictAttempts = 4
 
+    /// Marks `object` for conflict detection, as Core Data's `detectConflicts(for:)`: the next
+    /// save checks that its row is still at the version this context read, even when the object
+    /// has no changes of its own, and meets a conflict (resolved by the merge policy) when another
+    /// context or process changed or deleted it since — optimistic locking for an object the save
+    /// depends on without changing it. The object joins `updatedObjects` until that save (the
+    /// check bumps the row's version) or a rollback. Does nothing for new or deleted objects.
+    public func detectConflicts(for object: ManagedObject) throws {
+        checkQueue("detectConflicts(for: \(object.objectID.shortDescription))")
+        guard object.isManaged(by: self), !object.isNew, !object.isDeleted else { return }
+        // The version to check is the one of the values the object holds: load them if it has none.
+        if object.isFault { try object.fulfillFault() }
+        object.marks.insert(.detectsConflicts)
+        updated[ObjectKey(object)] = object
+    }
+
     /// The conflicts a store reported, described with this context's objects.
     func mergeConflicts(_ conflicts: VersionConflicts) -> [MergeConflict] {
         conflicts.rows.compactMap { objectID, current in

@@ -108,8 +108,8 @@ extension ManagedObjectContext {
             insertedCount -= 1
             return
         }
-        // Only an object with changed values is in `updated`.
-        if !object.changedAttributes.isEmpty { updated[ObjectKey(object)] = nil }
+        // Only an object with changed values (or marked by `detectConflicts(for:)`) is in `updated`.
+        if !object.changedAttributes.isEmpty || object.marks.contains(.detectsConflicts) { updated[ObjectKey(object)] = nil }
         object.marks.formUnion(.changed)
         object.isDeleted = true
         deleted[ObjectKey(object)] = object

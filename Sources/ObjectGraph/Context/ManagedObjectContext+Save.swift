@@ -164,8 +164,9 @@ extension ManagedObjectContext {
             object.refreshHeldReferences()
             let changes = object.relationshipChanges()
             let columns = object.savedColumns()
-            // A change of to-many relationships only still bumps the row's version.
-            guard !columns.isEmpty || !changes.isEmpty else {
+            // A change of to-many relationships only still bumps the row's version, and so does the
+            // version check `detectConflicts(for:)` asked for.
+            guard !columns.isEmpty || !changes.isEmpty || object.marks.contains(.detectsConflicts) else {
                 plan.unwritten.insert(ObjectKey(object))
                 continue
             }

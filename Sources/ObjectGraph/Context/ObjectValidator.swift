@@ -22,8 +22,8 @@ enum ObjectValidator {
         for attribute in entity.attributesWithRules {
             guard checkAll || object.changedAttributes.contains(attribute.index) else { continue }
             let value = object.values[attribute.index]
-            guard !value.isNull, !value.isNaN, let reason = reason(rejecting: value, for: attribute) else { continue }
-            failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: attribute.name, reason: reason))
+            guard !value.isNull, !value.isNaN, let rejection = rejection(of: value, for: attribute) else { continue }
+            failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: attribute.name, reason: rejection.reason, violatedPredicate: rejection.predicate))
         }
         if let slot = entity.primaryKeyIndex { appendPrimaryKeyFailure(of: object, slot: slot, to: &failures) }
         if !entity.relationships.isEmpty { appendRelationshipFailures(of: object, checkAll: checkAll, to: &failures) }
@@ -87,8 +87,23 @@ enum ObjectValidator {
         return nil
     }
 
+    /// Why a value breaks a rule of its attribute, and the validation predicate it fails, if that
+    /// is the rule.
+    struct Rejection {
+        let reason: String
+        var predicate: ValidationPredicate?
+    }
+
+    /// Why the non-nil `value` breaks a range, length, pattern or predicate rule of `attribute`,
+    /// or `nil`.
+    static func rejection(of value: AttributeValue, for attribute: AttributeDescription) -> Rejection? {
+        if let reason = reason(rejecting: value, for: attribute) { return Rejection(reason: reason) }
+        guard let failed = attribute.validationPredicates.first(where: { !$0.accepts(value) }) else { return nil }
+        return Rejection(reason: "\(failed.message) (\(value.debugText) fails the validation predicate \(failed.format))", predicate: failed)
+    }
+
     /// Why the non-nil `value` breaks a range, length or pattern rule of `attribute`, or `nil`.
-    static func reason(rejecting value: AttributeValue, for attribute: AttributeDescription) -> String? {
+    private static func reason(rejecting value: AttributeValue, for attribute: AttributeDescription) -> String? {
         if let minimum = attribute.minimum, compareForValidation(value, minimum) == .orderedAscending {
             return "\(value.debugText) is below the minimum \(minimum.debugText)"
         }
@@ -110,9 +125,6 @@ enum ObjectValidator {
         if let pattern = attribute.regex, case .string(let string) = value,
            !(attribute.regexExpression.map { matchesEntirely(string, $0) } ?? false) {
             return "\(value.debugText) does not match the pattern \(pattern)"
-        }
-        if let failed = attribute.validationPredicates.first(where: { !$0.accepts(value) }) {
-            return "\(failed.message) (\(value.debugText) fails the validation predicate \(failed.format))"
         }
         return nil
     }

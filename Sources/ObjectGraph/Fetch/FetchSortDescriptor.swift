@@ -3,7 +3,8 @@ import Foundation
 /// The order of fetched objects by one attribute, like Core Data's `NSSortDescriptor`.
 ///
 /// Values sort as the SQLite store sorts them, in memory too: nil first when ascending and last
-/// when descending; strings by their UTF-8 bytes (case-sensitive, no locale); numbers and dates
+/// when descending; strings by their UTF-8 bytes (case-sensitive, no locale) unless `comparison`
+/// says otherwise (ignoring case, or Foundation's localized comparisons); numbers and dates
 /// by value; decimals as `Double`s; data, UUIDs and JSON by their stored bytes.
 /// Objects that tie on every sort key come back in the order they were first saved.
 public struct FetchSortDescriptor: Sendable, Equatable {

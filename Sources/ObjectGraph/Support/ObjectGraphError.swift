@@ -122,6 +122,9 @@ public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
     /// `validateValue(_:forKey:)` override, a `ValidationRule`), as it was thrown: `reason`
     /// describes it. `nil` for the model's rules.
     public let underlyingError: (any Error)?
+    /// The model's validation predicate the value fails (its format and message), when that is the
+    /// rule it breaks; the reason names the value too.
+    public let violatedPredicate: ValidationPredicate?
 
     /// A failure of `object`'s property `key` (`nil` for the object as a whole), for custom
     /// validation rules to throw (wrapped in `ObjectGraphError.validation(_:)`).
@@ -129,12 +132,16 @@ public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
         self.init(entityName: object.entity.name, objectID: object.objectID, key: key, reason: reason, underlyingError: underlyingError)
     }
 
-    init(entityName: String, objectID: ManagedObjectID, key: String?, reason: String, underlyingError: (any Error)? = nil) {
+    init(
+        entityName: String, objectID: ManagedObjectID, key: String?, reason: String, underlyingError: (any Error)? = nil,
+        violatedPredicate: ValidationPredicate? = nil
+    ) {
         self.entityName = entityName
         self.objectID = objectID
         self.key = key
         self.reason = reason
         self.underlyingError = underlyingError
+        self.violatedPredicate = violatedPredicate
     }
 
     /// Failures are equal when they name the same object, key and reason (underlying errors

@@ -314,6 +314,29 @@ import Testing
         }
     }
 
+    /// A child's save is reported in its parent by the objects-did-change it posts, once: the
+    /// parent's next `processPendingChanges()` does not report it again.
+    @Test(arguments: StoreKind.allCases)
+    func aChildsSaveIsReportedOnceInItsParent(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let savedID = try store.savedItem("SAVED")
+        try store.withNewContext { parent in
+            let child = parent.newChildContext()
+            let (_, posted) = try recordChanges(of: parent) {
+                try child.performAndWait {
+                    try child.existingObject(with: savedID).setValue("from the child", forKey: "title")
+                    try child.insertItem("NEW")
+                    try child.save()
+                }
+                parent.processPendingChanges()
+            }
+            #expect(posted.count == 1)
+            #expect(posted.first?.updatedObjectIDs == [savedID])
+            #expect(posted.first?.insertedObjectIDs.count == 1)
+            #expect(parent.hasChanges)
+        }
+    }
+
     /// `changedValuesForCurrentEvent()` gives the old values of the properties changed since
     /// the last objects-did-change.
     @Test(arguments: StoreKind.allCases)

@@ -76,6 +76,28 @@ import Testing
         #expect(conflict.oldVersionNumber == 1 && conflict.newVersionNumber == 2)
     }
 
+    /// Core Data's `detectConflicts(for:)`: an object the save depends on without changing it.
+    @Test(arguments: StoreKind.allCases)
+    func anUnchangedObjectMarkedForConflictDetectionConflicts(kind: StoreKind) throws {
+        let race = try Race(kind)
+        try race.theySave(["title": "theirs"])
+        try race.ours.performAndWait { () throws in
+            try race.ours.detectConflicts(for: race.ourItem)
+            #expect(race.ours.updatedObjects == [race.ourItem] && !race.ourItem.isUpdated)
+            try race.ours.insertItem("OTHER")
+            let error = #expect(throws: ObjectGraphError.self) { try race.ours.save() }
+            #expect(error?.mergeConflicts.map(\.objectID) == [race.id])
+            #expect(error?.mergeConflicts.first?.keys == ["title"])
+            // Resolved by taking the stored row, the check passes and the save goes through.
+            race.ours.mergePolicy = .mergeByPropertyStoreTrump
+            try race.ours.save()
+            #expect(try race.ourItem.get("title", as: String.self) == "theirs")
+            #expect(!race.ours.hasChanges)
+        }
+        #expect(try race.store.storedCount("Item") == 2)
+        #expect(try race.stored("title") == "theirs")
+    }
+
     /// Keeps the longer of the two titles, then lets `basePolicy` finish.
     final class KeepLongerTitle: ConflictResolver {
         let basePolicy: MergePolicy

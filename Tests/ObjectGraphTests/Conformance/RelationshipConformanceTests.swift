@@ -239,6 +239,31 @@ import Testing
     }
 }
 
+/// `committedValues(forKeys: nil)` and `changedValues()` cover relationships, as object IDs.
+@Suite struct RelationshipChangeValuesConformanceTests {
+    @Test(arguments: StoreKind.allCases)
+    func committedAndChangedValuesGiveRelationshipsAsObjectIDs(kind: StoreKind) throws {
+        let store = try TestStore.graph(kind)
+        try store.withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.insert("Author", ["name": "Ann"])
+            let bob = try context.insert("Author", ["name": "Bob"])
+            let book = try context.insert("Book", ["title": "Dune", "author": ann])
+            let chapter = try context.insert("Chapter", ["title": "One", "book": book])
+            try context.save()
+            try book.setValue(bob, forKey: "author")
+            let committed = try book.committedValues(forKeys: nil)
+            #expect(Set(committed.keys) == ["title", "author", "tags", "chapters", "publisher"])
+            #expect(committed["author"] as? ManagedObjectID == ann.objectID)
+            #expect(committed["chapters"] as? [ManagedObjectID] == [chapter.objectID])
+            #expect(committed["publisher"].map { $0 == nil } == true)
+            #expect(book.changedValues().mapValues { $0 as? ManagedObjectID } == ["author": bob.objectID])
+            #expect(Set(bob.changedValues().keys) == ["books"])
+            #expect(bob.changedValues()["books"] as? Set<ManagedObjectID> == [book.objectID])
+            #expect(try ann.committedValues(forKeys: ["books"])["books"] as? Set<ManagedObjectID> == [book.objectID])
+        }
+    }
+}
+
 /// `mutableSetValue(forKey:)` and `mutableOrderedSetValue(forKey:)`, the Core Data way.
 @Suite struct MutableRelationshipConformanceTests {
     @Test(arguments: StoreKind.allCases)

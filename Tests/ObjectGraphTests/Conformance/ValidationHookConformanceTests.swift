@@ -131,6 +131,8 @@ import Testing
             #expect(error?.validationFailures.map(\.key) == ["text", "weight"])
             #expect(error?.validationFailures.first?.reason == "a label needs two characters at least (\"x\" fails the validation predicate length >= 2)")
             #expect(error?.validationFailures.last?.reason == "weights go from 1 to 9 (12 fails the validation predicate SELF BETWEEN {1, 9})")
+            #expect(error?.validationFailures.first?.violatedPredicate?.format == "length >= 2")
+            #expect(error?.validationFailures.first?.violatedPredicate?.message == "a label needs two characters at least")
             try label.setValue(" ab", forKey: "text")
             try label.setValue(9, forKey: "weight")
             let second = #expect(throws: ObjectGraphError.self) { try label.validateForInsert() }
