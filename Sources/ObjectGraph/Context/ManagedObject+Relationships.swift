@@ -268,7 +268,7 @@ extension ManagedObject {
 
     /// Records a to-many change: the object is updated until saved or rolled back.
     private func markRelationshipChanged(_ relationship: RelationshipDescription) {
-        marks.formUnion(.changed)
+        markChanged()
         guard !isNew, !changedAttributes.contains(relationship.slot) else { return }
         let wasUpdated = !changedAttributes.isEmpty
         changedAttributes.insert(relationship.slot)

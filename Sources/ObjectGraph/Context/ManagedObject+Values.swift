@@ -133,7 +133,7 @@ extension ManagedObject {
     /// until saved, rolled back or refreshed. Any set counts, even of the value the slot had, as
     /// in Core Data; the values are compared only when someone asks what differs.
     func recordChange(_ value: consuming AttributeValue, at slot: Int) {
-        marks.formUnion(.changed)
+        markChanged()
         // New objects (inserted, or not yet in a context) keep every value as it is set.
         guard !isNew else {
             values[slot] = value

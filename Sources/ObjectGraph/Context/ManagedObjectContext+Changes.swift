@@ -56,6 +56,7 @@ extension ManagedObjectContext {
         object.managedObjectContext = self
         object.isInserted = true
         object.marks = .changed
+        noteChangeInEvent()
         insertionOrder.append(object)
         insertedCount += 1
         object.awakeFromInsert()
@@ -77,7 +78,9 @@ extension ManagedObjectContext {
     /// inserted and changed in the same event is reported as inserted; one changed after its
     /// insertion was reported, as updated; an unsaved insert deleted after it was reported, as
     /// deleted. Saves report what they write on their own, and start a new event. Nothing is
-    /// posted when nothing changed since the last report.
+    /// posted when nothing changed since the last report. The context calls it itself at the end
+    /// of every `perform` block, and a main-queue context at the end of the main queue's turn in
+    /// which its objects changed, as Core Data does.
     public func processPendingChanges() {
         checkQueue("processPendingChanges()")
         var inserted: [ManagedObjectID] = [], changed: [ManagedObjectID] = [], removed = deletedReportedInserts

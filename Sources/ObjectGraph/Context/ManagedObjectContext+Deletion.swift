@@ -110,7 +110,7 @@ extension ManagedObjectContext {
         }
         // Only an object with changed values (or marked by `detectConflicts(for:)`) is in `updated`.
         if !object.changedAttributes.isEmpty || object.marks.contains(.detectsConflicts) { updated[ObjectKey(object)] = nil }
-        object.marks.formUnion(.changed)
+        object.markChanged()
         object.isDeleted = true
         deleted[ObjectKey(object)] = object
     }

@@ -98,6 +98,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     let childMergeTargets = MergeTargets()
     /// The `AsyncStream`s of `changes(for:)`.
     let changeStreams = ChangeStreams()
+    /// Whether a main-queue context has asked the main queue to process its pending changes at
+    /// the end of the current turn (see `noteChangeInEvent()`).
+    @exclusivity(unchecked) var endOfTurnProcessingScheduled = false
     /// The fetched results controllers following the context (see ContextResultsObserver).
     @exclusivity(unchecked) var resultsObservers: [WeakResultsObserver] = []
     /// The ID space of each entity's temporary IDs, made on first insert.
@@ -142,10 +145,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// Runs `block` on the context's queue and returns at once.
+    /// Its changes are reported (`processPendingChanges()`) when it ends, as Core Data does.
     public func perform(_ block: @escaping @Sendable () -> Void) {
         queue.async {
             self.processPendingMerges()
             block()
+            self.processPendingChanges()
         }
     }
 
@@ -168,11 +173,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// Runs `block` on the context's queue and returns its result: the way to use a context from
     /// Swift concurrency (`let count = try await context.perform { try context.count(for: r) }`).
+    /// Its changes are reported (`processPendingChanges()`) when it ends, as Core Data does.
     public func perform<T: Sendable>(_ block: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 self.processPendingMerges()
-                continuation.resume(with: Result { try block() })
+                let result = Result { try block() }
+                self.processPendingChanges()
+                continuation.resume(with: result)
             }
         }
     }
