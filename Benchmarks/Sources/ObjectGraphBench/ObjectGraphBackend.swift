@@ -10,7 +10,7 @@ final class ObjectGraphBackend: Backend {
     private var objectsToDelete: [ManagedObject] = []
     /// The context of the W5 objects, kept alive here because objects refer to it weakly.
     private var deleteContext: ManagedObjectContext?
-    private var lookupIDs: [ManagedObjectID] = []
+    private var lookupKeys: [Int64] = []
     private let location: StoreLocation
     private let typed: Bool
 
@@ -117,30 +117,17 @@ final class ObjectGraphBackend: Backend {
         return objectsToDelete.count
     }
 
-    /// Gathers the object IDs of the wanted ids through a container of its own (so the rows it
-    /// reads do not warm the row cache of the coordinator the lookups use, as in a fresh
-    /// process), and carries them over by URI.
+    /// Keeps the wanted ids: the lookups go from the key to the object as a user writes them,
+    /// inside the timer (no object IDs prepared).
     func prepareLookups(ids: [Int64]) throws {
-        let gathering = try openContainer(model: Self.modelName(location), at: location)
-        defer { gathering.persistentStoreCoordinator.removePersistentStore() }
-        let context = gathering.newBackgroundContext()
-        var uris: [Int64: URL] = [:]
-        for person in try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")) {
-            uris[try person.value(forKey: "id") as? Int64 ?? 0] = person.objectID.uriRepresentation()
-        }
-        lookupIDs = try ids.map { id in
-            guard let uri = uris[id], let objectID = container.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri) else {
-                throw VerificationFailure(description: "no Person with id \(id) to look up")
-            }
-            return objectID
-        }
+        lookupKeys = ids
     }
 
     func lookUpPrepared() throws -> Checksum {
         let context = container.newBackgroundContext()
         var checksum = Checksum()
-        for objectID in lookupIDs {
-            try checksum.append(PersonRow(context.existingObject(with: objectID)))
+        for id in lookupKeys {
+            try checksum.append(PersonRow(context.existingObject(ofEntity: "Person", primaryKey: id)))
         }
         return checksum
     }
