@@ -7,9 +7,8 @@ import ObjectGraph
 /// the generated `Person` class is registered and W1 and W2 use its properties instead of keys.
 final class ObjectGraphBackend: Backend {
     private let container: PersistentContainer
-    private var objectsToDelete: [ManagedObject] = []
+    private var deleteKeys: [Int64] = []
     /// The context of the W5 objects, kept alive here because objects refer to it weakly.
-    private var deleteContext: ManagedObjectContext?
     private var lookupKeys: [Int64] = []
     private let location: StoreLocation
     private let typed: Bool
@@ -25,8 +24,6 @@ final class ObjectGraphBackend: Backend {
     }
 
     func close() throws {
-        objectsToDelete = []
-        deleteContext = nil
         container.persistentStoreCoordinator.removePersistentStore()
     }
 
@@ -99,22 +96,17 @@ final class ObjectGraphBackend: Backend {
         return checksum
     }
 
-    /// Fetches every object into the context that will delete them, as GRDB's setup fetches its
-    /// records; the deleting and saving is what is timed.
+    /// Keeps the wanted ids: the deletes go from the key to the object as a user writes them,
+    /// inside the timer (no objects fetched before it).
     func prepareDelete(ids: [Int64]) throws {
-        let wanted = Set(ids)
-        let context = container.newBackgroundContext()
-        objectsToDelete = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person")).filter { person in
-            try wanted.contains(person.value(forKey: "id") as? Int64 ?? 0)
-        }
-        deleteContext = context
+        deleteKeys = ids
     }
 
     func deletePrepared() throws -> Int {
-        guard let context = deleteContext else { return 0 }
-        for person in objectsToDelete { context.delete(person) }
+        let context = container.newBackgroundContext()
+        for id in deleteKeys { context.delete(try context.object(ofEntity: "Person", primaryKey: id)) }
         try context.save()
-        return objectsToDelete.count
+        return deleteKeys.count
     }
 
     /// Keeps the wanted ids: the lookups go from the key to the object as a user writes them,
