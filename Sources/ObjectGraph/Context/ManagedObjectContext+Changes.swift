@@ -150,10 +150,17 @@ extension ManagedObjectContext {
     }
 
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come back,
-    /// changed values return to their last saved state.
+    /// changed values return to their last saved state. Changes already reported (by
+    /// `processPendingChanges()`) are reported undone in an objects-did-change: inserts as
+    /// deleted, deletions as inserted, updates as updated, so fetched results controllers follow.
     public func rollback() {
         checkQueue("rollback()")
         deletionFailure = nil
+        // What observers heard of (processPendingChanges) and now goes back: reported inserts
+        // leave, reported deletions return, reported updates revert.
+        let leaving = pendingInserts.filter { $0.marks.contains(.insertReported) }.map(\.objectID)
+        let returning = deleted.values.filter { !$0.isInserted && !$0.marks.contains(.changedInEvent) }.map(\.objectID)
+        let reverting = updated.values.filter { !$0.isDeleted && reportedValues[ObjectKey($0)] != nil }.map(\.objectID)
         for object in pendingInserts { forgetInserted(object) }
         insertionOrder.removeAll()
         insertedCount = 0
@@ -166,6 +173,9 @@ extension ManagedObjectContext {
         deleted.removeAll()
         forgetReportedChanges()
         applyHeldBackMerges()
+        if !leaving.isEmpty || !returning.isEmpty || !reverting.isEmpty {
+            post(ContextChanges(event: .objectsDidChange, inserted: returning, updated: reverting, deleted: leaving))
+        }
     }
 
     /// Forgets every registered object and every unsaved change. Objects fetched before are

@@ -4,7 +4,7 @@ import Testing
 
 /// A fetched results controller under random work: inserts, deletes, and edits of its section
 /// key, sort key, predicate key and of a key it does not use, some saved by the controller's own
-/// context, some by another context and merged. After each step, the changes the delegate heard,
+/// context, some by another context and merged, some shown unsaved and rolled back. After each step, the changes the delegate heard,
 /// applied to the sections it had before, give exactly the sections it has now.
 @Suite struct ResultsControllerRandomTests {
     /// The controller's sections as names and object IDs, changed by what the delegate hears.
@@ -83,7 +83,13 @@ import Testing
                 default:
                     try items[random.next(items.count)].setValue("note \(step)", forKey: "note")
                 }
-                try actor.save()
+                // Now and then the watched context shows the change unsaved, then undoes it.
+                if actor === context, random.next(5) == 0 {
+                    context.processPendingChanges()
+                    context.rollback()
+                } else {
+                    try actor.save()
+                }
             }
             try context.performAndWait {
                 // A fetch first: it merges what the other context saved, if that has not run yet.
@@ -118,6 +124,31 @@ extension ResultsControllerRandomTests {
             #expect(controller.sectionIndexTitles == ["A", "B", "C"])
             #expect(controller.section(forSectionIndexTitle: "B", at: 1) == 2)
             #expect(controller.section(forSectionIndexTitle: "Z", at: 0) == nil)
+        }
+    }
+}
+
+extension ResultsControllerRandomTests {
+    @Test(arguments: StoreKind.allCases)
+    func aRollbackIsFollowedByTheController(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        let context = store.newContext()
+        try context.performAndWait {
+            _ = try context.insertItem("A")
+            _ = try context.insertItem("B")
+            try context.save()
+            var request = FetchRequest<ManagedObject>(entityName: "Item")
+            request.sortDescriptors = [FetchSortDescriptor(key: "code")]
+            let controller = FetchedResultsController(fetchRequest: request, managedObjectContext: context)
+            try controller.performFetch()
+            func codes() throws -> [String] { try (controller.fetchedObjects ?? []).map { try $0.value(forKey: "code") as? String ?? "?" } }
+
+            _ = try context.insertItem("C")
+            context.delete(try #require(try context.item("A")))
+            context.processPendingChanges()
+            #expect(try codes() == ["B", "C"])
+            context.rollback()
+            #expect(try codes() == ["A", "B"], "the reported insert left and the reported deletion came back")
         }
     }
 }
