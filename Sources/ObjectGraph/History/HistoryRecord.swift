@@ -45,8 +45,10 @@ extension SaveRequest {
             records.append(HistoryRecord(entityIndex: entity.index, primaryKey: key, type: .update, properties: names))
         }
         let deleted = Set(deletes)
+        // Inserts with permanent IDs obtained in advance are the only ones a change can name by key.
+        let inserted = relationshipChanges.isEmpty ? [] : Set(inserts.lazy.map(\.objectID).filter { !$0.isTemporaryID })
         for change in relationshipChanges {
-            guard let key = change.objectID.primaryKey, !deleted.contains(change.objectID), !inserts.contains(where: { $0.objectID == change.objectID }) else { continue }
+            guard let key = change.objectID.primaryKey, !deleted.contains(change.objectID), !inserted.contains(change.objectID) else { continue }
             if let index = updateAt[change.objectID] {
                 if !records[index].properties.contains(change.relationship.name) { records[index].properties.append(change.relationship.name) }
             } else {

@@ -44,33 +44,12 @@ extension PersistentHistoryChangeRequest {
                 return PersistentHistoryChange(
                     changeID: changeID, changedObjectID: ManagedObjectID(space: idSpaces[record.entityIndex], primaryKey: record.primaryKey),
                     changeType: record.type, updatedProperties: record.type == .update ? Set(record.properties) : nil,
-                    tombstone: record.type == .delete ? Dictionary(record.tombstone.compactMap { name, value in value.sendableValue.map { (name, $0) } }, uniquingKeysWith: { first, _ in first }) : nil)
+                    tombstone: record.type == .delete ? Dictionary(record.tombstone.compactMap { name, value in value.anyValue.map { (name, $0) } }, uniquingKeysWith: { first, _ in first }) : nil)
             }
             guard !changes.isEmpty || (entityNames == nil && transaction.changes.isEmpty) else { return nil }
             return PersistentHistoryTransaction(
                 token: PersistentHistoryToken(storeIdentifier: storeIdentifier, transactionNumber: transaction.number),
                 timestamp: transaction.timestamp, contextName: transaction.contextName, author: transaction.author, changes: changes)
-        }
-    }
-}
-
-extension AttributeValue {
-    /// The value as the Swift type documented for its attribute type, or nil.
-    var sendableValue: (any Sendable)? {
-        switch self {
-        case .null: nil
-        case .integer(let value): value
-        case .double(let value): value
-        case .float(let value): value
-        case .decimal(let value): value
-        case .string(let value): value
-        case .boolean(let value): value
-        case .date(let value): value
-        case .binary(let value): value
-        case .uuid(let value): value
-        case .uri(let value): value
-        case .json(let value): value
-        case .object(let value): value
         }
     }
 }

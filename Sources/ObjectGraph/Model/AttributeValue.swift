@@ -27,7 +27,7 @@ enum AttributeValue: Sendable, Hashable {
     }
 
     /// The value as the Swift type documented for its attribute type, or `nil`.
-    var anyValue: Any? {
+    var anyValue: (any Sendable)? {
         switch self {
         case .null: nil
         case .integer(let value): value

@@ -42,7 +42,8 @@ struct StoreSalvage {
             if case .metadata = table.role { continue }
             if let root = table.rootPage { contents[index] = reader.read(root: root, isTable: table.hasRowid, accepts: table.accepts) }
         }
-        report(.reading, image.pageCount / 2, image.pageCount)
+        // The trees read so far; the rest of the pages are looked at for orphans next.
+        report(.reading, reader.claimed.count, image.pageCount)
         adoptOrphans(&reader, tables: tables, contents: &contents)
         report(.reading, image.pageCount, image.pageCount)
         let written = try write(model: model, tables: tables, contents: contents, metadata: metadata)
