@@ -2,12 +2,15 @@ import Foundation
 
 /// How to open a store: where, what kind, and with which settings.
 public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
-    /// The kind of store.
-    public enum StoreType: String, Sendable {
+    /// The kind of store. ObjectGraph itself knows `.sqlite` and `.inMemory`; other products add
+    /// theirs (`ObjectGraphPostgres` adds `.postgreSQL`), as Core Data's store types are open.
+    public struct StoreType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
         /// A SQLite database file.
-        case sqlite
+        public static let sqlite = StoreType(rawValue: "sqlite")
         /// A store that lives in memory only, with the same semantics as SQLite; for tests.
-        case inMemory
+        public static let inMemory = StoreType(rawValue: "inMemory")
     }
 
     /// The store file's location. A SQLite store at `/dev/null` keeps nothing: it is opened as
@@ -72,6 +75,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// SQLite pragmas applied after opening, by name (`["cache_size": "-20000"]`). They override
     /// the defaults `journal_mode=WAL` and `synchronous=NORMAL`.
     public var sqlitePragmas: [String: String] = [:]
+    /// Opens a store of a kind this module does not know, set by the product that adds the kind
+    /// (see `PersistentStoreOpener`); `nil` for SQLite and in-memory stores.
+    package var storeOpener: PersistentStoreOpener?
 
     /// A description of a SQLite store at `url`.
     public init(url: URL) {
@@ -89,9 +95,11 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public static var inMemory: PersistentStoreDescription { PersistentStoreDescription(type: .inMemory) }
 
     public var description: String {
+        if let storeOpener { return storeOpener.describe(self) }
         switch type {
-        case .sqlite: "SQLite store at \(url?.path ?? "<no URL>")"
-        case .inMemory: "in-memory store"
+        case .sqlite: return "SQLite store at \(url?.path ?? "<no URL>")"
+        case .inMemory: return "in-memory store"
+        default: return "\(type.rawValue) store at \(url?.absoluteString ?? "<no URL>")"
         }
     }
 }

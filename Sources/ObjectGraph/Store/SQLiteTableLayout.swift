@@ -8,39 +8,43 @@
 /// of one hierarchy that declare a property of the same name share its column (a row only ever
 /// uses its own entity's properties); if their column types differ the column is `ANY`. Only the
 /// root's required attributes are `NOT NULL`: other rows have no value there.
-struct SQLiteTableLayout {
-    struct ColumnDefinition {
-        let name: String
-        var type: String
-        let isRequired: Bool
+package struct SQLiteTableLayout {
+    package struct ColumnDefinition {
+        package let name: String
+        /// The SQLite column type; `ANY` when entities sharing the column store different types.
+        package var type: String
+        package let isRequired: Bool
+        /// The attribute type the column holds, `nil` for keys, entity names and positions
+        /// (integers, text, integers); when entities sharing the column differ, the first's.
+        package let attributeType: AttributeType?
     }
 
     /// The entity whose name the table has.
-    let root: EntityDescription
+    package let root: EntityDescription
     /// The entities whose rows the table holds, parents before children.
-    let entities: [EntityDescription]
-    let columns: [ColumnDefinition]
+    package let entities: [EntityDescription]
+    package let columns: [ColumnDefinition]
 
-    static let entityColumn = "_entity"
+    package static let entityColumn = "_entity"
 
     /// Whether rows name their entity: the table holds more than one.
-    var hasEntityColumn: Bool { entities.count > 1 }
+    package var hasEntityColumn: Bool { entities.count > 1 }
 
-    init(root: EntityDescription, model: ManagedObjectModel, relationshipLayout: RelationshipLayout) {
+    package init(root: EntityDescription, model: ManagedObjectModel, relationshipLayout: RelationshipLayout) {
         self.root = root
         entities = model.kinds(of: root)
         var columns: [ColumnDefinition] = []
-        func add(_ name: String, _ type: String, required: Bool) {
+        func add(_ name: String, _ type: String, required: Bool, attributeType: AttributeType? = nil) {
             if let existing = columns.firstIndex(where: { $0.name == name }) {
                 if columns[existing].type != type { columns[existing].type = "ANY" }
             } else {
-                columns.append(ColumnDefinition(name: name, type: type, isRequired: required))
+                columns.append(ColumnDefinition(name: name, type: type, isRequired: required, attributeType: attributeType))
             }
         }
         for entity in entities {
             // A primary key is the `_pk` column itself.
             for attribute in entity.ownAttributes where !attribute.isTransient && !attribute.isPrimaryKey {
-                add(attribute.name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional)
+                add(attribute.name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional, attributeType: attribute.type)
             }
             for relationship in entity.ownRelationships where relationship.isToOne {
                 add(relationship.name, "INTEGER", required: false)
@@ -55,13 +59,13 @@ struct SQLiteTableLayout {
 
     /// `"_<relationship>_entity"` for a to-one whose destination has sub-entities (the key alone
     /// does not say which entity the destination is), else `nil`.
-    static func referenceEntityColumn(_ relationship: RelationshipDescription, model: ManagedObjectModel) -> String? {
+    package static func referenceEntityColumn(_ relationship: RelationshipDescription, model: ManagedObjectModel) -> String? {
         model.kindIndexes[relationship.destinationIndex].count > 1 ? "_\(relationship.name)_entity" : nil
     }
 
     /// `"_entity" IN ('A', 'B')` for the rows of `entities` (entity names are identifiers, so
     /// they need no escaping).
-    static func entityFilter(_ entities: [EntityDescription]) -> String {
+    package static func entityFilter(_ entities: [EntityDescription]) -> String {
         let names = entities.map { "'\($0.name)'" }
         let column = quoteIdentifier(entityColumn)
         return names.count == 1 ? "\(column) = \(names[0])" : "\(column) IN (\(names.joined(separator: ", ")))"
