@@ -10,6 +10,8 @@ let package = Package(
     name: "ObjectGraph",
     products: [
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        // The PostgreSQL store, in a product of its own so SQLite-only users never build postgres-nio.
+        .library(name: "ObjectGraphPostgres", targets: ["ObjectGraphPostgres"]),
         .executable(name: "objectgraph", targets: ["ObjectGraphTool"]),
         .executable(name: "library-demo", targets: ["LibraryDemo"]),
         .plugin(name: "ObjectGraphPlugin", targets: ["ObjectGraphPlugin"]),
@@ -17,6 +19,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -28,6 +31,15 @@ let package = Package(
             name: "ObjectGraph",
             dependencies: [
                 "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ObjectGraphPostgres",
+            dependencies: [
+                "ObjectGraph",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -65,7 +77,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph"],
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres"],
             resources: [.process("Models")],
             swiftSettings: strictSettings
         ),

@@ -79,10 +79,11 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// (see `PersistentStoreOpener`); `nil` for SQLite and in-memory stores.
     package var storeOpener: PersistentStoreOpener?
 
-    /// A description of a SQLite store at `url`.
+    /// A description of a SQLite store at `url`. A `postgres://` URL is recognised, and opening it
+    /// says to use the ObjectGraphPostgres product's `PersistentStoreDescription(postgresURL:)`.
     public init(url: URL) {
         self.url = url
-        self.type = .sqlite
+        self.type = ["postgres", "postgresql"].contains(url.scheme?.lowercased()) ? StoreType(rawValue: "postgresql") : .sqlite
     }
 
     /// A description of a store of `type`; `url` is required for SQLite stores.
@@ -99,7 +100,14 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
         switch type {
         case .sqlite: return "SQLite store at \(url?.path ?? "<no URL>")"
         case .inMemory: return "in-memory store"
-        default: return "\(type.rawValue) store at \(url?.absoluteString ?? "<no URL>")"
+        default: return "\(type.rawValue) store at \(url.map(Self.withoutPassword) ?? "<no URL>")"
         }
+    }
+
+    /// `url` without the password it may hold, for messages.
+    package static func withoutPassword(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
+        components.password = nil
+        return components.string ?? url.absoluteString
     }
 }

@@ -117,17 +117,23 @@ package enum SQLiteSchema {
     /// A join table (see `JoinTable`) keyed by its pairs, with an index for reading it from the
     /// destination side.
     static func joinTable(_ table: JoinTable, names: inout IndexNames) -> [String] {
-        var columns = [
-            "\(quoteIdentifier(JoinTable.sourceColumn)) INTEGER NOT NULL",
-            "\(quoteIdentifier(JoinTable.destinationColumn)) INTEGER NOT NULL",
-        ]
-        if table.hasPosition { columns.append("\(quoteIdentifier(JoinTable.positionColumn)) INTEGER") }
-        if table.hasInversePosition { columns.append("\(quoteIdentifier(JoinTable.inversePositionColumn)) INTEGER") }
-        columns.append("PRIMARY KEY (\(quoteIdentifier(JoinTable.sourceColumn)), \(quoteIdentifier(JoinTable.destinationColumn)))")
-        return [
-            "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table.name)) (\n    \(columns.joined(separator: ",\n    "))\n) STRICT, WITHOUT ROWID",
+        [
+            "\(createJoinTable(table, integerType: "INTEGER")) STRICT, WITHOUT ROWID",
             joinTableIndex(table, names: &names),
         ]
+    }
+
+    /// `CREATE TABLE IF NOT EXISTS` a join table, its keys and positions of `integerType`, keyed
+    /// by its pairs (the same in every dialect but for the type and table options).
+    package static func createJoinTable(_ table: JoinTable, integerType: String) -> String {
+        var columns = [
+            "\(quoteIdentifier(JoinTable.sourceColumn)) \(integerType) NOT NULL",
+            "\(quoteIdentifier(JoinTable.destinationColumn)) \(integerType) NOT NULL",
+        ]
+        if table.hasPosition { columns.append("\(quoteIdentifier(JoinTable.positionColumn)) \(integerType)") }
+        if table.hasInversePosition { columns.append("\(quoteIdentifier(JoinTable.inversePositionColumn)) \(integerType)") }
+        columns.append("PRIMARY KEY (\(quoteIdentifier(JoinTable.sourceColumn)), \(quoteIdentifier(JoinTable.destinationColumn)))")
+        return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table.name)) (\n    \(columns.joined(separator: ",\n    "))\n)"
     }
 
     /// The index reading a join table from the destination side (the same in every dialect).
