@@ -31,7 +31,7 @@ struct PostgreSQLDialect: SQLDialect {
     var textFunction: String { PostgreSQLTextFunctions.matchFunction }
 
     /// Localized comparisons have no PostgreSQL equivalent that sorts as Foundation does; the
-    /// store refuses them before asking for a term (see `PostgreSQLStore.checkSortable`).
+    /// store sorts such fetches itself and never asks for their terms.
     func orderingTerm(_ expression: String, comparison: SortComparison, isString: Bool, ascending: Bool) -> String {
         let nulls = ascending ? "ASC NULLS FIRST" : "DESC NULLS LAST"
         guard isString else { return "\(expression) \(nulls)" }

@@ -1,3 +1,4 @@
+import Foundation
 import ObjectGraph
 import PostgresNIO
 
@@ -6,8 +7,8 @@ import PostgresNIO
 /// shares), paged by `LIMIT`/`OFFSET`.
 extension PostgreSQLStoreState {
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
+        guard !request.sort.contains(where: Self.sortsInSwift) else { return try fetchSortedInSwift(request) }
         let table = try table(for: request.entity)
-        try Self.checkSortable(request.sort, entity: request.entity)
         var sql = table.selectPrefix
         var bindings: [AttributeValue] = []
         appendFilter(of: request.predicate, includingSubentities: request.includesSubentities, table: table, to: &sql, bindings: &bindings)
@@ -92,14 +93,33 @@ extension PostgreSQLStoreState {
         }
     }
 
-    /// Sorts that PostgreSQL cannot order as Foundation does are refused, never answered in
-    /// another order: the localized comparisons.
-    static func checkSortable(_ sort: [BoundSort], entity: EntityDescription) throws {
-        guard let sort = sort.first(where: { $0.comparison != .binary && $0.comparison != .caseInsensitive }) else { return }
-        throw ObjectGraphError(
-            .invalidOperation,
-            "The PostgreSQL store cannot sort by the \(sort.comparison) comparison yet (only by bytes and case-insensitively)",
-            entityName: entity.name)
+    /// Whether a sort term orders as Foundation's localized comparisons do, which no PostgreSQL
+    /// collation reproduces: such fetches are sorted here, in Swift.
+    private static func sortsInSwift(_ sort: BoundSort) -> Bool {
+        sort.comparison != .binary && sort.comparison != .caseInsensitive
+    }
+
+    /// A fetch with a localized sort term: every matching row, ordered by `compareRows` (the
+    /// order of the other stores) and then by key, paged here. Terms through relationships are
+    /// refused with such a term, never answered in another order.
+    private func fetchSortedInSwift(_ request: StoreFetchRequest) throws -> [Snapshot] {
+        if let term = request.sort.first(where: { !$0.readsOwnRowOnly }) {
+            throw ObjectGraphError(
+                .invalidOperation,
+                "The PostgreSQL store cannot sort by a key path through relationships together with the \(term.comparison) comparison yet",
+                entityName: request.entity.name)
+        }
+        var unsorted = request
+        (unsorted.sort, unsorted.limit, unsorted.offset, unsorted.isAlreadyLoaded) = ([], nil, 0, nil)
+        let rows = try fetch(unsorted).sorted { a, b in
+            switch compareRows(a.values, b.values, by: request.sort) {
+            case .orderedAscending: true
+            case .orderedDescending: false
+            case .orderedSame: a.primaryKey < b.primaryKey
+            }
+        }
+        let page = rows.dropFirst(request.offset)
+        return Array(request.limit.map { page.prefix($0) } ?? page)
     }
 
     /// `WHERE` with the rows' entities (in a table shared by a hierarchy) and the predicate, its

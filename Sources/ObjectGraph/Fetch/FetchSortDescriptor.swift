@@ -49,6 +49,15 @@ package struct BoundSort: Sendable {
         orderingTerm(in: SQLiteDialect())
     }
 
+    /// Whether the term reads the row's own values only (no key path through relationships),
+    /// so `compareRows` can order rows by it without reading other objects.
+    package var readsOwnRowOnly: Bool {
+        switch operand {
+        case .attribute, .attributeAsReal, .reference, .ownObject, .value: true
+        case .path, .count, .aggregate: false
+        }
+    }
+
     /// The ORDER BY term in `dialect`.
     package func orderingTerm<Dialect: SQLDialect>(in dialect: Dialect) -> String {
         dialect.orderingTerm(BoundPredicate.sql(for: operand, in: dialect), comparison: comparison, isString: type == .string, ascending: ascending)
@@ -82,6 +91,6 @@ func compareRows(_ a: SortedRow, _ b: SortedRow, by sorts: [BoundSort], resolve:
 }
 
 /// `compareRows` for rows of the bound entity itself, without relationships.
-func compareRows(_ a: [AttributeValue], _ b: [AttributeValue], by sorts: [BoundSort]) -> ComparisonResult {
+package func compareRows(_ a: [AttributeValue], _ b: [AttributeValue], by sorts: [BoundSort]) -> ComparisonResult {
     compareRows(SortedRow(values: a), SortedRow(values: b), by: sorts)
 }

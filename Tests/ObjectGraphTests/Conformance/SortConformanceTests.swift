@@ -9,7 +9,7 @@ import Testing
             .map { try $0.value(forKey: entity == "Book" ? "title" : "name", as: String.self) ?? "" }
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func sortsThroughRelationshipsAndByComparison(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
@@ -41,7 +41,7 @@ import Testing
 
     /// Core Data's `localizedCompare:` and `localizedCaseInsensitiveCompare:` sorts: the order of
     /// Foundation's comparisons, the same on both stores (SQLite through collations).
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func localizedComparisonsSortAsFoundationCompares(kind: StoreKind) throws {
         let titles = ["Zebra", "apple", "Apple", "éclair", "Eclair", "banana", "apple"]
         let store = try TestStore.graph(kind)
