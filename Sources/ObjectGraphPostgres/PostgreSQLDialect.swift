@@ -11,6 +11,14 @@ import ObjectGraph
 /// database's collation). PostgreSQL sorts NULLs last when ascending, SQLite first: every term
 /// says where NULLs go.
 struct PostgreSQLDialect: SQLDialect {
+    /// The columns of attributes that do not have their own name's (see
+    /// `SQLiteTableLayout.column(of:)`), by attribute.
+    var renamedColumns: [ObjectIdentifier: String] = [:]
+
+    func columnName(of attribute: AttributeDescription) -> String {
+        renamedColumns[ObjectIdentifier(attribute)] ?? attribute.columnName
+    }
+
     func placeholder(_ number: Int) -> String { "$\(number)" }
 
     func booleanLiteral(_ value: Bool) -> String { value ? "TRUE" : "FALSE" }

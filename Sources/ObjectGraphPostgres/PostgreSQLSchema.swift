@@ -12,13 +12,13 @@ import ObjectGraph
 /// text functions (`PostgreSQLTextFunctions`).
 enum PostgreSQLSchema {
     /// Every statement creating `model`'s schema, in order; each is idempotent.
-    static func statements(for model: ManagedObjectModel) throws -> [String] {
+    static func statements(for model: ManagedObjectModel) -> [String] {
         var names = SQLiteSchema.IndexNames()
         var statements: [String] = []
         let layout = RelationshipLayout(model: model)
         for entity in model.entities where model.root(of: entity) === entity {
-            let table = SQLiteTableLayout(root: entity, model: model, relationshipLayout: layout)
-            statements.append(try createTable(table))
+            let table = SQLiteTableLayout(root: entity, model: model, relationshipLayout: layout, separatingTypes: true)
+            statements.append(createTable(table))
             for member in table.entities {
                 statements += SQLiteSchema.indexes(for: member, in: table, model: model, names: &names)
             }
@@ -42,17 +42,13 @@ enum PostgreSQLSchema {
         return statements + PostgreSQLTextFunctions.statements
     }
 
-    /// `CREATE TABLE IF NOT EXISTS "Root" (…)` for a table layout.
-    private static func createTable(_ table: SQLiteTableLayout) throws -> String {
+    /// `CREATE TABLE IF NOT EXISTS "Root" (…)` for a table layout (made with `separatingTypes`:
+    /// PostgreSQL has no column type holding any value, so entities of a hierarchy declaring one
+    /// attribute name with different types get a column per type).
+    private static func createTable(_ table: SQLiteTableLayout) -> String {
         var columns = ["\(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) bigint PRIMARY KEY"]
         if table.hasEntityColumn { columns.append("\(quoteIdentifier(SQLiteTableLayout.entityColumn)) text COLLATE \"C\" NOT NULL") }
         for column in table.columns {
-            guard column.type != "ANY" else {
-                throw ObjectGraphError(
-                    .invalidModel,
-                    "The PostgreSQL store cannot keep \(table.root.name)'s hierarchy yet: its entities declare '\(column.name)' with different types, which share one column (SQLite's ANY); give them different names",
-                    entityName: table.root.name, key: column.name)
-            }
             columns.append("\(quoteIdentifier(column.name)) \(columnType(column))\(column.isRequired ? " NOT NULL" : "")")
         }
         columns.append("\(quoteIdentifier(SQLiteSchema.versionColumn)) bigint NOT NULL DEFAULT 1")

@@ -16,7 +16,7 @@ final class PostgreSQLStoreState {
     /// Each entity's view of its table (shared with the SQLite store: SQL of the reads, how
     /// result columns map to value-row slots, the columns writes set), by entity index.
     let tables: [SQLiteStoreTable]
-    let dialect = PostgreSQLDialect()
+    let dialect: PostgreSQLDialect
     private(set) var isClosed = false
 
     private init(connection: PostgreSQLConnection, metadata: SQLiteStoreMetadata, model: ManagedObjectModel) {
@@ -28,8 +28,9 @@ final class PostgreSQLStoreState {
         let relationshipLayout = RelationshipLayout(model: model)
         self.relationshipLayout = relationshipLayout
         let layouts = Dictionary(uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
-            ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout))
+            ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout, separatingTypes: true))
         })
+        dialect = PostgreSQLDialect(renamedColumns: layouts.values.reduce(into: [:]) { $0.merge($1.attributeColumns) { first, _ in first } })
         tables = model.entities.map { entity in
             SQLiteStoreTable(entity: entity, layout: layouts[model.rootIndexes[entity.index]]!, isStrict: false, model: model, idSpaces: idSpaces)
         }
@@ -74,7 +75,7 @@ final class PostgreSQLStoreState {
     /// Creates `model`'s schema and metadata inside the caller's transaction.
     private static func create(_ model: ManagedObjectModel, on connection: PostgreSQLConnection) throws -> SQLiteStoreMetadata {
         // One round trip for the whole schema: each statement run by one anonymous block.
-        let statements = try PostgreSQLSchema.statements(for: model).enumerated().map { number, statement in
+        let statements = PostgreSQLSchema.statements(for: model).enumerated().map { number, statement in
             "EXECUTE $ddl\(number)$\(statement)$ddl\(number)$;"
         }
         try connection.execute("DO $objectgraph$ BEGIN\n\(statements.joined(separator: "\n"))\nEND $objectgraph$")

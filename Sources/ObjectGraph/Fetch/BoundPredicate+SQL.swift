@@ -121,9 +121,9 @@ extension BoundPredicate {
         mutating func sql(for operand: Operand, scope: String?) -> String {
             switch operand {
             case .attribute(let attribute):
-                return column(attribute.columnName, scope)
+                return column(dialect.columnName(of: attribute), scope)
             case .attributeAsReal(let attribute):
-                return dialect.real(column(attribute.columnName, scope))
+                return dialect.real(column(dialect.columnName(of: attribute), scope))
             case .reference(let relationship):
                 return column(relationship.name, scope)
             case .ownObject:
@@ -141,7 +141,7 @@ extension BoundPredicate {
             case .aggregate(let function, let collection, let attribute):
                 let (from, member) = members(of: collection, scope: scope)
                 depth -= 1
-                let value = column(attribute.columnName, member)
+                let value = column(dialect.columnName(of: attribute), member)
                 switch function {
                 case .count: return "(SELECT count(\(value)) \(from))"
                 case .sum: return "(SELECT coalesce(sum(\(value)), 0) \(from))"
@@ -200,7 +200,7 @@ extension BoundPredicate {
                     column = path.hops[number + 1].relationship.name
                 } else {
                     switch path.target {
-                    case .attribute(let attribute): column = attribute.columnName
+                    case .attribute(let attribute): column = dialect.columnName(of: attribute)
                     case .reference(let relationship): column = relationship.name
                     case .none: return "NULL"
                     }

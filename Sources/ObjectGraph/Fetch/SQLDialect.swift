@@ -26,6 +26,13 @@ package protocol SQLDialect: Sendable {
     /// An INSERT of one row of parameters into `table`'s `columns` (quoted) that does nothing
     /// when the row's key is there already.
     func insertIgnoringDuplicates(into table: String, columns: [String]) -> String
+    /// The (unquoted) column holding `attribute`.
+    func columnName(of attribute: AttributeDescription) -> String
+}
+
+extension SQLDialect {
+    /// Its own name's column, or `_pk` for a primary key (see `AttributeDescription.columnName`).
+    package func columnName(of attribute: AttributeDescription) -> String { attribute.columnName }
 }
 
 /// SQLite's spellings: `?` parameters, 1 and 0 for truth, `IS`, `CAST(… AS REAL)`, long lists

@@ -100,7 +100,7 @@ package enum SQLiteSchema {
         var covered: Set<[String]> = []
         let condition = entity === table.root ? "" : " WHERE \(SQLiteTableLayout.entityFilter(model.kinds(of: entity)))"
         func add(_ attributes: [String], unique: Bool) {
-            let columns = attributes.map(entity.columnName(ofAttribute:))
+            let columns = attributes.map { name in entity.attribute(named: name).map(table.column(of:)) ?? name }
             // The primary key alone is the rowid: unique and indexed already.
             guard !columns.isEmpty, columns != [primaryKeyColumn], covered.insert(columns).inserted else { return }
             let name = names.claim("\(entity.name)_\(attributes.joined(separator: "_"))_\(unique ? "unique" : "idx")")

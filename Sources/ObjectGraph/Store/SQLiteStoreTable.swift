@@ -90,7 +90,7 @@ package final class SQLiteStoreTable {
         ownFilter = shared ? SQLiteTableLayout.entityFilter([entity]) : nil
 
         // The columns any of the kinds uses, in table order.
-        let used = Set(kinds.flatMap { Self.writeColumns(of: $0, model: model).map(\.name) })
+        let used = Set(kinds.flatMap { Self.writeColumns(of: $0, layout: layout, model: model).map(\.name) })
         let selected = layout.columns.map(\.name).filter(used.contains)
         let firstColumn: Int32 = shared ? 3 : 2
         var resultColumn: [String: Int32] = [:]
@@ -103,8 +103,8 @@ package final class SQLiteStoreTable {
             for attribute in kind.storedAttributes {
                 // A primary key is read from `_pk`, result column 0, never NULL.
                 columns.append(Column(
-                    index: attribute.isPrimaryKey ? 0 : resultColumn[attribute.name]!, slot: attribute.index, kind: .attribute(attribute.type),
-                    isStrict: attribute.isPrimaryKey || strictColumns.contains(attribute.name)))
+                    index: attribute.isPrimaryKey ? 0 : resultColumn[layout.column(of: attribute)]!, slot: attribute.index, kind: .attribute(attribute.type),
+                    isStrict: attribute.isPrimaryKey || strictColumns.contains(layout.column(of: attribute))))
             }
             for relationship in kind.toOneRelationships {
                 let index = resultColumn[relationship.name]!
@@ -126,10 +126,10 @@ package final class SQLiteStoreTable {
         let system = [primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
         self.selectPrefix = "SELECT \((system + selected.map(quoteIdentifier)).joined(separator: ", ")) FROM \(table)"
 
-        let writes = Self.writeColumns(of: entity, model: model)
+        let writes = Self.writeColumns(of: entity, layout: layout, model: model)
         self.writeColumns = writes
         let notNull = Set(layout.columns.filter(\.isRequired).map(\.name))
-        self.requiredInNullableColumns = entity.storedAttributes.filter { !$0.isOptional && !notNull.contains($0.name) }
+        self.requiredInNullableColumns = entity.storedAttributes.filter { !$0.isOptional && !notNull.contains(layout.column(of: $0)) }
         let inserted = [primaryKey] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
         let placeholders = ["?"] + (shared ? ["'\(entity.name)'"] : []) + writes.map { _ in "?" }
         self.insertSQL = "INSERT INTO \(table) (\(inserted.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
@@ -140,9 +140,9 @@ package final class SQLiteStoreTable {
 
     /// The columns `entity`'s rows use: stored attributes, then to-one foreign keys (each followed
     /// by its destination-entity column when the destination has sub-entities).
-    private static func writeColumns(of entity: EntityDescription, model: ManagedObjectModel) -> [WriteColumn] {
+    private static func writeColumns(of entity: EntityDescription, layout: SQLiteTableLayout, model: ManagedObjectModel) -> [WriteColumn] {
         // A primary key is written as the row's `_pk`, never as a column of its own.
-        entity.storedAttributes.filter { !$0.isPrimaryKey }.map { WriteColumn(name: $0.name, slot: $0.index, bindsEntityName: false) }
+        entity.storedAttributes.filter { !$0.isPrimaryKey }.map { WriteColumn(name: layout.column(of: $0), slot: $0.index, bindsEntityName: false) }
             + entity.toOneRelationships.flatMap { relationship in
                 [WriteColumn(name: relationship.name, slot: relationship.slot, bindsEntityName: false)]
                     + (SQLiteTableLayout.referenceEntityColumn(relationship, model: model).map { [WriteColumn(name: $0, slot: relationship.slot, bindsEntityName: true)] } ?? [])

@@ -24,16 +24,24 @@ package struct SQLiteTableLayout {
     /// The entities whose rows the table holds, parents before children.
     package let entities: [EntityDescription]
     package let columns: [ColumnDefinition]
+    /// The columns of attributes that do not have their own name's column, by attribute (every
+    /// entity's description of it): with `separatingTypes`, an attribute whose name an earlier
+    /// entity of the hierarchy declared with another type gets `<name>_<type>`.
+    private let renamedColumns: [ObjectIdentifier: String]
 
     package static let entityColumn = "_entity"
 
     /// Whether rows name their entity: the table holds more than one.
     package var hasEntityColumn: Bool { entities.count > 1 }
 
-    package init(root: EntityDescription, model: ManagedObjectModel, relationshipLayout: RelationshipLayout) {
+    /// The layout of `root`'s table. Entities of the hierarchy declaring one attribute name with
+    /// different types share an `ANY` column, unless `separatingTypes` (for databases without
+    /// such a type): then each other type gets a column of its own.
+    package init(root: EntityDescription, model: ManagedObjectModel, relationshipLayout: RelationshipLayout, separatingTypes: Bool = false) {
         self.root = root
         entities = model.kinds(of: root)
         var columns: [ColumnDefinition] = []
+        var renamed: [ObjectIdentifier: String] = [:]
         func add(_ name: String, _ type: String, required: Bool, attributeType: AttributeType? = nil) {
             if let existing = columns.firstIndex(where: { $0.name == name }) {
                 if columns[existing].type != type { columns[existing].type = "ANY" }
@@ -44,7 +52,14 @@ package struct SQLiteTableLayout {
         for entity in entities {
             // A primary key is the `_pk` column itself.
             for attribute in entity.ownAttributes where !attribute.isTransient && !attribute.isPrimaryKey {
-                add(attribute.name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional, attributeType: attribute.type)
+                var name = attribute.name
+                if separatingTypes, let shared = columns.first(where: { $0.name == name }), shared.attributeType != attribute.type {
+                    name = "\(attribute.name)_\(attribute.type.rawValue)"
+                    for kind in model.kinds(of: entity) {
+                        if let own = kind.attribute(named: attribute.name) { renamed[ObjectIdentifier(own)] = name }
+                    }
+                }
+                add(name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional, attributeType: attribute.type)
             }
             for relationship in entity.ownRelationships where relationship.isToOne {
                 add(relationship.name, "INTEGER", required: false)
@@ -55,7 +70,17 @@ package struct SQLiteTableLayout {
             for column in relationshipLayout.positionColumnsByEntity[entity.index] { add(column, "INTEGER", required: false) }
         }
         self.columns = columns
+        self.renamedColumns = renamed
     }
+
+    /// The column holding `attribute` (of one of the table's entities): its own name's, `_pk`
+    /// for a primary key, or the column of its type (see `separatingTypes`).
+    package func column(of attribute: AttributeDescription) -> String {
+        renamedColumns[ObjectIdentifier(attribute)] ?? attribute.columnName
+    }
+
+    /// Every renamed attribute's column (see `column(of:)`), by attribute.
+    package var attributeColumns: [ObjectIdentifier: String] { renamedColumns }
 
     /// `"_<relationship>_entity"` for a to-one whose destination has sub-entities (the key alone
     /// does not say which entity the destination is), else `nil`.

@@ -236,7 +236,7 @@ import Testing
 
     /// A sub-entity's required attribute lives in a column its hierarchy's table lets be NULL:
     /// the store checks it itself.
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func aSubEntitysMissingRequiredValueWritesNothing(kind: StoreKind) throws {
         let store = try TestStore(kind, model: InheritanceModel.load)
         try store.withNewContext { (context: ManagedObjectContext) throws in
@@ -278,7 +278,7 @@ import Testing
         #expect(try store.storedCount("Person") == 30)
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func subEntitiesInASharedTableAreReportedAsThemselves(kind: StoreKind) throws {
         let store = try TestStore(kind, model: InheritanceModel.load)
         try store.withNewContext { (context: ManagedObjectContext) throws in

@@ -22,7 +22,7 @@ import Testing
         return store
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func fetchingAParentReturnsEverySubEntity(kind: StoreKind) throws {
         let store = try makeShop(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
@@ -46,7 +46,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func relationshipsToAParentHoldAnySubEntity(kind: StoreKind) throws {
         let store = try makeShop(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
@@ -74,7 +74,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func keysAndConstraintsAreSharedByTheHierarchy(kind: StoreKind) throws {
         let store = try makeShop(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
@@ -101,7 +101,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func unsavedSubEntityObjectsJoinFetchesOfTheirParent(kind: StoreKind) throws {
         let store = try makeShop(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in

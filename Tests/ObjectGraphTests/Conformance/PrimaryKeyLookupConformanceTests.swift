@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func aKeyOfAParentEntityLeadsToTheRowsOwnEntity(kind: StoreKind) throws {
         let store = try TestStore(kind, model: InheritanceModel.load)
         let context = store.newContext()

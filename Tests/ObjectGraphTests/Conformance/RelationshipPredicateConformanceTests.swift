@@ -79,7 +79,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func keyPathsReachSubEntities(kind: StoreKind) throws {
         let store = try TestStore(kind, model: InheritanceModel.load)
         try store.withNewContext { (context: ManagedObjectContext) throws in
