@@ -16,7 +16,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// (saved deletion, rollback of an insert, or `reset()`), and once the context is gone.
     public internal(set) var managedObjectContext: ManagedObjectContext? {
         get { contextLink.context }
-        set { contextLink = newValue?.link ?? .detached }
+        set {
+            let link = newValue?.link ?? .detached
+            // Leaving the context: its registrar goes, before another object can take the address.
+            if link !== contextLink { contextLink.observation?.forget(self) }
+            contextLink = link
+        }
     }
     /// The shared link to the object's context (see `ContextLink` for why not a weak reference).
     @exclusivity(unchecked) var contextLink: ContextLink
@@ -101,6 +106,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     deinit {
+        contextLink.observation?.forget(self)
         // Registration is weak: a released object leaves its context's registry. Objects are
         // confined to their context's queue, so this runs there.
         if !objectID.isTemporaryID, !isLeftUnregistered, let context = managedObjectContext {

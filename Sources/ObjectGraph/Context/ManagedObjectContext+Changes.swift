@@ -248,21 +248,23 @@ extension ManagedObjectContext {
         let held = object.heldToOne
         // The row merged now is at least as new as any held back for the object.
         if !heldBackMerges.isEmpty { heldBackMerges[object.objectID] = nil }
-        object.changedAttributes.removeAll()
-        object.fill(from: row)
-        for (slot, value) in localChanges where !value.isStoredEqual(to: object.values[slot]) {
-            if object.savedValues == nil { object.savedValues = object.values }
-            object.values[slot] = value
-            object.changedAttributes.insert(slot)
-        }
-        if held.contains(where: { $0 != nil }) {
-            object.heldToOne = HeldDestinations(held.enumerated().map { position, destination in
-                object.changedAttributes.contains(entity.toOneRelationships[position].slot) ? destination : nil
-            })
-        }
-        for slot in changedToMany { object.changedAttributes.insert(slot) }
-        for (position, related) in object.loadedToMany.enumerated() where related?.isChanged == false {
-            object.loadedToMany[position] = nil
+        object.observingChanges {
+            object.changedAttributes.removeAll()
+            object.fill(from: row)
+            for (slot, value) in localChanges where !value.isStoredEqual(to: object.values[slot]) {
+                if object.savedValues == nil { object.savedValues = object.values }
+                object.values[slot] = value
+                object.changedAttributes.insert(slot)
+            }
+            if held.contains(where: { $0 != nil }) {
+                object.heldToOne = HeldDestinations(held.enumerated().map { position, destination in
+                    object.changedAttributes.contains(entity.toOneRelationships[position].slot) ? destination : nil
+                })
+            }
+            for slot in changedToMany { object.changedAttributes.insert(slot) }
+            for (position, related) in object.loadedToMany.enumerated() where related?.isChanged == false {
+                object.loadedToMany[position] = nil
+            }
         }
         objectUpdateStateChanged(object)
     }
@@ -271,12 +273,14 @@ extension ManagedObjectContext {
 extension ManagedObject {
     /// Returns the object to its last saved values and relationships.
     func discardChanges() {
-        if let savedValues { values = savedValues }
-        savedValues = nil
-        marks.subtract([.changedInEvent, .detectsConflicts])
-        changedAttributes.removeAll()
-        heldToOne = []
-        for position in loadedToMany.indices { loadedToMany[position]?.revert() }
+        observingChanges {
+            if let savedValues { values = savedValues }
+            savedValues = nil
+            marks.subtract([.changedInEvent, .detectsConflicts])
+            changedAttributes.removeAll()
+            heldToOne = []
+            for position in loadedToMany.indices { loadedToMany[position]?.revert() }
+        }
     }
 
     /// Drops the object's values and loaded relationships; the next access loads them again.
@@ -285,11 +289,13 @@ extension ManagedObject {
         let runsHooks = runsLifecycleCode
         if runsHooks { willTurnIntoFault() }
         defer { if runsHooks { didTurnIntoFault() } }
-        values = []
-        savedValues = nil
-        changedAttributes.removeAll()
-        heldToOne = []
-        loadedToMany = []
-        isFault = true
+        observingChanges {
+            values = []
+            savedValues = nil
+            changedAttributes.removeAll()
+            heldToOne = []
+            loadedToMany = []
+            isFault = true
+        }
     }
 }

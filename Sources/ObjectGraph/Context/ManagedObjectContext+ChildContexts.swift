@@ -75,8 +75,10 @@ extension ManagedObjectContext {
             if let expected = update.expectedVersion, let committed = update.committedValues, object.rowVersion != expected, !object.hasChanges {
                 // The row moved on since the child read it (this copy was reloaded since): the
                 // change stays tied to what the child read, so saving it is still a conflict.
-                object.values = committed
-                object.savedValues = nil
+                object.observingChanges {
+                    object.values = committed
+                    object.savedValues = nil
+                }
                 object.rowVersion = expected
             }
             let entity = object.entity

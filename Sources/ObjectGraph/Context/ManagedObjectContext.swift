@@ -121,6 +121,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             QueueOwnership.mark(queue, for: ObjectIdentifier(self))
         }
         link = ContextLink(self)
+        if concurrencyType == .mainQueue { link.observation = ObjectObservation() }
     }
 
     /// The space for temporary IDs of `entity`'s new objects in this context.
