@@ -127,7 +127,7 @@ extension ManagedObject {
         let old = try toOneDestination(relationship)
         guard old !== destination else { return }
         if let inverseIndex = relationship.inverseIndex {
-            if let old, !old.isDeleted {
+            if let old, !old.isOutOfGraph {
                 try old.unlink(self, through: old.entity.relationships[inverseIndex])
             }
             if let destination {
@@ -136,7 +136,7 @@ extension ManagedObject {
                     try destination.primitiveInsert(self, into: inverse, at: nil)
                 } else {
                     // One-to-one: the destination's previous partner loses its link to it.
-                    if let previous = try destination.toOneDestination(inverse), previous !== self, !previous.isDeleted {
+                    if let previous = try destination.toOneDestination(inverse), previous !== self, !previous.isOutOfGraph {
                         try previous.primitiveSetToOne(nil, for: previous.entity.relationships[relationship.index])
                     }
                     try destination.primitiveSetToOne(self, for: inverse)
@@ -163,7 +163,7 @@ extension ManagedObject {
             if inverse.isToMany {
                 try destination.primitiveInsert(self, into: inverse, at: nil)
             } else {
-                if let previousOwner = try destination.toOneDestination(inverse), previousOwner !== self, !previousOwner.isDeleted {
+                if let previousOwner = try destination.toOneDestination(inverse), previousOwner !== self, !previousOwner.isOutOfGraph {
                     try previousOwner.primitiveRemove(destination, from: previousOwner.entity.relationships[relationship.index])
                 }
                 try destination.primitiveSetToOne(self, for: inverse)
@@ -177,7 +177,7 @@ extension ManagedObject {
         try checkChangeable(relationship)
         let position = try loadRelationship(relationship)
         guard loadedToMany[position]!.contains(destination) else { return }
-        if let inverseIndex = relationship.inverseIndex, !destination.isDeleted {
+        if let inverseIndex = relationship.inverseIndex, !destination.isOutOfGraph {
             try destination.unlink(self, through: destination.entity.relationships[inverseIndex])
         }
         try primitiveRemove(destination, from: relationship)

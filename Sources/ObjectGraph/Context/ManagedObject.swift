@@ -121,6 +121,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// another context's deletion was merged into has none: the deletion is saved already.
     public var hasChanges: Bool { isInserted || isDeleted && !marks.contains(.deletedElsewhere) || isUpdated }
 
+    /// Whether the object is deleted and its delete rules were followed (or it was deleted
+    /// elsewhere): no neighbour points at it any more, so relationships loaded from now on leave
+    /// it out, and changes of its neighbours leave it alone. Until its rules are followed a
+    /// deleted object is still in the graph.
+    var isOutOfGraph: Bool { isDeleted && !marks.contains(.deletionPending) }
+
     /// Whether a saved object has been changed since it was last saved or fetched. As in Core
     /// Data, setting a property marks it updated even when the value is the one it had (or is set
     /// back to it); `changedValues()` and `hasPersistentChangedValues` tell whether any value
@@ -177,7 +183,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Called after a save for each object it wrote (inserted, updated or deleted).
     open func didSave() {}
 
-    /// Called when the object is deleted, before the delete rules of its relationships run.
+    /// Called once for each deleted object when its context follows its delete rules — at the
+    /// end of the event of the deletion, or at the save (see
+    /// `ManagedObjectContext.propagatesDeletesAtEndOfEvent`) — before the rules run: the object
+    /// is deleted (`isDeleted`) and its relationships, and its neighbours' relationships to it,
+    /// still hold their values. Objects a cascade deletes get the call too, as does an object
+    /// inserted since the last save and deleted. Objects deleted here are deleted in the same
+    /// pass.
     open func prepareForDeletion() {}
 
     /// Called before the object is turned into a fault (`refresh(_:mergeChanges: false)`,

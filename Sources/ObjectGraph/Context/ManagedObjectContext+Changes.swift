@@ -53,6 +53,9 @@ extension ManagedObjectContext {
     public func insert(_ object: ManagedObject) {
         checkQueue("insert(_:) of a \(object.entity.name)")
         guard object.managedObjectContext == nil, !object.isInserted, object.objectID.isTemporaryID else { return }
+        // A new object deleted and inserted again before its delete rules were followed: its
+        // deletion is undone, so they are not to be followed.
+        if object.marks.contains(.deletionPending) { pendingDeletions.removeAll { $0 === object } }
         object.managedObjectContext = self
         object.isInserted = true
         object.marks = .changed
@@ -81,8 +84,13 @@ extension ManagedObjectContext {
     /// posted when nothing changed since the last report. The context calls it itself at the end
     /// of every `perform` block, and a main-queue context at the end of the main queue's turn in
     /// which its objects changed, as Core Data does.
+    ///
+    /// First it follows the delete rules of the objects deleted in this event (unless
+    /// `propagatesDeletesAtEndOfEvent` is `false`): the objects a cascade deletes and the
+    /// neighbours that let go of deleted objects are reported with them.
     public func processPendingChanges() {
         checkQueue("processPendingChanges()")
+        if propagatesDeletesAtEndOfEvent { propagateDeletes() }
         var inserted: [ManagedObjectID] = [], changed: [ManagedObjectID] = [], removed = deletedReportedInserts
         for object in pendingInserts where object.marks.contains(.changedInEvent) {
             if object.marks.contains(.insertReported) { changed.append(object.objectID) } else { inserted.append(object.objectID) }
@@ -156,6 +164,7 @@ extension ManagedObjectContext {
     public func rollback() {
         checkQueue("rollback()")
         deletionFailure = nil
+        forgetPendingDeletions()
         // What observers heard of (processPendingChanges) and now goes back: reported inserts
         // leave, reported deletions return, reported updates revert.
         let leaving = pendingInserts.filter { $0.marks.contains(.insertReported) }.map(\.objectID)
@@ -184,6 +193,7 @@ extension ManagedObjectContext {
     public func reset() {
         checkQueue("reset()")
         deletionFailure = nil
+        forgetPendingDeletions()
         var invalidated = ContextChanges(event: .objectsDidChange)
         invalidated.invalidatesAllObjects = true
         invalidated.invalidatedObjectIDs = Set(registered.values.map { $0.takeUnretainedValue().objectID })
@@ -210,11 +220,13 @@ extension ManagedObjectContext {
         guard mergeChanges else {
             updated[ObjectKey(object)] = nil
             reportedValues[ObjectKey(object)] = nil
-            object.marks = []
             if object.isDeleted {
+                // Its delete rules are no longer to be followed.
+                if object.marks.contains(.deletionPending) { pendingDeletions.removeAll { $0 === object } }
                 object.isDeleted = false
                 deleted[ObjectKey(object)] = nil
             }
+            object.marks = []
             object.turnIntoFault()
             heldBackMerges[object.objectID] = nil
             return
