@@ -147,10 +147,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // Lifecycle hooks, as in Core Data: override them in a subclass. They run on the context's
     // queue; the defaults do nothing.
 
-    /// Whether objects of this class may run code of their own when they are created, saved or
-    /// turned into faults: an override of `init(entity:insertInto:)`, `willSave()`, `didSave()`,
-    /// `willTurnIntoFault()`, `didTurnIntoFault()`, `validateValue(_:forKey:)` or a
-    /// `validateFor…()` hook. ObjectGraph skips those calls for classes that say `false`, which
+    /// Whether objects of this class may run code of their own when they are created, saved,
+    /// deleted or turned into faults: an override of `init(entity:insertInto:)`, `willSave()`,
+    /// `didSave()`, `prepareForDeletion()`, `willTurnIntoFault()`, `didTurnIntoFault()`,
+    /// `validateValue(_:forKey:)` or a `validateFor…()` hook. ObjectGraph skips those calls for classes that say `false`, which
     /// spares a large save a call per object and hook. It is `true` for every subclass unless the
     /// subclass says otherwise; the generator's `final` classes say `false` (they override none of
     /// them). A class that overrides one of them must not say `false`.
@@ -161,8 +161,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// since contexts are weakly referenced): classes without lifecycle code of their own are.
     static var insertsThroughRows: Bool { self == ManagedObject.self || !hasCustomLifecycle }
 
-    /// Whether this object's class may run code of its own when created or saved (see
-    /// `hasCustomLifecycle`).
+    /// Whether this object's class may run code of its own when created, saved, deleted or
+    /// turned into a fault (see `hasCustomLifecycle`).
     @inline(__always)
     var runsLifecycleCode: Bool {
         let objectClass = type(of: self)

@@ -75,7 +75,9 @@ extension ManagedObjectContext {
     private func followDeleteRules(
         of level: [(object: ManagedObject, backIndex: Int?)], doomed: inout [ManagedObject]
     ) throws -> [(object: ManagedObject, backIndex: Int?)] {
-        for (object, _) in level { object.prepareForDeletion() }
+        for (object, _) in level where object.runsLifecycleCode { object.prepareForDeletion() }
+        // A bulk delete of an entity without relationships to follow reads and changes nothing.
+        guard level.contains(where: { $0.object.entity.relationships.contains(where: Self.propagates) }) else { return [] }
         // Level by level, not recursion: a cascade may run through thousands of objects, and each
         // level's reads are batched: one store request per entity and relationship (objects
         // deleted in a loop are one level).
