@@ -13,7 +13,7 @@
 ///
 /// ## Supported syntax
 ///
-/// The format syntax of NSPredicate, as Core Data stores run it (docs/PredicateSyntax.md is the
+/// The format syntax of NSPredicate, as Core Data stores run it (<doc:Predicates> is the
 /// full reference):
 ///
 /// - **Comparisons**: `==` (or `=`), `!=` (or `<>`), `<`, `<=` (or `=<`), `>`, `>=` (or `=>`).
