@@ -45,4 +45,52 @@ import Testing
         #expect(news.first?.changes.count == 2)
         #expect(try coordinator.fetchHistory(.fetchHistory(after: nil)).map(\.token) == [lastToken])
     }
+
+    @Test func anotherCoordinatorsSavesAreMergedByThemselves() throws {
+        let directory = try ArticleFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storeURL = directory.appendingPathComponent("Library.sqlite")
+
+        var shared = PersistentStoreDescription(url: storeURL)
+        shared.recordsPersistentHistory = true
+        shared.mergesRemoteChanges = true                    // others' saves reach merging contexts
+        shared.remoteChangePollInterval = 0.05               // seconds; 0.1 by default
+
+        // Two containers on one file stand for two processes: the reader learns of the writer's save.
+        func loaded() throws -> PersistentContainer {
+            let container = PersistentContainer(name: "Library", managedObjectModel: try ArticleFixtures.libraryModel())
+            container.persistentStoreDescriptions = [shared]
+            try container.loadPersistentStores()
+            return container
+        }
+        let reader = try loaded()
+        let writer = try loaded()
+        defer {
+            reader.persistentStoreCoordinator.removePersistentStore()
+            writer.persistentStoreCoordinator.removePersistentStore()
+        }
+        let writing = writer.newBackgroundContext()
+        let authorID = try writing.performAndWait {
+            let author = try ArticleFixtures.insertAuthor("Ursula Le Guin", in: writing)
+            try writing.save()
+            return author.objectID
+        }
+        let context = reader.newBackgroundContext()
+        context.automaticallyMergesChangesFromParent = true
+        // Each container loaded its own model: the ID crosses over as a URI, as between processes.
+        let readerID = try #require(reader.persistentStoreCoordinator.managedObjectID(forURIRepresentation: authorID.uriRepresentation()))
+        let author = try context.performAndWait { try context.existingObject(with: readerID) }
+        try writing.performAndWait {
+            try writing.existingObject(with: authorID).setValue("Ursula K. Le Guin", forKey: "name")
+            try writing.save()
+        }
+        // The reader's object is not fetched again: only the merge brings the new name.
+        let deadline = Date().addingTimeInterval(10)
+        var name = try context.performAndWait { try author.value(forKey: "name") as? String }
+        while name != "Ursula K. Le Guin", Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+            name = try context.performAndWait { try author.value(forKey: "name") as? String }
+        }
+        #expect(name == "Ursula K. Le Guin")
+    }
 }
