@@ -153,10 +153,12 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.
     public func removePersistentStore() {
         rowCache.watch(nil)
-        remoteChanges.withLock { observer in
-            observer?.stop()
-            observer = nil
+        // Stopped outside the lock: a look under way may be posting to code that calls back here.
+        let observer = remoteChanges.withLock { observer in
+            defer { observer = nil }
+            return observer
         }
+        observer?.stop()
         let removed = store.withLock { current in
             defer { current = nil }
             return current

@@ -40,10 +40,10 @@ final class RemoteChangeObserver: @unchecked Sendable {
         timer.cancel()
     }
 
-    /// Stops looking; a look under way finishes first.
+    /// Stops looking. A look already under way may still finish: against a closed store its
+    /// history read fails and it delivers nothing.
     func stop() {
         timer.cancel()
-        queue.sync {}
     }
 
     private func look() {
