@@ -37,4 +37,17 @@ import Testing
         book.title = "Lavinia"
         #expect(titleChanges.value == 1)
     }
+
+    /// Swift's `Observations` sequence over a generated property of a view-context object: the
+    /// current value, then each new one.
+    @Test(.timeLimit(.minutes(1)), arguments: StoreKind.allCases) @MainActor
+    func observationsYieldsEachNewValue(_ kind: StoreKind) async throws {
+        let store = try CatalogStore(kind)
+        let book = CatalogBook(context: store.context)
+        book.title = "The Lathe of Heaven"
+        var titles = Observations { book.title }.makeAsyncIterator()
+        #expect(await titles.next() == "The Lathe of Heaven")
+        book.title = "The Word for World Is Forest"
+        #expect(await titles.next() == "The Word for World Is Forest")
+    }
 }
