@@ -42,8 +42,13 @@ final class ObjectObservation {
     /// Tells Observation that property `slot` of `object` was read.
     func access(_ object: ManagedObject, slot: Int) {
         let key = ObjectIdentifier(object)
-        let registrar = registrars[key] ?? ObservationRegistrar()
-        if registrars[key] == nil { registrars[key] = registrar }
+        let registrar: ObservationRegistrar
+        if let existing = registrars[key] {
+            registrar = existing
+        } else {
+            registrar = ObservationRegistrar()
+            registrars[key] = registrar
+        }
         registrar.access(object, keyPath: keyPath(slot))
     }
 
