@@ -158,6 +158,9 @@ print("\n4. Deleting returned loans")
 var returned = FetchRequest<ManagedObject>(entityName: "Loan")
 returned.predicate = try FetchPredicate(format: "returnedAt != nil")
 for loan in try context.fetch(returned) { context.delete(loan) }
+// Delete rules run when the event ends, as in Core Data: at the end of the main queue's turn, or
+// here, where the script's main flow holds the queue, when it says so.
+context.processPendingChanges()
 print("   deleting \(context.deletedObjects.count); loans visible before save (pending changes count): \(try count("Loan", in: context))")
 print("   Ada's loans now: \(try member.relatedObjects(forKey: "loans").count)")
 try context.save()
@@ -182,6 +185,7 @@ graceRequest.predicate = try FetchPredicate(format: "name == %@", "Grace")
 let graceAgain = try context.fetch(graceRequest)[0]
 let loansBefore = try count("Loan", in: context)
 context.delete(graceAgain)
+context.processPendingChanges()
 let cascaded = context.deletedObjects.filter { $0.entity.name == "Loan" }.count
 print("   cascade: deleting Grace deletes her \(cascaded) loans too")
 try context.save()

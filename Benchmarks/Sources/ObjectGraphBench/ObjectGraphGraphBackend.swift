@@ -89,7 +89,8 @@ final class ObjectGraphGraphBackend: GraphBackend {
         deleteContext = context
     }
 
-    /// `delete` on each author applies the cascade to its books at once; one save.
+    /// `delete` on each author; the save follows the cascade to their books (one pass for all
+    /// authors) and writes everything in one transaction.
     func deleteAuthorsCascading() throws {
         guard let context = deleteContext else { return }
         for author in authorsToDelete { context.delete(author) }

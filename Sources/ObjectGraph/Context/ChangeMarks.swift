@@ -1,6 +1,7 @@
 /// What a context has yet to report about one of its objects, and how it left the store: the
-/// marks behind `processPendingChanges()` (each change reported once per event) and merged
-/// deletions. One byte, stored beside the object's other flags.
+/// marks behind `processPendingChanges()` (each change reported once per event), deletions
+/// waiting for their delete rules, and merged deletions. One byte, stored beside the object's
+/// other flags.
 struct ChangeMarks: OptionSet {
     let rawValue: UInt8
 
@@ -21,6 +22,10 @@ struct ChangeMarks: OptionSet {
     /// Marked by `detectConflicts(for:)`: the next save checks the object's row version even
     /// when the object has nothing to write.
     static let detectsConflicts = ChangeMarks(rawValue: 1 << 5)
+    /// Deleted in this context, its delete rules not followed yet (see
+    /// `ManagedObjectContext.delete(_:)`): its neighbours may still point at it, so relationships
+    /// loaded meanwhile hold it and changes of those relationships keep it in step.
+    static let deletionPending = ChangeMarks(rawValue: 1 << 6)
     /// What any tracked change marks.
     static let changed: ChangeMarks = [.changedInEvent, .changedSinceWillSave]
 }

@@ -6,9 +6,15 @@
 /// context's side table per object made (a retain, the weak assignment, a release) and another
 /// when the object goes: for a large fetch, the largest part of making its objects. A strong
 /// reference to the shared link is one ordinary retain of an object the processor's caches hold.
-final class ContextLink: Sendable {
+///
+/// `@unchecked Sendable`: `observation` is read and changed only on the context's queue, where
+/// its objects are used.
+final class ContextLink: @unchecked Sendable {
     /// The context, or `nil` once it is gone (or for `detached`).
     weak let context: ManagedObjectContext?
+    /// The Observation state of the context's objects while the context tracks observation;
+    /// `nil` otherwise. Here, one load from every object, because every read and write asks.
+    @exclusivity(unchecked) var observation: ObjectObservation?
 
     init(_ context: ManagedObjectContext?) {
         self.context = context

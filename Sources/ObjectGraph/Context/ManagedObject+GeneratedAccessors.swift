@@ -16,7 +16,7 @@ extension ManagedObject {
     @inline(__always)
     private func slotValue(_ slot: Int) -> AttributeValue {
         do {
-            return try storedValue(at: slot)
+            return try observedValue(at: slot)
         } catch {
             preconditionFailure("reading \(entity.name).\(entity.propertyName(atSlot: slot)) of \(objectID.shortDescription): \(error)")
         }

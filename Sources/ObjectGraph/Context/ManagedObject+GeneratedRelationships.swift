@@ -21,7 +21,7 @@ extension ManagedObject {
 
     /// For generated code: the destination of to-one relationship `index`.
     public func _destination<T: ManagedObject>(_ index: Int, as type: T.Type) -> T? {
-        relationshipOperation("reading", index) { try toOneDestination($0) }.map { destination($0, as: type, index) }
+        relationshipOperation("reading", index) { try observedDestination($0) }.map { destination($0, as: type, index) }
     }
 
     /// For generated code: sets to-one relationship `index` (keeping the inverse).
@@ -31,13 +31,13 @@ extension ManagedObject {
 
     /// For generated code: the members of to-many relationship `index`.
     public func _destinations<T: ManagedObject>(_ index: Int, as type: T.Type) -> Set<T> {
-        let members = relationshipOperation("reading", index) { loadedToMany[try loadRelationship($0)]!.members }
+        let members = relationshipOperation("reading", index) { try observedMembers(of: $0).members }
         return Set(members.lazy.map { self.destination($0, as: type, index) })
     }
 
     /// For generated code: the members of ordered to-many relationship `index`, in order.
     public func _orderedDestinations<T: ManagedObject>(_ index: Int, as type: T.Type) -> [T] {
-        let members = relationshipOperation("reading", index) { loadedToMany[try loadRelationship($0)]!.objects }
+        let members = relationshipOperation("reading", index) { try observedMembers(of: $0).objects }
         return members.map { destination($0, as: type, index) }
     }
 

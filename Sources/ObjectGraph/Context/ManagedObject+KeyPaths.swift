@@ -45,7 +45,7 @@ extension ManagedObject {
             }
             guard keys.count == 2 else { throw unsupportedPath(keyPath, "\(first) is followed by one attribute of \(destination.name)") }
             let attribute = try destination.requireAttribute(keys[keys.startIndex + 1])
-            let values = try members.map { try $0.storedValue(at: attribute.index) }
+            let values = try members.map { try $0.observedValue(at: attribute.index) }
             if attribute.type == .decimal { return try Self.decimalAggregate(function, values, attribute, of: destination) }
             guard function.aggregates(attribute.type) else {
                 throw unsupportedPath(keyPath, "\(first) applies to numbers (and dates and strings for @min and @max), not to \(destination.name).\(attribute.name), a \(attribute.type.rawValue) attribute")
@@ -57,7 +57,7 @@ extension ManagedObject {
             throw unsupportedPath(keyPath, "it continues after \(entity.name).\(relationship.name), a to-many; read each member's key path instead")
         }
         let attribute = try destination.requireAttribute(first)
-        let values = try members.compactMap { try $0.storedValue(at: attribute.index).bridgedValue(as: attribute.type) }
+        let values = try members.compactMap { try $0.observedValue(at: attribute.index).bridgedValue(as: attribute.type) }
         if relationship.isOrdered { return values }
         // Every attribute type's value is Hashable (NSNumber, String, Date, Data, UUID, URL,
         // Decimal, JSONDocument).

@@ -8,20 +8,20 @@ extension ManagedObject {
     /// in the context yet comes back as a fault.
     public func relatedObject(forKey key: String) throws -> ManagedObject? {
         let relationship = try requireRelationship(key, toMany: false)
-        return try toOneDestination(relationship)
+        return try observedDestination(relationship)
     }
 
     /// The destinations of the to-many relationship `key` (loaded from the store on first use).
     public func relatedObjects(forKey key: String) throws -> Set<ManagedObject> {
         let relationship = try requireRelationship(key, toMany: true)
-        return loadedToMany[try loadRelationship(relationship)]!.members
+        return try observedMembers(of: relationship).members
     }
 
     /// The destinations of the ordered to-many relationship `key`, in order (for an unordered
     /// relationship, in no particular order).
     public func orderedRelatedObjects(forKey key: String) throws -> [ManagedObject] {
         let relationship = try requireRelationship(key, toMany: true)
-        return loadedToMany[try loadRelationship(relationship)]!.objects
+        return try observedMembers(of: relationship).objects
     }
 
     /// Adds `object` to the to-many relationship `key` (at the end of an ordered one), and sets or
@@ -74,8 +74,8 @@ extension ManagedObject {
     /// The value of relationship `relationship` as `value(forKey:)` returns it: the destination
     /// (or `nil`), a `Set<ManagedObject>`, or an `[ManagedObject]` for ordered relationships.
     func relationshipValue(_ relationship: RelationshipDescription) throws -> Any? {
-        if relationship.isToOne { return try toOneDestination(relationship) }
-        let related = loadedToMany[try loadRelationship(relationship)]!
+        if relationship.isToOne { return try observedDestination(relationship) }
+        let related = try observedMembers(of: relationship)
         return relationship.isOrdered ? related.objects : related.members
     }
 
@@ -127,7 +127,7 @@ extension ManagedObject {
         let old = try toOneDestination(relationship)
         guard old !== destination else { return }
         if let inverseIndex = relationship.inverseIndex {
-            if let old, !old.isDeleted {
+            if let old, !old.isOutOfGraph {
                 try old.unlink(self, through: old.entity.relationships[inverseIndex])
             }
             if let destination {
@@ -136,7 +136,7 @@ extension ManagedObject {
                     try destination.primitiveInsert(self, into: inverse, at: nil)
                 } else {
                     // One-to-one: the destination's previous partner loses its link to it.
-                    if let previous = try destination.toOneDestination(inverse), previous !== self, !previous.isDeleted {
+                    if let previous = try destination.toOneDestination(inverse), previous !== self, !previous.isOutOfGraph {
                         try previous.primitiveSetToOne(nil, for: previous.entity.relationships[relationship.index])
                     }
                     try destination.primitiveSetToOne(self, for: inverse)
@@ -153,7 +153,9 @@ extension ManagedObject {
         try checkChangeable(relationship)
         let position = try loadRelationship(relationship)
         if loadedToMany[position]!.contains(destination) {
-            if let index, loadedToMany[position]!.move(destination, to: index) { markRelationshipChanged(relationship) }
+            if let index, observingChange(of: relationship.slot, { loadedToMany[position]!.move(destination, to: index) }) {
+                markRelationshipChanged(relationship)
+            }
             return
         }
         if let inverseIndex = relationship.inverseIndex {
@@ -161,7 +163,7 @@ extension ManagedObject {
             if inverse.isToMany {
                 try destination.primitiveInsert(self, into: inverse, at: nil)
             } else {
-                if let previousOwner = try destination.toOneDestination(inverse), previousOwner !== self, !previousOwner.isDeleted {
+                if let previousOwner = try destination.toOneDestination(inverse), previousOwner !== self, !previousOwner.isOutOfGraph {
                     try previousOwner.primitiveRemove(destination, from: previousOwner.entity.relationships[relationship.index])
                 }
                 try destination.primitiveSetToOne(self, for: inverse)
@@ -175,7 +177,7 @@ extension ManagedObject {
         try checkChangeable(relationship)
         let position = try loadRelationship(relationship)
         guard loadedToMany[position]!.contains(destination) else { return }
-        if let inverseIndex = relationship.inverseIndex, !destination.isDeleted {
+        if let inverseIndex = relationship.inverseIndex, !destination.isOutOfGraph {
             try destination.unlink(self, through: destination.entity.relationships[inverseIndex])
         }
         try primitiveRemove(destination, from: relationship)
@@ -189,6 +191,19 @@ extension ManagedObject {
         } else if try toOneDestination(relationship) === object {
             try primitiveSetToOne(nil, for: relationship)
         }
+    }
+
+    /// The destination of to-one `relationship` as a user reads it, seen by Observation.
+    func observedDestination(_ relationship: RelationshipDescription) throws -> ManagedObject? {
+        observeAccess(relationship.slot)
+        return try toOneDestination(relationship)
+    }
+
+    /// The members of to-many `relationship` as a user reads them (loaded on first use), seen
+    /// by Observation.
+    func observedMembers(of relationship: RelationshipDescription) throws -> RelatedObjects {
+        observeAccess(relationship.slot)
+        return loadedToMany[try loadRelationship(relationship)]!
     }
 
     // MARK: - Primitives: one side only, with change tracking
@@ -223,13 +238,17 @@ extension ManagedObject {
         // A changed object is saved with its whole row, so it must hold it.
         if isFault { try fulfillFault() }
         let position = try loadRelationship(relationship)
-        if loadedToMany[position]!.insert(destination, at: index) { markRelationshipChanged(relationship) }
+        if observingChange(of: relationship.slot, { loadedToMany[position]!.insert(destination, at: index) }) {
+            markRelationshipChanged(relationship)
+        }
     }
 
     func primitiveRemove(_ destination: ManagedObject, from relationship: RelationshipDescription) throws {
         if isFault { try fulfillFault() }
         let position = try loadRelationship(relationship)
-        if loadedToMany[position]!.remove(destination) { markRelationshipChanged(relationship) }
+        if observingChange(of: relationship.slot, { loadedToMany[position]!.remove(destination) }) {
+            markRelationshipChanged(relationship)
+        }
     }
 
     /// Whether the relationship `key` is a fault, as Core Data's `hasFault(forRelationshipNamed:)`:

@@ -13,7 +13,7 @@ extension ManagedObject {
         guard let slot = entity.attributeSlot(named: key) else {
             return try relationshipValue(try entity.requireRelationship(key))
         }
-        return try storedValue(at: slot).publicValue(ofSlot: slot, in: entity)
+        return try observedValue(at: slot).publicValue(ofSlot: slot, in: entity)
     }
 
     /// The value of the attribute `key` as `T`, or `nil` when the value is `nil`. Integers convert
@@ -30,7 +30,7 @@ extension ManagedObject {
         guard let slot = attributeSlot(named: key) else {
             return try typedRelationshipValue(try entity.requireRelationship(key), as: type)
         }
-        let stored = try storedValue(at: slot)
+        let stored = try observedValue(at: slot)
         if stored.isNull { return nil }
         // First the exact type, the common case (a transformable value read as `Data` is its bytes).
         if let value = stored.exactly(T.self) { return value }
@@ -83,6 +83,13 @@ extension ManagedObject {
         get throws { try value(forKey: key) }
     }
 
+    /// The value in `slot` as a user reads it: `storedValue(at:)`, seen by Observation.
+    @inline(__always)
+    func observedValue(at slot: Int) throws -> AttributeValue {
+        observeAccess(slot)
+        return try storedValue(at: slot)
+    }
+
     /// The value in `slot`, loading the object's values first if it is a fault. Always inlined:
     /// it is the inner step of every keyed and generated read, and with that many callers the
     /// optimiser otherwise stops inlining it.
@@ -133,6 +140,15 @@ extension ManagedObject {
     /// until saved, rolled back or refreshed. Any set counts, even of the value the slot had, as
     /// in Core Data; the values are compared only when someone asks what differs.
     func recordChange(_ value: consuming AttributeValue, at slot: Int) {
+        // Not through `observingChange`: its closure would copy `value` (a retain) on every set.
+        guard let observers = observers(ofSlot: slot) else { return writeChange(value, at: slot) }
+        observers.willSet()
+        writeChange(value, at: slot)
+        observers.didSet()
+    }
+
+    /// `recordChange(_:at:)` without telling observers.
+    private func writeChange(_ value: consuming AttributeValue, at slot: Int) {
         markChanged()
         // New objects (inserted, or not yet in a context) keep every value as it is set.
         guard !isNew else {

@@ -16,7 +16,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// (saved deletion, rollback of an insert, or `reset()`), and once the context is gone.
     public internal(set) var managedObjectContext: ManagedObjectContext? {
         get { contextLink.context }
-        set { contextLink = newValue?.link ?? .detached }
+        set {
+            let link = newValue?.link ?? .detached
+            // Leaving the context: its registrar goes, before another object can take the address.
+            if link !== contextLink { contextLink.observation?.forget(self) }
+            contextLink = link
+        }
     }
     /// The shared link to the object's context (see `ContextLink` for why not a weak reference).
     @exclusivity(unchecked) var contextLink: ContextLink
@@ -101,6 +106,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     deinit {
+        contextLink.observation?.forget(self)
         // Registration is weak: a released object leaves its context's registry. Objects are
         // confined to their context's queue, so this runs there.
         if !objectID.isTemporaryID, !isLeftUnregistered, let context = managedObjectContext {
@@ -114,6 +120,12 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Whether the object has changes that are not saved: inserted, deleted or updated. An object
     /// another context's deletion was merged into has none: the deletion is saved already.
     public var hasChanges: Bool { isInserted || isDeleted && !marks.contains(.deletedElsewhere) || isUpdated }
+
+    /// Whether the object is deleted and its delete rules were followed (or it was deleted
+    /// elsewhere): no neighbour points at it any more, so relationships loaded from now on leave
+    /// it out, and changes of its neighbours leave it alone. Until its rules are followed a
+    /// deleted object is still in the graph.
+    var isOutOfGraph: Bool { isDeleted && !marks.contains(.deletionPending) }
 
     /// Whether a saved object has been changed since it was last saved or fetched. As in Core
     /// Data, setting a property marks it updated even when the value is the one it had (or is set
@@ -135,10 +147,10 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // Lifecycle hooks, as in Core Data: override them in a subclass. They run on the context's
     // queue; the defaults do nothing.
 
-    /// Whether objects of this class may run code of their own when they are created, saved or
-    /// turned into faults: an override of `init(entity:insertInto:)`, `willSave()`, `didSave()`,
-    /// `willTurnIntoFault()`, `didTurnIntoFault()`, `validateValue(_:forKey:)` or a
-    /// `validateFor…()` hook. ObjectGraph skips those calls for classes that say `false`, which
+    /// Whether objects of this class may run code of their own when they are created, saved,
+    /// deleted or turned into faults: an override of `init(entity:insertInto:)`, `willSave()`,
+    /// `didSave()`, `prepareForDeletion()`, `willTurnIntoFault()`, `didTurnIntoFault()`,
+    /// `validateValue(_:forKey:)` or a `validateFor…()` hook. ObjectGraph skips those calls for classes that say `false`, which
     /// spares a large save a call per object and hook. It is `true` for every subclass unless the
     /// subclass says otherwise; the generator's `final` classes say `false` (they override none of
     /// them). A class that overrides one of them must not say `false`.
@@ -149,8 +161,8 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// since contexts are weakly referenced): classes without lifecycle code of their own are.
     static var insertsThroughRows: Bool { self == ManagedObject.self || !hasCustomLifecycle }
 
-    /// Whether this object's class may run code of its own when created or saved (see
-    /// `hasCustomLifecycle`).
+    /// Whether this object's class may run code of its own when created, saved, deleted or
+    /// turned into a fault (see `hasCustomLifecycle`).
     @inline(__always)
     var runsLifecycleCode: Bool {
         let objectClass = type(of: self)
@@ -171,7 +183,13 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// Called after a save for each object it wrote (inserted, updated or deleted).
     open func didSave() {}
 
-    /// Called when the object is deleted, before the delete rules of its relationships run.
+    /// Called once for each deleted object when its context follows its delete rules — at the
+    /// end of the event of the deletion, or at the save (see
+    /// `ManagedObjectContext.propagatesDeletesAtEndOfEvent`) — before the rules run: the object
+    /// is deleted (`isDeleted`) and its relationships, and its neighbours' relationships to it,
+    /// still hold their values. Objects a cascade deletes get the call too, as does an object
+    /// inserted since the last save and deleted. Objects deleted here are deleted in the same
+    /// pass.
     open func prepareForDeletion() {}
 
     /// Called before the object is turned into a fault (`refresh(_:mergeChanges: false)`,

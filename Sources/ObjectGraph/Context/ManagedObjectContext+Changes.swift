@@ -53,6 +53,9 @@ extension ManagedObjectContext {
     public func insert(_ object: ManagedObject) {
         checkQueue("insert(_:) of a \(object.entity.name)")
         guard object.managedObjectContext == nil, !object.isInserted, object.objectID.isTemporaryID else { return }
+        // A new object deleted and inserted again before its delete rules were followed: its
+        // deletion is undone, so they are not to be followed.
+        if object.marks.contains(.deletionPending) { pendingDeletions.removeAll { $0 === object } }
         object.managedObjectContext = self
         object.isInserted = true
         object.marks = .changed
@@ -81,8 +84,13 @@ extension ManagedObjectContext {
     /// posted when nothing changed since the last report. The context calls it itself at the end
     /// of every `perform` block, and a main-queue context at the end of the main queue's turn in
     /// which its objects changed, as Core Data does.
+    ///
+    /// First it follows the delete rules of the objects deleted in this event (unless
+    /// `propagatesDeletesAtEndOfEvent` is `false`): the objects a cascade deletes and the
+    /// neighbours that let go of deleted objects are reported with them.
     public func processPendingChanges() {
         checkQueue("processPendingChanges()")
+        if propagatesDeletesAtEndOfEvent { propagateDeletes() }
         var inserted: [ManagedObjectID] = [], changed: [ManagedObjectID] = [], removed = deletedReportedInserts
         for object in pendingInserts where object.marks.contains(.changedInEvent) {
             if object.marks.contains(.insertReported) { changed.append(object.objectID) } else { inserted.append(object.objectID) }
@@ -156,6 +164,7 @@ extension ManagedObjectContext {
     public func rollback() {
         checkQueue("rollback()")
         deletionFailure = nil
+        forgetPendingDeletions()
         // What observers heard of (processPendingChanges) and now goes back: reported inserts
         // leave, reported deletions return, reported updates revert.
         let leaving = pendingInserts.filter { $0.marks.contains(.insertReported) }.map(\.objectID)
@@ -184,6 +193,7 @@ extension ManagedObjectContext {
     public func reset() {
         checkQueue("reset()")
         deletionFailure = nil
+        forgetPendingDeletions()
         var invalidated = ContextChanges(event: .objectsDidChange)
         invalidated.invalidatesAllObjects = true
         invalidated.invalidatedObjectIDs = Set(registered.values.map { $0.takeUnretainedValue().objectID })
@@ -210,11 +220,13 @@ extension ManagedObjectContext {
         guard mergeChanges else {
             updated[ObjectKey(object)] = nil
             reportedValues[ObjectKey(object)] = nil
-            object.marks = []
             if object.isDeleted {
+                // Its delete rules are no longer to be followed.
+                if object.marks.contains(.deletionPending) { pendingDeletions.removeAll { $0 === object } }
                 object.isDeleted = false
                 deleted[ObjectKey(object)] = nil
             }
+            object.marks = []
             object.turnIntoFault()
             heldBackMerges[object.objectID] = nil
             return
@@ -248,21 +260,23 @@ extension ManagedObjectContext {
         let held = object.heldToOne
         // The row merged now is at least as new as any held back for the object.
         if !heldBackMerges.isEmpty { heldBackMerges[object.objectID] = nil }
-        object.changedAttributes.removeAll()
-        object.fill(from: row)
-        for (slot, value) in localChanges where !value.isStoredEqual(to: object.values[slot]) {
-            if object.savedValues == nil { object.savedValues = object.values }
-            object.values[slot] = value
-            object.changedAttributes.insert(slot)
-        }
-        if held.contains(where: { $0 != nil }) {
-            object.heldToOne = HeldDestinations(held.enumerated().map { position, destination in
-                object.changedAttributes.contains(entity.toOneRelationships[position].slot) ? destination : nil
-            })
-        }
-        for slot in changedToMany { object.changedAttributes.insert(slot) }
-        for (position, related) in object.loadedToMany.enumerated() where related?.isChanged == false {
-            object.loadedToMany[position] = nil
+        object.observingChanges {
+            object.changedAttributes.removeAll()
+            object.fill(from: row)
+            for (slot, value) in localChanges where !value.isStoredEqual(to: object.values[slot]) {
+                if object.savedValues == nil { object.savedValues = object.values }
+                object.values[slot] = value
+                object.changedAttributes.insert(slot)
+            }
+            if held.contains(where: { $0 != nil }) {
+                object.heldToOne = HeldDestinations(held.enumerated().map { position, destination in
+                    object.changedAttributes.contains(entity.toOneRelationships[position].slot) ? destination : nil
+                })
+            }
+            for slot in changedToMany { object.changedAttributes.insert(slot) }
+            for (position, related) in object.loadedToMany.enumerated() where related?.isChanged == false {
+                object.loadedToMany[position] = nil
+            }
         }
         objectUpdateStateChanged(object)
     }
@@ -271,12 +285,14 @@ extension ManagedObjectContext {
 extension ManagedObject {
     /// Returns the object to its last saved values and relationships.
     func discardChanges() {
-        if let savedValues { values = savedValues }
-        savedValues = nil
-        marks.subtract([.changedInEvent, .detectsConflicts])
-        changedAttributes.removeAll()
-        heldToOne = []
-        for position in loadedToMany.indices { loadedToMany[position]?.revert() }
+        observingChanges {
+            if let savedValues { values = savedValues }
+            savedValues = nil
+            marks.subtract([.changedInEvent, .detectsConflicts])
+            changedAttributes.removeAll()
+            heldToOne = []
+            for position in loadedToMany.indices { loadedToMany[position]?.revert() }
+        }
     }
 
     /// Drops the object's values and loaded relationships; the next access loads them again.
@@ -285,11 +301,13 @@ extension ManagedObject {
         let runsHooks = runsLifecycleCode
         if runsHooks { willTurnIntoFault() }
         defer { if runsHooks { didTurnIntoFault() } }
-        values = []
-        savedValues = nil
-        changedAttributes.removeAll()
-        heldToOne = []
-        loadedToMany = []
-        isFault = true
+        observingChanges {
+            values = []
+            savedValues = nil
+            changedAttributes.removeAll()
+            heldToOne = []
+            loadedToMany = []
+            isFault = true
+        }
     }
 }

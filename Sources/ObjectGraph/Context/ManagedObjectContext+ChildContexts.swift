@@ -21,8 +21,11 @@ extension ManagedObjectContext {
         return try fetchObjects(plan, request: fetch, store: store)
     }
 
-    /// Gives every inserted object a permanent ID, so a child can name it in rows.
-    func makeInsertedIDsPermanent() throws {
+    /// Readies this context's objects for a child to read as rows: the delete rules of its
+    /// deletions followed (a child must not meet a neighbour pointing at an object it cannot
+    /// read), and every inserted object given a permanent ID, so a child can name it in rows.
+    func prepareForChildRead() throws {
+        propagateDeletes()
         // An object whose primary key is not set yet cannot be named by a key: it stays temporary.
         let temporary = pendingInserts.filter { object in
             object.objectID.isTemporaryID
@@ -75,8 +78,10 @@ extension ManagedObjectContext {
             if let expected = update.expectedVersion, let committed = update.committedValues, object.rowVersion != expected, !object.hasChanges {
                 // The row moved on since the child read it (this copy was reloaded since): the
                 // change stays tied to what the child read, so saving it is still a conflict.
-                object.values = committed
-                object.savedValues = nil
+                object.observingChanges {
+                    object.values = committed
+                    object.savedValues = nil
+                }
                 object.rowVersion = expected
             }
             let entity = object.entity
@@ -105,6 +110,9 @@ extension ManagedObjectContext {
         for objectID in request.deletes {
             if let object = try liveOrStoredObject(objectID) { delete(object) }
         }
+        // The child followed the rules before saving; this updates what only this context holds
+        // (the relationships it loaded), at once, so the pushed graph is consistent here too.
+        propagateDeletes()
         let changes = ContextChanges(
             event: .objectsDidChange, insertedObjectIDs: Set(request.inserts.map(\.objectID)),
             updatedObjectIDs: Set(updated), deletedObjectIDs: Set(request.deletes))

@@ -1,85 +1,109 @@
 extension ManagedObjectContext {
-    /// Schedules `object` for deletion at the next save and applies the delete rules of its
-    /// relationships at once, so the graph in memory is consistent before the save:
+    /// Schedules `object` for deletion at the next save, as Core Data does: it is in
+    /// `deletedObjects` and `isDeleted` at once (deleting an object inserted since the last save
+    /// forgets it instead), and the delete rules of its relationships are followed when the
+    /// context processes its pending changes — at the end of the event (see
+    /// `propagatesDeletesAtEndOfEvent`) or at the latest when it saves. Until then its
+    /// relationships, and its neighbours' relationships to it, keep their values:
     ///
     /// - `nullify` (the default) removes the object from the inverse relationship of each
     ///   destination;
-    /// - `cascade` deletes the destinations too, following their own rules (cycles end, since an
-    ///   object is deleted once);
-    /// - `deny` is checked when saving: the save fails while the relationship is not empty;
+    /// - `cascade` deletes the destinations too, following their own rules in the same pass
+    ///   (cycles end, since an object is deleted once);
+    /// - `deny` is checked when saving (and by `validateForDelete()`): the save fails while the
+    ///   relationship holds objects that are not deleted;
     /// - `noAction` leaves the destinations untouched (they may point at the deleted object).
     ///
-    /// Deleting an object inserted since the last save forgets it. If the store cannot be read to
-    /// follow a rule, the next `save()` throws that error and writes nothing.
+    /// Each deleted object's `prepareForDeletion()` runs once, when its rules are followed, before
+    /// its neighbours let go of it. If the store cannot be read to follow a rule, the next
+    /// `save()` throws that error and writes nothing.
     public func delete(_ object: ManagedObject) {
         checkQueue("delete(_:) of \(object.objectID.shortDescription)")
         guard object.isManaged(by: self), !object.isDeleted else { return }
-        object.prepareForDeletion()
-        guard object.entity.relationships.contains(where: Self.propagates) else {
-            markDeleted(object)
-            return
-        }
-        var deleting: Set<ObjectKey> = [ObjectKey(object)]
-        // Each object to delete, with the to-one relationship that leads back to the object whose
-        // cascade reached it: that one need not be followed (its destination is being deleted).
-        var level: [(object: ManagedObject, backIndex: Int?)] = [(object, nil)]
+        markDeleted(object)
+        pendingDeletions.append(object)
+        // An inserted object is forgotten without a change mark, yet its neighbours still change
+        // at the end of the event.
+        noteChangeInEvent()
+    }
+
+    /// Follows the delete rules of the objects deleted since they were last followed: called when
+    /// pending changes are processed and by `save()`. Costs nothing when nothing was deleted.
+    @inline(__always)
+    func propagateDeletes() {
+        if !pendingDeletions.isEmpty { propagatePendingDeletions() }
+    }
+
+    /// Lets go of the deletions whose rules are not followed yet (a rollback or a reset undoes
+    /// them).
+    func forgetPendingDeletions() {
+        for object in pendingDeletions { object.marks.remove(.deletionPending) }
+        pendingDeletions.removeAll()
+    }
+
+    private func propagatePendingDeletions() {
+        // Every object deleted in this pass keeps `deletionPending` until the pass ends, so the
+        // relationships loaded meanwhile hold it and its neighbours' links to it can be undone.
         var doomed: [ManagedObject] = []
         do {
-            // Level by level, not recursion: a cascade may run through thousands of objects, and
-            // each level's reads are batched: one store request per entity and relationship.
-            while !level.isEmpty {
-                try fulfillFaults(level.filter { Self.mustReadToOnes(of: $0.object, except: $0.backIndex) }.map(\.object))
-                let objects = level.map(\.object)
-                // Cascaded destinations are only deleted: their keys suffice. Nullified ones change.
-                // Deleting one object of many in a loop is the usual pattern, so the first level
-                // also loads the cascaded memberships of registered objects like it (one query
-                // for a batch of them, instead of one per deleted object).
-                let companions = doomed.isEmpty ? cascadeCompanions(of: object) : []
-                try loadToManyRelationships(of: objects + companions, withRows: false) { $0.deleteRule == .cascade }
-                try loadToManyRelationships(of: objects) { $0.deleteRule == .nullify }
-                var nextLevel: [(object: ManagedObject, backIndex: Int?)] = []
-                for (next, backIndex) in level {
-                    doomed.append(next)
-                    for relationship in next.entity.relationships where Self.propagates(relationship) && relationship.index != backIndex {
-                        for destination in try destinations(of: next, through: relationship)
-                        where destination.isManaged(by: self) && !destination.isDeleted && !deleting.contains(ObjectKey(destination)) {
-                            if relationship.deleteRule == .cascade {
-                                destination.prepareForDeletion()
-                                deleting.insert(ObjectKey(destination))
-                                let back = relationship.inverseIndex.flatMap { destination.entity.relationships[$0].isToOne ? $0 : nil }
-                                nextLevel.append((destination, back))
-                            } else if let inverseIndex = relationship.inverseIndex {
-                                try destination.unlink(next, through: destination.entity.relationships[inverseIndex])
-                            }
-                        }
-                    }
+            // `prepareForDeletion()` may delete more objects: they make the next round, until a
+            // round deletes none.
+            while !pendingDeletions.isEmpty {
+                // A deletion undone since (`refresh(_:mergeChanges: false)`, a merged deletion)
+                // lost its mark.
+                var level: [(object: ManagedObject, backIndex: Int?)] = pendingDeletions
+                    .filter { $0.marks.contains(.deletionPending) }.map { ($0, nil) }
+                doomed += level.lazy.map(\.object)
+                pendingDeletions = []
+                while !level.isEmpty {
+                    level = try followDeleteRules(of: level, doomed: &doomed)
                 }
-                level = nextLevel
             }
         } catch {
             deletionFailure = (error as? ObjectGraphError)
-                ?? ObjectGraphError(.invalidOperation, "deleting \(object.objectID.shortDescription) could not follow its delete rules: \(error)")
+                ?? ObjectGraphError(.invalidOperation, "deleting \(doomed.first?.objectID.shortDescription ?? "objects") could not follow the delete rules: \(error)")
+            doomed += pendingDeletions
+            pendingDeletions = []
         }
-        for object in doomed { markDeleted(object) }
+        for object in doomed { object.marks.remove(.deletionPending) }
     }
 
-    /// Registered saved objects of `object`'s entity, nearest to it in key order, whose cascaded
-    /// to-manys are not loaded yet: the ones a loop deleting objects one by one reaches next.
-    private func cascadeCompanions(of object: ManagedObject) -> [ManagedObject] {
-        let entity = object.entity
-        let cascaded = entity.toManyRelationships.enumerated().filter { $0.element.deleteRule == .cascade }.map(\.offset)
-        func needsLoading(_ candidate: ManagedObject) -> Bool {
-            cascaded.contains { candidate.loadedToMany.isEmpty || candidate.loadedToMany[$0] == nil }
+    /// Calls `prepareForDeletion()` on one level of deleted objects, then follows their delete
+    /// rules: nullified neighbours let go of them, cascaded destinations are deleted (added to
+    /// `doomed`) and returned as the next level, each with the to-one relationship that leads back
+    /// to the object whose cascade reached it (its destination is being deleted: not followed).
+    private func followDeleteRules(
+        of level: [(object: ManagedObject, backIndex: Int?)], doomed: inout [ManagedObject]
+    ) throws -> [(object: ManagedObject, backIndex: Int?)] {
+        for (object, _) in level where object.runsLifecycleCode { object.prepareForDeletion() }
+        // A bulk delete of an entity without relationships to follow reads and changes nothing.
+        guard level.contains(where: { $0.object.entity.relationships.contains(where: Self.propagates) }) else { return [] }
+        // Level by level, not recursion: a cascade may run through thousands of objects, and each
+        // level's reads are batched: one store request per entity and relationship (objects
+        // deleted in a loop are one level).
+        try fulfillFaults(level.filter { Self.mustReadToOnes(of: $0.object, except: $0.backIndex) }.map(\.object))
+        let objects = level.map(\.object)
+        // Cascaded destinations are only deleted: their keys suffice. Nullified ones change.
+        try loadToManyRelationships(of: objects, withRows: false) { $0.deleteRule == .cascade }
+        try loadToManyRelationships(of: objects) { $0.deleteRule == .nullify }
+        var nextLevel: [(object: ManagedObject, backIndex: Int?)] = []
+        for (object, backIndex) in level {
+            for relationship in object.entity.relationships where Self.propagates(relationship) && relationship.index != backIndex {
+                for destination in try destinations(of: object, through: relationship)
+                where destination.isManaged(by: self) && !destination.isDeleted {
+                    if relationship.deleteRule == .cascade {
+                        markDeleted(destination)
+                        doomed.append(destination)
+                        let back = relationship.inverseIndex.flatMap { destination.entity.relationships[$0].isToOne ? $0 : nil }
+                        nextLevel.append((destination, back))
+                    } else if let inverseIndex = relationship.inverseIndex {
+                        try destination.unlink(object, through: destination.entity.relationships[inverseIndex])
+                    }
+                }
+            }
         }
-        // An object whose memberships are loaded (by an earlier batch, say) needs no companions.
-        guard !cascaded.isEmpty, needsLoading(object) else { return [] }
-        return registered.objects(near: object.objectID, limit: Self.cascadeBatch) { companion in
-            companion.isManaged(by: self) && !companion.isDeleted && !companion.isNew && needsLoading(companion)
-        }
+        return nextLevel
     }
-
-    /// How many objects' cascaded memberships one delete loads at most.
-    private static let cascadeBatch = 1_000
 
     /// Whether deleting an object follows `relationship`: cascade and nullify do, deny and noAction not.
     private static func propagates(_ relationship: RelationshipDescription) -> Bool {
@@ -98,19 +122,21 @@ extension ManagedObjectContext {
         return object.loadedToMany[try object.loadRelationship(relationship)]!.objects
     }
 
-    /// Moves an object into the deleted set, or forgets it if it was inserted since the last save.
+    /// Moves an object into the deleted set, or forgets it if it was inserted since the last save;
+    /// either way its delete rules are still to be followed.
     private func markDeleted(_ object: ManagedObject) {
-        guard object.isManaged(by: self), !object.isDeleted else { return }
         if object.isInserted {
             // Observers told of the insertion are told of the deletion at the next report.
             if object.marks.contains(.insertReported) { deletedReportedInserts.append(object.objectID) }
             forgetInserted(object)
             insertedCount -= 1
+            object.marks = .deletionPending
             return
         }
         // Only an object with changed values (or marked by `detectConflicts(for:)`) is in `updated`.
         if !object.changedAttributes.isEmpty || object.marks.contains(.detectsConflicts) { updated[ObjectKey(object)] = nil }
         object.markChanged()
+        object.marks.insert(.deletionPending)
         object.isDeleted = true
         deleted[ObjectKey(object)] = object
     }

@@ -24,7 +24,13 @@ extension ManagedObject {
     /// Marks the object changed in this event and since its last will-save, telling its context
     /// the first time in an event.
     func markChanged() {
-        if !marks.contains(.changedInEvent) { managedObjectContext?.noteChangeInEvent() }
+        if !marks.contains(.changedInEvent) {
+            // A deleted object's deletion is all there is to report of it: the inverse changes
+            // it takes after that was reported (before its delete rules are followed at a save)
+            // must not report it again.
+            guard !isDeleted else { return }
+            managedObjectContext?.noteChangeInEvent()
+        }
         marks.formUnion(.changed)
     }
 }

@@ -91,7 +91,7 @@ extension ManagedObjectContext {
         for object in registered.values.map({ $0.takeUnretainedValue() }) {
             // Loaded to-manys that held a deleted object load again when next used.
             for (position, related) in object.loadedToMany.enumerated() where related?.objects.contains(where: { deletedIDs.contains($0.objectID) }) == true {
-                if related?.isChanged == false { object.loadedToMany[position] = nil }
+                if related?.isChanged == false { object.observingChange(of: object.entity.rowWidth + position) { object.loadedToMany[position] = nil } }
             }
             // Resolved destinations are let go (they may be gone); unsaved ones stay held.
             if !object.hasChanges { object.heldToOne = [] }

@@ -6,7 +6,11 @@ extension ManagedObjectContext {
     /// entity is read (`.objectNotFound` when there is no such row). Throws `.unknownEntity` for a
     /// name the model lacks, `.invalidOperation` for a key below 1 (keys start at 1).
     public func objectID(forEntity entityName: String, primaryKey: Int64) throws -> ManagedObjectID {
-        try objectIDs(forEntity: entityName, primaryKeys: [primaryKey]).first ?? {
+        checkQueue("objectID(forEntity: \(entityName), primaryKey: \(primaryKey))")
+        let (store, entity) = try keyedEntity(entityName, primaryKeys: CollectionOfOne(primaryKey))
+        // One key without arrays: this is the inner step of every lookup and delete by key.
+        guard hasSubentityRows(entity, in: store) else { return ManagedObjectID(space: store.idSpaces[entity.index], primaryKey: primaryKey) }
+        return try objectIDs(in: entity, of: store, primaryKeys: [primaryKey]).first ?? {
             throw ObjectGraphError(.objectNotFound, "There is no \(entityName) object with key \(primaryKey)", entityName: entityName)
         }()
     }
@@ -17,12 +21,30 @@ extension ManagedObjectContext {
     /// hierarchy), and keys without a row are left out.
     public func objectIDs(forEntity entityName: String, primaryKeys: [Int64]) throws -> [ManagedObjectID] {
         checkQueue("objectIDs(forEntity: \(entityName), primaryKeys:)")
+        let (store, entity) = try keyedEntity(entityName, primaryKeys: primaryKeys)
+        return try objectIDs(in: entity, of: store, primaryKeys: primaryKeys)
+    }
+
+    /// The store and the entity named `entityName`, once `primaryKeys` are known to be keys
+    /// (`.unknownEntity` for a name the model lacks, `.invalidOperation` for a key below 1).
+    private func keyedEntity(_ entityName: String, primaryKeys: some Collection<Int64>) throws -> (any PersistentStore, EntityDescription) {
         let store = try requireStore()
         let entity = try store.model.requireEntity(entityName)
         if let bad = primaryKeys.first(where: { $0 < 1 }) {
             throw ObjectGraphError(.invalidOperation, "\(bad) is not a key of a saved \(entityName) object: keys start at 1", entityName: entityName)
         }
-        guard store.model.isInHierarchy(entity), store.model.kinds(of: entity).count > 1 else {
+        return (store, entity)
+    }
+
+    /// Whether rows with `entity`'s keys may belong to other entities of its hierarchy, so that
+    /// an ID (which names the row's own entity) needs the row read.
+    private func hasSubentityRows(_ entity: EntityDescription, in store: any PersistentStore) -> Bool {
+        store.model.isInHierarchy(entity) && store.model.kinds(of: entity).count > 1
+    }
+
+    /// `objectIDs(forEntity:primaryKeys:)` for a known entity and valid keys.
+    private func objectIDs(in entity: EntityDescription, of store: any PersistentStore, primaryKeys: [Int64]) throws -> [ManagedObjectID] {
+        guard hasSubentityRows(entity, in: store) else {
             return primaryKeys.map { ManagedObjectID(space: store.idSpaces[entity.index], primaryKey: $0) }
         }
         // A hierarchy shares its keys: each key is the row of exactly one of its entities.

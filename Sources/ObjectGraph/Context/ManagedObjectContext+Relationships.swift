@@ -1,13 +1,14 @@
 extension ManagedObjectContext {
     /// The stored destinations of a saved object's to-many relationship, as registered objects
-    /// (faults where not registered yet). Objects deleted in this context are left out. Whatever
+    /// (faults where not registered yet). Objects deleted in this context whose delete rules were
+    /// followed are left out (until then their neighbours still hold them). Whatever
     /// this context changed in the relationship was changed through the loaded relationship, so
     /// the stored state is the current one when a relationship is first loaded.
     func loadRelatedObjects(of object: ManagedObject, through relationship: RelationshipDescription) throws -> RelatedObjects {
         guard let primaryKey = object.objectID.primaryKey else { return RelatedObjects([], isOrdered: relationship.isOrdered) }
         let store = try requireStore()
         let objectIDs = try store.relatedObjectIDs(of: relationship, in: object.entity, sources: [primaryKey])[primaryKey] ?? []
-        let objects = objectIDs.map { self.object(with: $0) }.filter { !$0.isDeleted }
+        let objects = objectIDs.map { self.object(with: $0) }.filter { !$0.isOutOfGraph }
         return RelatedObjects(objects, isOrdered: relationship.isOrdered)
     }
 
@@ -41,7 +42,7 @@ extension ManagedObjectContext {
                 func load(_ destinations: (ManagedObject) -> [ManagedObject]) {
                     for object in unloaded {
                         var loaded = destinations(object)
-                        if loaded.contains(where: \.isDeleted) { loaded.removeAll(where: \.isDeleted) }
+                        if loaded.contains(where: \.isOutOfGraph) { loaded.removeAll(where: \.isOutOfGraph) }
                         if object.loadedToMany.isEmpty { object.loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
                         object.loadedToMany[position] = RelatedObjects(loaded, isOrdered: relationship.isOrdered)
                     }

@@ -13,6 +13,9 @@ extension ManagedObjectContext {
     public func save() throws {
         checkQueue("save()")
         processPendingMerges()
+        // Deletions propagate first, so the will-save notification and `willSave()` see what the
+        // save writes (a child's save hands the propagated graph to its parent).
+        propagateDeletes()
         guard hasChanges else { return }
         let store = try requireStore()
         // A child hands its new objects to its parent under their lasting IDs (see ParentContextStore).
@@ -67,6 +70,8 @@ extension ManagedObjectContext {
                 called.insert(ObjectKey(object))
             }
             for object in round { object.willSave() }
+            // Objects a `willSave()` deleted, and what their cascades delete, get theirs next round.
+            propagateDeletes()
             round = (pendingInserts + Array(updated.values) + Array(deleted.values)).filter { object in
                 object.runsLifecycleCode && (object.marks.contains(.changedSinceWillSave) || !called.contains(ObjectKey(object)))
             }
@@ -122,6 +127,8 @@ extension ManagedObjectContext {
     }
 
     private func makeSavePlan(for store: any PersistentStore) throws -> SavePlan {
+        // Deleted by an observer of the will-save notification, or while resolving conflicts.
+        propagateDeletes()
         if let deletionFailure { throw deletionFailure }
         var plan = SavePlan()
         plan.request.contextName = name

@@ -46,6 +46,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// How `save()` resolves conflicts with changes saved elsewhere since this context read its
     /// objects; `.error` (the save fails, listing them) by default.
     public var mergePolicy: MergePolicy = .error
+    /// Whether the context follows the delete rules of the objects deleted in an event when it
+    /// processes its pending changes (`processPendingChanges()`, called at the end of each
+    /// `perform` block and of a main-queue turn); `true` by default, as in Core Data. When
+    /// `false`, it follows them only when it saves: until then deleted objects and their
+    /// neighbours keep pointing at each other.
+    public var propagatesDeletesAtEndOfEvent = true
     /// The context a child context reads through and saves into, instead of the store: its
     /// fetches and faults see the parent's unsaved state, and its `save()` hands its changes to
     /// the parent, which writes them when it saves itself. Set it before using the context.
@@ -71,6 +77,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var insertedCount = 0
     @exclusivity(unchecked) var updated: [ObjectKey: ManagedObject] = [:]
     @exclusivity(unchecked) var deleted: [ObjectKey: ManagedObject] = [:]
+    /// Objects deleted since their delete rules were last followed (see `propagateDeletes()`), in
+    /// the order they were deleted.
+    @exclusivity(unchecked) var pendingDeletions: [ManagedObject] = []
     /// Why following the delete rules of a deletion failed (the store could not be read); the
     /// next save throws it instead of writing an inconsistent graph.
     @exclusivity(unchecked) var deletionFailure: ObjectGraphError?
@@ -121,6 +130,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             QueueOwnership.mark(queue, for: ObjectIdentifier(self))
         }
         link = ContextLink(self)
+        if concurrencyType == .mainQueue { link.observation = ObjectObservation() }
     }
 
     /// The space for temporary IDs of `entity`'s new objects in this context.

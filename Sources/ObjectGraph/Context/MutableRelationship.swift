@@ -26,12 +26,12 @@ public struct MutableRelationship {
 
     /// How many objects the relationship holds.
     public func count() throws -> Int {
-        owner.loadedToMany[try owner.loadRelationship(relationship)]!.count
+        try owner.observedMembers(of: relationship).count
     }
 
     /// Whether the relationship holds `object`.
     public func contains(_ object: ManagedObject) throws -> Bool {
-        owner.loadedToMany[try owner.loadRelationship(relationship)]!.contains(object)
+        try owner.observedMembers(of: relationship).contains(object)
     }
 
     /// Adds `object` (at the end of an ordered relationship); adding a member changes nothing.

@@ -35,18 +35,21 @@ final class ParentContextStore: PersistentStore, @unchecked Sendable {
 
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
         try parent.performAndWait {
-            try parent.makeInsertedIDsPermanent()
+            try parent.prepareForChildRead()
             return try parent.objects(matching: request).map { try $0.currentRow() }
         }
     }
 
     func count(_ request: StoreFetchRequest) throws -> Int {
-        try parent.performAndWait { try parent.objects(matching: request).count }
+        try parent.performAndWait {
+            parent.propagateDeletes()
+            return try parent.objects(matching: request).count
+        }
     }
 
     func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot] {
         try parent.performAndWait {
-            try parent.makeInsertedIDsPermanent()
+            try parent.prepareForChildRead()
             var rows: [Int64: Snapshot] = [:]
             for primaryKey in primaryKeys {
                 guard let object = try parent.liveOrStoredObject(ManagedObjectID(space: root.idSpaces[entity.index], primaryKey: primaryKey)) else { continue }
@@ -113,7 +116,7 @@ final class ParentContextStore: PersistentStore, @unchecked Sendable {
     /// relationship's order (by position when ordered, else by key), as the stores answer.
     private func relatedObjects(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObject]] {
         try parent.performAndWait {
-            try parent.makeInsertedIDsPermanent()
+            try parent.prepareForChildRead()
             var result: [Int64: [ManagedObject]] = [:]
             for primaryKey in sources {
                 guard let owner = try parent.liveOrStoredObject(ManagedObjectID(space: root.idSpaces[entity.index], primaryKey: primaryKey)) else { continue }

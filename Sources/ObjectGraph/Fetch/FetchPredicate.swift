@@ -13,7 +13,7 @@
 ///
 /// ## Supported syntax
 ///
-/// The format syntax of NSPredicate, as Core Data stores run it (docs/PredicateSyntax.md is the
+/// The format syntax of NSPredicate, as Core Data stores run it (<doc:Predicates> is the
 /// full reference):
 ///
 /// - **Comparisons**: `==` (or `=`), `!=` (or `<>`), `<`, `<=` (or `=<`), `>`, `>=` (or `=>`).
@@ -90,7 +90,7 @@ public struct FetchPredicate: Sendable, CustomStringConvertible, Equatable {
     public static let falsePredicate = FetchPredicate(node: .constant(false))
 
     /// A predicate matching objects that match every one of `predicates` (`truePredicate` when
-    /// the list is empty).
+    /// the list is empty, as Core Data's AND of no subpredicates is true).
     public static func and(_ predicates: [FetchPredicate]) -> FetchPredicate {
         switch predicates.count {
         case 0: truePredicate
@@ -105,7 +105,7 @@ public struct FetchPredicate: Sendable, CustomStringConvertible, Equatable {
     }
 
     /// A predicate matching objects that match at least one of `predicates` (`falsePredicate`
-    /// when the list is empty).
+    /// when the list is empty, as Core Data's OR of no subpredicates is false).
     public static func or(_ predicates: [FetchPredicate]) -> FetchPredicate {
         switch predicates.count {
         case 0: falsePredicate

@@ -53,6 +53,8 @@ extension SQLiteStoreState {
         ])
         try transaction.execute()
         let token = sqlite3_last_insert_rowid(connection.handle)
+        // Numbers are never reused (AUTOINCREMENT), so one from a rolled-back save names nothing.
+        ownHistoryTransactions.insert(token)
         let tombstone = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyTombstonesTable)) (\"change\", \"attribute\", \"value\") VALUES (?, ?, ?)")
         for (position, record) in pending.records.enumerated() {
             for (name, value) in record.tombstone where !value.isNull {

@@ -12,6 +12,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The attached store's automatic backups, when its description asks for them.
     private let backupSchedule = Locked<BackupSchedule?>(nil)
     private let damagedStoreRecovery = Locked<DamagedStoreRecovery?>(nil)
+    /// What brings others' saves to the file, when the description `mergesRemoteChanges`.
+    private let remoteChanges = Locked<RemoteChangeObserver?>(nil)
     /// Rows recently fetched by any context of this coordinator.
     let rowCache = RowCache()
     /// The contexts without a parent that merge every save made through this coordinator.
@@ -44,6 +46,19 @@ public final class PersistentStoreCoordinator: Sendable {
                 opened = try Self.openCheckedStore(description, model: managedObjectModel)
                 damagedStoreRecovery.withLock { $0 = recovery }
             }
+            if description.mergesRemoteChanges {
+                guard let sqlite = opened as? SQLiteStore, description.recordsPersistentHistory else {
+                    opened.close()
+                    throw ObjectGraphError(.invalidOperation, "mergesRemoteChanges needs a SQLite store that records persistent history (set recordsPersistentHistory): others' saves are read from it")
+                }
+                do {
+                    let observer = try RemoteChangeObserver(store: sqlite, coordinator: self, interval: description.remoteChangePollInterval)
+                    remoteChanges.withLock { $0 = observer }
+                } catch {
+                    opened.close()
+                    throw error
+                }
+            }
             current = opened
             backupSchedule.withLock { $0 = description.automaticBackups.map(BackupSchedule.init) }
             // The cache must not outlive a change someone else made to the store's data.
@@ -56,6 +71,14 @@ public final class PersistentStoreCoordinator: Sendable {
     public var recoveredDamagedStore: DamagedStoreRecovery? {
         damagedStoreRecovery.withLock { $0 }
     }
+
+    /// Posted (object: the coordinator, on a queue of ObjectGraph's) after another process's or
+    /// coordinator's save to the store's file was handed to the contexts that merge
+    /// automatically, when the description `mergesRemoteChanges`; `userInfo[historyTokenKey]` is
+    /// the save's `PersistentHistoryToken`. Core Data's `NSPersistentStoreRemoteChange`.
+    public static let remoteChangeNotification = Notification.Name("ObjectGraph.PersistentStoreCoordinator.remoteChange")
+    /// The `userInfo` key of a remote change's history token.
+    public static let historyTokenKey = "historyToken"
 
     /// The description of the attached store, or `nil` before one is added.
     public var persistentStoreDescription: PersistentStoreDescription? {
@@ -130,6 +153,12 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Closes and detaches the store. Contexts using this coordinator can no longer fetch or save.
     public func removePersistentStore() {
         rowCache.watch(nil)
+        // Stopped outside the lock: a look under way may be posting to code that calls back here.
+        let observer = remoteChanges.withLock { observer in
+            defer { observer = nil }
+            return observer
+        }
+        observer?.stop()
         let removed = store.withLock { current in
             defer { current = nil }
             return current

@@ -45,6 +45,17 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// object's change was, fetched with `PersistentStoreCoordinator.fetchHistory(_:)`. `false` by
     /// default. The SQLite store writes it in the saving transaction itself.
     public var recordsPersistentHistory: Bool = false
+    /// Whether saves that other processes — or other coordinators in this one — make to the same
+    /// SQLite file reach this coordinator's contexts as their own saves do: each one's history
+    /// transaction is merged into the contexts that merge automatically
+    /// (`automaticallyMergesChangesFromParent`), and `PersistentStoreCoordinator.remoteChangeNotification`
+    /// is posted. Needs `recordsPersistentHistory`; `false` by default. Each such save is
+    /// delivered once, in commit order, within about `remoteChangePollInterval` of its commit,
+    /// as long as the history after the last one delivered is not deleted first.
+    public var mergesRemoteChanges: Bool = false
+    /// How often a store that `mergesRemoteChanges` looks for commits by others: one
+    /// `PRAGMA data_version` query each time. 0.1 s by default.
+    public var remoteChangePollInterval: TimeInterval = 0.1
     /// When loading a SQLite store runs the quick integrity check and refuses a store that fails
     /// it (see `IntegrityCheckOnLoad`); by default, for files up to 32 MiB.
     public var integrityCheckOnLoad: IntegrityCheckOnLoad = .automatic

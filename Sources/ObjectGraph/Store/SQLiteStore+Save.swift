@@ -182,9 +182,27 @@ extension SQLiteStoreState {
     /// The shortest run of consecutive keys deleted as a range rather than listed.
     private static let rangeDeleteMinimum = 8
 
-    /// Keys as the JSON array `json_each` reads.
-    private static func keyList(_ keys: [Int64]) -> String {
-        "[" + keys.map(String.init).joined(separator: ",") + "]"
+    /// Keys as the JSON array `json_each` reads, written digit by digit: a string per key and
+    /// a join cost ten times as much, for every key of a large delete.
+    static func keyList(_ keys: [Int64]) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(keys.count * 8 + 2)
+        text.append(UInt8(ascii: "["))
+        var digits: [UInt8] = Array(repeating: 0, count: 20)
+        for (position, key) in keys.enumerated() {
+            if position > 0 { text.append(UInt8(ascii: ",")) }
+            if key < 0 { text.append(UInt8(ascii: "-")) }
+            var rest = key.magnitude
+            var first = digits.count
+            repeat {
+                first -= 1
+                digits[first] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            text.append(contentsOf: digits[first...])
+        }
+        text.append(UInt8(ascii: "]"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Keys per DELETE statement: large enough that statements are few, small enough that the

@@ -135,6 +135,16 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return try write { try $0.deleteHistory(request) }
     }
 
+    /// Forgets and returns the numbers, up to `number`, of the history transactions this store
+    /// wrote: a history fetch that reached `number` has seen all of them that committed.
+    func takeOwnHistoryTransactions(through number: Int64) throws -> Set<Int64> {
+        try withState { state in
+            let own = state.ownHistoryTransactions.filter { $0 <= number }
+            state.ownHistoryTransactions.subtract(own)
+            return own
+        }
+    }
+
     func currentHistoryToken() throws -> PersistentHistoryToken? {
         try withState { try $0.lastHistoryTransaction() }.map { PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
     }

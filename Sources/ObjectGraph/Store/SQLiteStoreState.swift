@@ -42,6 +42,9 @@ final class SQLiteStoreState {
     var recordsHistory = false
     /// The history of the write transaction in progress, when history is recorded.
     var pendingHistory: PendingHistory?
+    /// The numbers of the history transactions this store wrote and `RemoteChangeObserver` has
+    /// not passed yet: its own saves, which are not remote changes.
+    var ownHistoryTransactions: Set<Int64> = []
     private(set) var isClosed = false
 
     init(

@@ -2,32 +2,21 @@ import Foundation
 import Testing
 @testable import ObjectGraph
 
-/// Delete rules are applied to the graph in memory when the delete happens, and the save writes
-/// exactly that, on every store alike.
+/// Delete rules are applied to the graph in memory when the event of the delete ends (as in Core
+/// Data: `processPendingChanges()`, the end of a `perform` block, or a save), and the save writes
+/// exactly that, on every store alike. These tests run inside `performAndWait`, which ends no
+/// event, so they end it with `processPendingChanges()`. DeletePropagationTimingTests checks
+/// the timing itself.
 @Suite struct DeleteRuleConformanceTests {
-    /// Ann wrote Dune (2 chapters, tags scifi) and Emma; Bob wrote Ulysses. Acme publishes Dune.
-    private func makeLibrary(_ store: TestStore) throws {
-        try store.withNewContext { (context: ManagedObjectContext) throws in
-            let ann = try context.insert("Author", ["name": "Ann"])
-            let bob = try context.insert("Author", ["name": "Bob"])
-            let dune = try context.insert("Book", ["title": "Dune", "author": ann])
-            try context.insert("Book", ["title": "Emma", "author": ann])
-            try context.insert("Book", ["title": "Ulysses", "author": bob])
-            try dune.addRelatedObjects([try context.insert("Chapter", ["title": "c1"]), try context.insert("Chapter", ["title": "c2"])], forKey: "chapters")
-            try dune.addRelatedObject(try context.insert("Tag", ["name": "scifi"]), forKey: "tags")
-            try context.insert("Publisher", ["name": "Acme", "catalog": Set([dune])])
-            try context.save()
-        }
-    }
-
     @Test(arguments: StoreKind.allCases)
     func nullifyRemovesTheDeletedObjectFromItsNeighbours(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
-        try makeLibrary(store)
+        try store.insertGraphLibrary()
         try store.withNewContext { (context: ManagedObjectContext) throws in
             let emma = try context.one("Book", "title", "Emma")
             let ann = try context.one("Author", "name", "Ann")
             context.delete(emma)
+            context.processPendingChanges()
             // Consistent before the save.
             #expect(try ann.names("books", "title") == ["Dune"])
             #expect(context.updatedObjects == [ann])
@@ -43,11 +32,12 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func cascadeDeletesDestinationsTransitively(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
-        try makeLibrary(store)
+        try store.insertGraphLibrary()
         try store.withNewContext { (context: ManagedObjectContext) throws in
             let acme = try context.one("Publisher", "name", "Acme")
             try acme.setValue(Set<ManagedObject>(), forKey: "catalog")
             context.delete(try context.one("Author", "name", "Ann"))
+            context.processPendingChanges()
             // Ann's books and Dune's chapters go with her; the tag only loses Dune.
             #expect(context.deletedObjects.count == 5)
             #expect(try context.one("Tag", "name", "scifi").relatedObjects(forKey: "books").isEmpty)
@@ -67,7 +57,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func denyRefusesTheSaveWhileTheRelationshipHoldsObjects(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
-        try makeLibrary(store)
+        try store.insertGraphLibrary()
         try store.withNewContext { (context: ManagedObjectContext) throws in
             let acme = try context.one("Publisher", "name", "Acme")
             context.delete(acme)
@@ -108,13 +98,14 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func deletingANewObjectTakesItOutOfItsNeighbours(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
-        try makeLibrary(store)
+        try store.insertGraphLibrary()
         try store.withNewContext { (context: ManagedObjectContext) throws in
             let ann = try context.one("Author", "name", "Ann")
             let draft = try context.insert("Book", ["title": "Draft", "author": ann])
             let chapter = try context.insert("Chapter", ["title": "d1"])
             try draft.addRelatedObject(chapter, forKey: "chapters")
             context.delete(draft)
+            context.processPendingChanges()
             #expect(try ann.names("books", "title") == ["Dune", "Emma"])
             #expect(context.insertedObjects.isEmpty, "the new chapter went with its new book (cascade)")
             try context.save()
@@ -146,6 +137,7 @@ import Testing
         try store.reopen()
         try store.withNewContext { (context: ManagedObjectContext) throws in
             context.delete(try context.one("Node", "number", Int64(0)))
+            context.processPendingChanges()
             #expect(context.deletedObjects.count == count / 2)
             try context.save()
         }
@@ -159,9 +151,11 @@ import Testing
     }
 
     /// Deleting objects one by one in a loop (the usual way) cascades each, while the cascaded
-    /// memberships of the objects deleted are read in batches: on SQLite one statement for up to
-    /// 1,000 of them, not one per deleted object. Objects whose memberships were read along the
-    /// way, but are not deleted, keep everything.
+    /// memberships of the objects deleted are read in batches: on SQLite one statement for all
+    /// of them, not one per deleted object, since the rules of every object deleted in the event
+    /// are followed together when it ends (they used to be followed at each delete, reading the
+    /// memberships of up to 1,000 registered neighbours at the first). The authors not deleted
+    /// keep everything.
     @Test(arguments: StoreKind.allCases)
     func cascadingDeletesInALoopReadMembershipsInBatches(kind: StoreKind) throws {
         let store = try TestStore.graph(kind)
@@ -176,6 +170,7 @@ import Testing
                 .sorted { ($0.objectID.primaryKey ?? 0) > ($1.objectID.primaryKey ?? 0) }
             let executed = try store.statements {
                 for author in doomed { context.delete(author) }
+                context.processPendingChanges()
             }
             #expect(context.deletedObjects.count == doomed.count * 4)
             if kind == .sqlite {

@@ -58,6 +58,22 @@ extension TestStore {
     static func graph(_ kind: StoreKind) throws -> TestStore {
         try TestStore(kind, model: GraphModel.load)
     }
+
+    /// Saves a small library: Ann wrote Dune (2 chapters, tags scifi) and Emma; Bob wrote
+    /// Ulysses. Acme publishes Dune.
+    func insertGraphLibrary() throws {
+        try withNewContext { (context: ManagedObjectContext) throws in
+            let ann = try context.insert("Author", ["name": "Ann"])
+            let bob = try context.insert("Author", ["name": "Bob"])
+            let dune = try context.insert("Book", ["title": "Dune", "author": ann])
+            try context.insert("Book", ["title": "Emma", "author": ann])
+            try context.insert("Book", ["title": "Ulysses", "author": bob])
+            try dune.addRelatedObjects([try context.insert("Chapter", ["title": "c1"]), try context.insert("Chapter", ["title": "c2"])], forKey: "chapters")
+            try dune.addRelatedObject(try context.insert("Tag", ["name": "scifi"]), forKey: "tags")
+            try context.insert("Publisher", ["name": "Acme", "catalog": Set([dune])])
+            try context.save()
+        }
+    }
 }
 
 extension ManagedObjectContext {
