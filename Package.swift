@@ -10,6 +10,8 @@ let package = Package(
     name: "ObjectGraph",
     products: [
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        // The PostgreSQL store, in a product of its own so SQLite-only users never build postgres-nio.
+        .library(name: "ObjectGraphPostgres", targets: ["ObjectGraphPostgres"]),
         .executable(name: "objectgraph", targets: ["ObjectGraphTool"]),
         .executable(name: "library-demo", targets: ["LibraryDemo"]),
         .plugin(name: "ObjectGraphPlugin", targets: ["ObjectGraphPlugin"]),
@@ -20,6 +22,7 @@ let package = Package(
         // `swift package generate-documentation` (the DocC catalog in Sources/ObjectGraph/ObjectGraph.docc);
         // a command plugin: built only when that command runs, never linked into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -31,6 +34,15 @@ let package = Package(
             name: "ObjectGraph",
             dependencies: [
                 "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "ObjectGraphPostgres",
+            dependencies: [
+                "ObjectGraph",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -68,7 +80,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph"],
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres"],
             resources: [.process("Models")],
             swiftSettings: strictSettings
         ),

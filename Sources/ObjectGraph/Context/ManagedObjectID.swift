@@ -19,7 +19,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     private let rawKey: Int64
 
     /// `primaryKey` must be positive: stores hand out keys from 1 and refuse rows with others.
-    init(space: ObjectIDSpace, primaryKey: Int64) {
+    package init(space: ObjectIDSpace, primaryKey: Int64) {
         self.space = space
         self.rawKey = primaryKey
     }
@@ -41,7 +41,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     public var isTemporaryID: Bool { rawKey < 0 }
 
     /// The store's primary key for a permanent ID.
-    var primaryKey: Int64? { rawKey > 0 ? rawKey : nil }
+    package var primaryKey: Int64? { rawKey > 0 ? rawKey : nil }
 
     /// A URL that names the object; `PersistentStoreCoordinator.managedObjectID(forURIRepresentation:)`
     /// turns it back into this ID. Form: `x-objectgraph://STORE/Entity/pKEY` (`tKEY` when temporary).
@@ -55,7 +55,7 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     private var keyText: String { rawKey > 0 ? "p\(rawKey)" : "t\(-rawKey)" }
 
     /// `Entity/pKEY`, for messages.
-    var shortDescription: String { "\(entity.name)/\(keyText)\(isTemporaryID ? " (unsaved)" : "")" }
+    package var shortDescription: String { "\(entity.name)/\(keyText)\(isTemporaryID ? " (unsaved)" : "")" }
 
     public var description: String { uriRepresentation().absoluteString }
 
@@ -84,8 +84,8 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
 /// An entity in a store: what an object ID shares with every other ID of the same entity and
 /// store. Stores make one per entity when they open; contexts make one per entity for the
 /// temporary IDs of new objects.
-final class ObjectIDSpace: Sendable {
-    let entity: EntityDescription
+package final class ObjectIDSpace: Sendable {
+    package let entity: EntityDescription
     /// The store's identifier; empty for temporary IDs not yet tied to a store.
     let storeIdentifier: String
     /// The class a context makes the entity's objects for this store's rows as: read once per
@@ -104,7 +104,7 @@ final class ObjectIDSpace: Sendable {
 
     /// One space per entity of `model`, indexed like `model.entities`, with the model's
     /// registered classes (which opening a store seals, as making a coordinator does).
-    static func spaces(for model: ManagedObjectModel, storeIdentifier: String) -> [ObjectIDSpace] {
+    package static func spaces(for model: ManagedObjectModel, storeIdentifier: String) -> [ObjectIDSpace] {
         let classes = model.classRegistry.seal()
         return model.entities.map { ObjectIDSpace(entity: $0, storeIdentifier: storeIdentifier, objectClass: classes[$0.index]) }
     }

@@ -1,38 +1,64 @@
 extension BoundPredicate {
-    /// The predicate as an SQL boolean expression over the entity's table, for a WHERE clause.
-    ///
-    /// Columns are the quoted attribute names; every constant is a `?` parameter. `==` and `!=`
-    /// become `IS` and `IS NOT` (null-safe, and able to use an index). AND and OR groups are
-    /// parenthesised, so the fragment can be combined with other conditions as it is. Key paths
-    /// through relationships become scalar subqueries; collections (`@count`, ANY/ALL/NONE),
-    /// subqueries on the destination's rows, correlated to the row by its `_pk`.
+    /// The predicate as an SQL boolean expression over the entity's table, for a WHERE clause, in
+    /// SQLite's dialect.
     func sqlFragment() -> SQLFragment {
-        var writer = Writer()
+        sqlFragment(in: SQLiteDialect())
+    }
+
+    /// The predicate as an SQL boolean expression over the entity's table, for a WHERE clause,
+    /// in `dialect`, its parameters numbered from `firstParameter` (where they are numbered).
+    ///
+    /// Columns are the quoted attribute names; every constant is a parameter. `==` and `!=`
+    /// become the dialect's null-safe identity (`IS` and `IS NOT`, able to use an index). AND and
+    /// OR groups are parenthesised, so the fragment can be combined with other conditions as it
+    /// is. Key paths through relationships become scalar subqueries; collections (`@count`,
+    /// ANY/ALL/NONE), subqueries on the destination's rows, correlated to the row by its `_pk`.
+    package func sqlFragment<Dialect: SQLDialect>(in dialect: Dialect, firstParameter: Int = 1) -> SQLFragment {
+        var writer = Writer(dialect: dialect, firstParameter: firstParameter)
         let sql = writer.sql(for: root, scope: nil)
         return SQLFragment(sql: sql, bindings: writer.bindings)
     }
 
     /// The SQL expression reading `operand` for a row of the fetched table (an attribute or a
-    /// key path: no bindings), for ORDER BY.
+    /// key path: no bindings), for ORDER BY and GROUP BY, in SQLite's dialect.
     static func sql(for operand: Operand) -> String {
-        var writer = Writer()
+        sql(for: operand, in: SQLiteDialect())
+    }
+
+    /// The SQL expression reading `operand` for a row of the fetched table, in `dialect`.
+    package static func sql<Dialect: SQLDialect>(for operand: Operand, in dialect: Dialect) -> String {
+        var writer = Writer(dialect: dialect, firstParameter: 1)
         return writer.sql(for: operand, scope: nil)
     }
 
     /// Builds the SQL text and its bindings in order. `scope` is the alias of the row a nested
     /// subquery is about (`nil` at the top, where columns are unqualified).
-    private struct Writer {
+    private struct Writer<Dialect: SQLDialect> {
+        let dialect: Dialect
+        /// The number of the first parameter.
+        let firstParameter: Int
         var bindings: [AttributeValue] = []
         /// How many subqueries are open: each gets its own aliases.
         private var depth = 0
 
+        init(dialect: Dialect, firstParameter: Int) {
+            self.dialect = dialect
+            self.firstParameter = firstParameter
+        }
+
+        /// Binds `value` and returns its placeholder.
+        private mutating func parameter(_ value: AttributeValue) -> String {
+            bindings.append(value)
+            return dialect.placeholder(firstParameter + bindings.count - 1)
+        }
+
         mutating func sql(for node: Node, scope: String?) -> String {
             switch node {
             case .constant(let value):
-                return value ? "1" : "0"
+                return dialect.booleanLiteral(value)
             case .identity(let lhs, let rhs, let negated):
                 let left = sql(for: lhs, scope: scope)
-                return "\(left) \(negated ? "IS NOT" : "IS") \(sql(for: rhs, scope: scope))"
+                return dialect.identity(left, sql(for: rhs, scope: scope), negated: negated)
             case .ordering(let lhs, let comparison, let rhs):
                 let left = sql(for: lhs, scope: scope)
                 return "\(left) \(comparison.symbol) \(sql(for: rhs, scope: scope))"
@@ -42,20 +68,18 @@ extension BoundPredicate {
                 return "\(value) BETWEEN \(low) AND \(sql(for: upper, scope: scope))"
             case .membership(let operand, let values):
                 // `x IN ()` is valid only in SQLite; a constant false says the same everywhere.
-                guard !values.isEmpty else { return "0" }
+                guard !values.isEmpty else { return dialect.booleanLiteral(false) }
                 let value = sql(for: operand, scope: scope)
                 let storable = values.map(Self.storable)
-                if storable.count >= SQLValueList.shortestJSONList, let list = SQLValueList.json(storable) {
-                    bindings.append(.string(list))
-                    return "\(value) IN (SELECT value FROM json_each(?))"
+                if let shortest = dialect.shortestJSONList, storable.count >= shortest, let list = SQLValueList.json(storable) {
+                    return dialect.membership(value, inJSONArray: parameter(.string(list)))
                 }
-                bindings.append(contentsOf: storable)
-                return "\(value) IN (\(Array(repeating: "?", count: values.count).joined(separator: ", ")))"
+                return "\(value) IN (\(storable.map { parameter($0) }.joined(separator: ", ")))"
             case .text(let operand, let op, let options, let pattern, _):
-                // The SQL function runs TextMatcher itself, so both stores agree on every string.
+                // The SQL function matches as TextMatcher does, so every store agrees on every string.
                 let value = sql(for: operand, scope: scope)
-                bindings += [.integer(op.code), .integer(Int64(options.rawValue)), .string(pattern)]
-                return "\(SQLiteTextFunction.name)(\(value), ?, ?, ?)"
+                let arguments = [AttributeValue.integer(op.code), .integer(Int64(options.rawValue)), .string(pattern)].map { parameter($0) }
+                return "\(dialect.textFunction)(\(value), \(arguments.joined(separator: ", ")))"
             case .quantified(let quantifier, let collection, let inner):
                 // EXISTS is never unknown, as the evaluator's quantifiers are two-valued.
                 let (from, member) = members(of: collection, scope: scope)
@@ -76,7 +100,7 @@ extension BoundPredicate {
         }
 
         /// The longest run of tests joined by one operator without parentheses.
-        private static let longestFlatGroup = 8
+        private static var longestFlatGroup: Int { 8 }
 
         /// `(a OP b OP …)`. SQLite parses a flat chain into a tree as deep as the chain is long
         /// and refuses trees deeper than 1,000 ("Expression tree is too large"), so a longer group
@@ -97,19 +121,18 @@ extension BoundPredicate {
         mutating func sql(for operand: Operand, scope: String?) -> String {
             switch operand {
             case .attribute(let attribute):
-                return column(attribute.columnName, scope)
+                return column(dialect.columnName(of: attribute), scope)
             case .attributeAsReal(let attribute):
-                return "CAST(\(column(attribute.columnName, scope)) AS REAL)"
+                return dialect.real(column(dialect.columnName(of: attribute), scope))
             case .reference(let relationship):
                 return column(relationship.name, scope)
             case .ownObject:
                 return column(SQLiteSchema.primaryKeyColumn, scope)
             case .value(let value):
-                bindings.append(Self.storable(value))
-                return "?"
+                return parameter(Self.storable(value))
             case .path(let path, let asNumber):
                 let reference = pathSQL(path, scope: scope)
-                return asNumber ? "CAST(\(reference) AS REAL)" : reference
+                return asNumber ? dialect.real(reference) : reference
             case .count(let collection, let predicate):
                 let (from, member) = members(of: collection, scope: scope)
                 let condition = predicate.map { " AND (\(sql(for: $0, scope: member)))" } ?? ""
@@ -118,7 +141,7 @@ extension BoundPredicate {
             case .aggregate(let function, let collection, let attribute):
                 let (from, member) = members(of: collection, scope: scope)
                 depth -= 1
-                let value = column(attribute.columnName, member)
+                let value = column(dialect.columnName(of: attribute), member)
                 switch function {
                 case .count: return "(SELECT count(\(value)) \(from))"
                 case .sum: return "(SELECT coalesce(sum(\(value)), 0) \(from))"
@@ -177,7 +200,7 @@ extension BoundPredicate {
                     column = path.hops[number + 1].relationship.name
                 } else {
                     switch path.target {
-                    case .attribute(let attribute): column = attribute.columnName
+                    case .attribute(let attribute): column = dialect.columnName(of: attribute)
                     case .reference(let relationship): column = relationship.name
                     case .none: return "NULL"
                     }

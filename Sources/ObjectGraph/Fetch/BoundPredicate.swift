@@ -6,10 +6,10 @@
 /// Truth is three-valued, as in SQL: `IS` / `IS NOT` (from `==` / `!=`) are always true or false,
 /// while ordering comparisons, BETWEEN and IN are unknown when an operand is NULL; AND, OR and NOT
 /// follow Kleene logic; a row matches only when the whole predicate is true.
-struct BoundPredicate: Sendable {
+package struct BoundPredicate: Sendable {
     let root: Node
 
-    indirect enum Node: Sendable {
+    package indirect enum Node: Sendable {
         case constant(Bool)
         /// `lhs IS rhs`, or `lhs IS NOT rhs` when negated.
         case identity(Operand, Operand, negated: Bool)
@@ -29,7 +29,7 @@ struct BoundPredicate: Sendable {
         case not(Node)
     }
 
-    enum Operand: Sendable {
+    package enum Operand: Sendable {
         /// The attribute's column, as stored.
         case attribute(AttributeDescription)
         /// A decimal attribute's column as a number: `CAST("x" AS REAL)` (see `castToReal`).
@@ -51,7 +51,7 @@ struct BoundPredicate: Sendable {
     }
 
     /// A to-many relationship of the bound entity, with where its members are stored.
-    struct Collection: Sendable {
+    package struct Collection: Sendable {
         enum Storage: Sendable {
             /// The destinations' rows carry the foreign key `column` (the inverse to-one).
             case inverseForeignKey(column: String)
@@ -80,7 +80,7 @@ struct BoundPredicate: Sendable {
 
     /// A key path through to-one relationships: the hops, from the fetched entity's table; what
     /// is read at the end is the operand's attribute or relationship (the last hop's target).
-    struct KeyPath: Sendable {
+    package struct KeyPath: Sendable {
         struct Hop: Sendable {
             /// A to-one relationship of the previous hop's destination (or the fetched entity).
             let relationship: RelationshipDescription

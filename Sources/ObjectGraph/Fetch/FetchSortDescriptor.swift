@@ -36,18 +36,31 @@ public struct FetchSortDescriptor: Sendable, Equatable {
 
 /// A sort descriptor resolved to what it reads: its SQL ORDER BY term and its in-memory order
 /// agree on every pair of rows.
-struct BoundSort: Sendable {
+package struct BoundSort: Sendable {
     let operand: BoundPredicate.Operand
     let type: AttributeType
     let ascending: Bool
-    let comparison: SortComparison
+    package let comparison: SortComparison
 
-    /// The ORDER BY term, such as `"name" ASC`. Decimal columns (stored as text) sort by their
-    /// numeric value: `CAST("price" AS REAL) ASC`; strings compared otherwise than by bytes name
-    /// their collation: `"name" COLLATE OBJECTGRAPH_NOCASE ASC`.
+    /// The ORDER BY term in SQLite's dialect, such as `"name" ASC`. Decimal columns (stored as
+    /// text) sort by their numeric value: `CAST("price" AS REAL) ASC`; strings compared otherwise
+    /// than by bytes name their collation: `"name" COLLATE OBJECTGRAPH_NOCASE ASC`.
     var sqlOrderingTerm: String {
-        let collation = type == .string ? comparison.collation.map { " COLLATE \($0)" } ?? "" : ""
-        return "\(BoundPredicate.sql(for: operand))\(collation) \(ascending ? "ASC" : "DESC")"
+        orderingTerm(in: SQLiteDialect())
+    }
+
+    /// Whether the term reads the row's own values only (no key path through relationships),
+    /// so `compareRows` can order rows by it without reading other objects.
+    package var readsOwnRowOnly: Bool {
+        switch operand {
+        case .attribute, .attributeAsReal, .reference, .ownObject, .value: true
+        case .path, .count, .aggregate: false
+        }
+    }
+
+    /// The ORDER BY term in `dialect`.
+    package func orderingTerm<Dialect: SQLDialect>(in dialect: Dialect) -> String {
+        dialect.orderingTerm(BoundPredicate.sql(for: operand, in: dialect), comparison: comparison, isString: type == .string, ascending: ascending)
     }
 }
 
@@ -78,6 +91,6 @@ func compareRows(_ a: SortedRow, _ b: SortedRow, by sorts: [BoundSort], resolve:
 }
 
 /// `compareRows` for rows of the bound entity itself, without relationships.
-func compareRows(_ a: [AttributeValue], _ b: [AttributeValue], by sorts: [BoundSort]) -> ComparisonResult {
+package func compareRows(_ a: [AttributeValue], _ b: [AttributeValue], by sorts: [BoundSort]) -> ComparisonResult {
     compareRows(SortedRow(values: a), SortedRow(values: b), by: sorts)
 }

@@ -79,7 +79,7 @@ enum PredicateValue: Sendable, Equatable {
 }
 
 /// A comparison operator, named by what it means rather than how it was spelled.
-enum ComparisonOperator: Sendable, Equatable {
+package enum ComparisonOperator: Sendable, Equatable {
     case equal
     case notEqual
     case less
@@ -120,14 +120,14 @@ enum ComparisonOperator: Sendable, Equatable {
 }
 
 /// How many objects of a to-many relationship a quantified comparison must hold for.
-enum Quantifier: String, Sendable, Equatable {
+package enum Quantifier: String, Sendable, Equatable {
     case any = "ANY"
     case all = "ALL"
     case none = "NONE"
 }
 
 /// A collection operator in a key path: `books.@count`, `books.@sum.pages`.
-enum CollectionOperator: String, Sendable, Equatable {
+package enum CollectionOperator: String, Sendable, Equatable {
     case count = "@count"
     case sum = "@sum"
     case avg = "@avg"

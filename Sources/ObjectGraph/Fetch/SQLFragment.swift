@@ -4,7 +4,7 @@
 /// following the storage mapping (decimals as text, dates as REAL seconds since the reference
 /// date, UUIDs as 16-byte blobs, …), so the values here are already in the case that matches how
 /// the compared column is stored.
-struct SQLFragment: Sendable, Equatable {
-    var sql: String
-    var bindings: [AttributeValue]
+package struct SQLFragment: Sendable, Equatable {
+    package var sql: String
+    package var bindings: [AttributeValue]
 }

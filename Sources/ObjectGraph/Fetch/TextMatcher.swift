@@ -4,7 +4,7 @@ import Synchronization
 /// A string operator of the predicate language: `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE`
 /// (`*` and `?` wildcards, whole string), `MATCHES` (a regular expression, whole string), and
 /// `==`/`!=` when written with options (`==[c]`).
-enum TextOperator: String, Sendable, Equatable, CaseIterable {
+package enum TextOperator: String, Sendable, Equatable, CaseIterable {
     case equal = "=="
     case notEqual = "!="
     case beginsWith = "BEGINSWITH"
@@ -51,7 +51,7 @@ public struct TextOptions: OptionSet, Sendable, Hashable {
 /// Swift comparison gives: every ASCII string is in normal form and folds byte by byte, and
 /// Swift's `==`, `hasPrefix` and `hasSuffix` compare such strings by their bytes. LIKE and
 /// MATCHES always go through characters.
-enum TextMatcher {
+package enum TextMatcher {
     /// Whether `value` matches `pattern` under `op` and `options`.
     static func matches(_ value: String, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern) -> Bool {
         if let answer = value.utf8.withContiguousStorageIfAvailable({ asciiMatches($0, op, options, pattern) }) ?? nil {
@@ -193,7 +193,7 @@ enum TextMatcher {
 
     /// `string` with case and/or diacritics folded as `options` say (no locale). ASCII text,
     /// the common case, is folded byte by byte, with the same result Foundation gives.
-    static func fold(_ string: String, _ options: TextOptions) -> String {
+    package static func fold(_ string: String, _ options: TextOptions) -> String {
         guard !options.isEmpty else { return string }
         if string.utf8.allSatisfy({ $0 < 0x80 }) {
             guard options.contains(.caseInsensitive) else { return string }
@@ -248,7 +248,7 @@ enum TextMatcher {
 /// reference rather than copying (and retaining) each of its parts per row. Sendable because
 /// it is immutable and `NSRegularExpression` is immutable once made and documented as safe to
 /// use from several threads at once.
-final class PreparedPattern: @unchecked Sendable {
+package final class PreparedPattern: @unchecked Sendable {
     let folded: String
     let regex: NSRegularExpression?
     /// The bytes of `folded` when it is ASCII, for matching ASCII values by bytes.

@@ -41,7 +41,7 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
     /// The value a newly inserted object starts with (`.null` when none is declared).
     let defaultValue: AttributeValue
     /// The attribute's position in its entity's `attributes`, which is its slot in every value row.
-    let index: Int
+    package let index: Int
     /// Whether the attribute is its entity's `primaryKey`: its values are the rows' keys.
     let isPrimaryKey: Bool
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// One stored value, tagged with its kind. Value rows (`[AttributeValue]`, one slot per attribute)
 /// are what objects keep and what stores exchange: no `Any` boxing on the hot path.
-enum AttributeValue: Sendable, Hashable {
+package enum AttributeValue: Sendable, Hashable {
     case null
     /// integer16, integer32 and integer64 attributes.
     case integer(Int64)
@@ -21,7 +21,7 @@ enum AttributeValue: Sendable, Hashable {
     /// keeps it as a foreign key). A temporary ID stands for an object not saved yet.
     case object(ManagedObjectID)
 
-    var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
@@ -46,7 +46,7 @@ enum AttributeValue: Sendable, Hashable {
     }
 
     /// A short rendering for error messages: strings quoted, long data abbreviated.
-    var debugText: String {
+    package var debugText: String {
         switch self {
         case .null: "nil"
         case .integer(let value): "\(value)"

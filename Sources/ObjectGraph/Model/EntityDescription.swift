@@ -28,7 +28,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// The slot of the `primaryKey` attribute.
     let primaryKeyIndex: Int?
     /// The entity's position in its model's `entities`.
-    let index: Int
+    package let index: Int
     /// The slots of the attributes (stored or transient) that must not be nil at save.
     let requiredSlots: [Int]
     /// The attributes (stored or transient) with a range, length or pattern rule.
@@ -46,7 +46,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let storedAttributes: [AttributeDescription]
     /// A value row holding each attribute's default and no to-one destinations: what a new
     /// object starts from.
-    let defaultValues: [AttributeValue]
+    package let defaultValues: [AttributeValue]
 
     /// A row of its own holding `defaultValues`, for an object about to be written to. Copied
     /// value by value, which costs a fraction of the copy-on-write copy (through the runtime's
@@ -70,7 +70,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     /// ancestors (they are listed first); the rest the entity declares itself.
     let inheritedCounts: InheritedCounts
     /// The length of a value row: the attributes, then one slot per to-one relationship.
-    let rowWidth: Int
+    package let rowWidth: Int
     /// How many property slots change masks need: value-row slots, then one per to-many relationship.
     let propertySlotCount: Int
 

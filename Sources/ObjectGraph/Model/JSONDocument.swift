@@ -9,7 +9,7 @@ public struct JSONDocument: Sendable, Hashable, CustomStringConvertible {
     public let data: Data
 
     /// A document holding JSON text that is already known to be valid.
-    init(validatedData: Data) {
+    package init(validatedData: Data) {
         self.data = validatedData
     }
 

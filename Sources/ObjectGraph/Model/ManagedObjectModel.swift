@@ -30,7 +30,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// Entity positions by name.
     private let entityNames: NameIndex
     /// Per entity: the position of the root of its inheritance hierarchy (itself when it has no parent).
-    let rootIndexes: [Int]
+    package let rootIndexes: [Int]
     /// Per entity: itself and every entity that inherits from it, directly or not, parents before
     /// their children.
     let kindIndexes: [[Int]]
@@ -80,7 +80,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     }
 
     /// The root of `entity`'s inheritance hierarchy; its store table holds the whole hierarchy.
-    func root(of entity: EntityDescription) -> EntityDescription {
+    package func root(of entity: EntityDescription) -> EntityDescription {
         entities[rootIndexes[entity.index]]
     }
 
@@ -93,7 +93,7 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     public func entity(named name: String) -> EntityDescription? { entityNames.position(of: name).map { entities[$0] } }
 
     /// Whether `entity` is `ancestor` or one of its sub-entities.
-    func entity(_ entity: EntityDescription, isKindOf ancestor: EntityDescription) -> Bool {
+    package func entity(_ entity: EntityDescription, isKindOf ancestor: EntityDescription) -> Bool {
         entity === ancestor || kindIndexes[ancestor.index].contains(entity.index)
     }
 

@@ -1,7 +1,7 @@
 /// The rules of a `primaryKey` attribute's values, shared by validation, the stores and
 /// `obtainPermanentIDs`: a key is an integer from 1 (object IDs keep the numbers below for
 /// unsaved objects), and once an object has its permanent ID its key stays.
-enum PrimaryKeyRule {
+package enum PrimaryKeyRule {
     /// The row key `value` gives, or why it cannot be one.
     static func key(from value: AttributeValue) -> Result<Int64, Problem> {
         switch value {
@@ -35,7 +35,7 @@ enum PrimaryKeyRule {
     /// The key the new row `values` of `objectID` brings in its primary-key attribute, or `nil`
     /// for an entity whose keys the store counts. Contexts validate keys before saving; this
     /// guards batch inserts and anything else that reaches a store directly.
-    static func declaredKey(in values: [AttributeValue], of objectID: ManagedObjectID) throws -> Int64? {
+    package static func declaredKey(in values: [AttributeValue], of objectID: ManagedObjectID) throws -> Int64? {
         let entity = objectID.entity
         guard let slot = entity.primaryKeyIndex else { return nil }
         switch key(from: values[slot]) {

@@ -36,13 +36,13 @@ public final class RelationshipDescription: Sendable, CustomStringConvertible {
     /// The relationship's name in an earlier model version, for migration.
     public let renamingIdentifier: String?
     /// The relationship's position in its entity's `relationships`.
-    let index: Int
+    package let index: Int
     /// Where the relationship lives in an object: a to-one's slot in value rows (after the
     /// attributes: the store keeps it as a foreign key), a to-many's bit in change masks (after
     /// the to-ones; its objects are kept apart, and loaded as a whole).
     let slot: Int
     /// The position of the destination entity in the model's `entities`.
-    let destinationIndex: Int
+    package let destinationIndex: Int
     /// The inverse's position in the destination's `relationships` (the same in every
     /// sub-entity of the destination, which lists inherited relationships first).
     let inverseIndex: Int?

@@ -1,8 +1,8 @@
 /// The errors both stores raise when a row breaks a database constraint, worded identically so
 /// that code (and tests) see the same failure whichever store is underneath.
-enum ConstraintViolation {
+package enum ConstraintViolation {
     /// Another row of `entity` already holds the same values for the constraint's `keys`.
-    static func uniqueness(entity: EntityDescription, objectID: ManagedObjectID, keys: [String], values: [AttributeValue]) -> ObjectGraphError {
+    package static func uniqueness(entity: EntityDescription, objectID: ManagedObjectID, keys: [String], values: [AttributeValue]) -> ObjectGraphError {
         let assignments = zip(keys, values).map { "\($0) = \($1.debugText)" }.joined(separator: ", ")
         return ObjectGraphError(
             .constraintViolation,
@@ -11,7 +11,7 @@ enum ConstraintViolation {
     }
 
     /// A required attribute of the row is empty.
-    static func missingValue(entity: EntityDescription, objectID: ManagedObjectID, key: String) -> ObjectGraphError {
+    package static func missingValue(entity: EntityDescription, objectID: ManagedObjectID, key: String) -> ObjectGraphError {
         ObjectGraphError(
             .constraintViolation,
             "Cannot save \(objectID.shortDescription): \(entity.name).\(key) is required but has no value; nothing was written.",
@@ -19,7 +19,7 @@ enum ConstraintViolation {
     }
 
     /// An update names a row that is no longer in the store.
-    static func rowGone(_ objectID: ManagedObjectID) -> ObjectGraphError {
+    package static func rowGone(_ objectID: ManagedObjectID) -> ObjectGraphError {
         ObjectGraphError(
             .objectNotFound,
             "Cannot save changes to \(objectID.shortDescription): it is no longer in the store (deleted elsewhere); nothing was written.",

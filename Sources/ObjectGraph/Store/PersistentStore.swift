@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Every method may be called from any thread; a store serialises its own work (the SQLite store
 /// on its background serial queue). Methods are synchronous and return when the work is done.
-protocol PersistentStore: AnyObject, Sendable {
+package protocol PersistentStore: AnyObject, Sendable {
     /// A UUID string fixed when the store was created; part of every object ID's URI.
     var identifier: String { get }
     /// The ID space of each entity, indexed like the model's entities: every object ID of the
@@ -85,106 +85,115 @@ protocol PersistentStore: AnyObject, Sendable {
 
 extension PersistentStore {
     /// For stores no one else can write: their own saves already empty the row cache.
-    func dataGeneration() -> UInt64 { 0 }
+    package func dataGeneration() -> UInt64 { 0 }
 }
 
 /// A stored row: the primary key, one value per attribute of the entity (transient attributes
 /// hold their defaults), and the row version that optimistic locking will compare.
-struct Snapshot: Sendable {
-    let primaryKey: Int64
-    var values: [AttributeValue]
-    var version: Int64
+package struct Snapshot: Sendable {
+    package let primaryKey: Int64
+    package var values: [AttributeValue]
+    package var version: Int64
     /// The position of the row's entity in the model: the fetched entity or one of its sub-entities.
-    let entityIndex: Int
+    package let entityIndex: Int
+
+    package init(primaryKey: Int64, values: [AttributeValue], version: Int64, entityIndex: Int) {
+        self.primaryKey = primaryKey
+        self.values = values
+        self.version = version
+        self.entityIndex = entityIndex
+    }
 }
 
 /// One save's worth of changes, as value rows.
-struct SaveRequest: Sendable {
-    struct Insert: Sendable {
+package struct SaveRequest: Sendable {
+    package struct Insert: Sendable {
         /// The object's ID: temporary, or permanent if obtained in advance.
-        let objectID: ManagedObjectID
+        package let objectID: ManagedObjectID
         /// One value per attribute of the entity.
-        let values: [AttributeValue]
+        package let values: [AttributeValue]
     }
-    struct Update: Sendable {
-        let objectID: ManagedObjectID
+    package struct Update: Sendable {
+        package let objectID: ManagedObjectID
         /// The attributes (indexes into the entity's `attributes`) whose values changed.
-        let changedAttributes: [Int]
+        package let changedAttributes: [Int]
         /// One value per attribute of the entity.
-        let values: [AttributeValue]
+        package let values: [AttributeValue]
         /// The row version the change was made against: the store refuses the update (a
         /// `VersionConflicts` error) when the row now has another version or is gone. `nil`
         /// writes without checking.
-        var expectedVersion: Int64? = nil
+        package var expectedVersion: Int64? = nil
         /// The values the change was made against, for a child context's save: the parent holds
         /// its object to them when its own copy moved on since the child read it, so the
         /// parent's save still finds the conflict. `nil` for saves to a store.
-        var committedValues: [AttributeValue]? = nil
+        package var committedValues: [AttributeValue]? = nil
     }
 
-    var inserts: [Insert] = []
-    var updates: [Update] = []
+    package var inserts: [Insert] = []
+    package var updates: [Update] = []
     /// The saving context's `name` and `transactionAuthor`, for persistent history.
-    var contextName: String?
-    var author: String?
-    var deletes: [ManagedObjectID] = []
+    package var contextName: String?
+    package var author: String?
+    package var deletes: [ManagedObjectID] = []
     /// The row version each deletion was decided against, in the order of `deletes` (0 where
     /// unknown), or empty when none is known: a row that now has another version is a conflict.
     /// Deleting a row that is already gone is not.
-    var deleteVersions: [Int64] = []
+    package var deleteVersions: [Int64] = []
     /// Changes of to-many relationships, applied once every row is written.
-    var relationshipChanges: [RelationshipChange] = []
+    package var relationshipChanges: [RelationshipChange] = []
 
-    var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && relationshipChanges.isEmpty }
+    package var isEmpty: Bool { inserts.isEmpty && updates.isEmpty && deletes.isEmpty && relationshipChanges.isEmpty }
 }
 
 /// The rows a save found changed by someone else since the saving context read them
 /// (optimistic locking): each with the row as it is now, or `nil` when it was deleted. Thrown by
 /// a store's `save` after checking every row; nothing was written.
-struct VersionConflicts: Error {
-    var rows: [(objectID: ManagedObjectID, current: Snapshot?)] = []
+package struct VersionConflicts: Error {
+    package var rows: [(objectID: ManagedObjectID, current: Snapshot?)] = []
+
+    package init() {}
 }
 
 /// What one object's to-many relationship gained and lost since it was loaded or last saved.
 /// Stores write what their layout needs from it: join-table pairs, positions. (A to-many kept
 /// through its inverse's foreign key changes through the inverse's rows.)
-struct RelationshipChange: Sendable {
-    let objectID: ManagedObjectID
+package struct RelationshipChange: Sendable {
+    package let objectID: ManagedObjectID
     /// A to-many relationship of `objectID.entity`.
-    let relationship: RelationshipDescription
-    var added: [ManagedObjectID]
-    var removed: [ManagedObjectID]
+    package let relationship: RelationshipDescription
+    package var added: [ManagedObjectID]
+    package var removed: [ManagedObjectID]
     /// Every destination in order, when the relationship is ordered.
-    var order: [ManagedObjectID]?
+    package var order: [ManagedObjectID]?
 }
 
 /// What a store needs to answer a fetch: an entity, an optional bound predicate, a sort order,
 /// and paging. Rows come back in sort order, ties broken by primary key.
-struct StoreFetchRequest: Sendable {
-    let entity: EntityDescription
-    var predicate: BoundPredicate?
-    var sort: [BoundSort] = []
-    var limit: Int?
-    var offset: Int = 0
+package struct StoreFetchRequest: Sendable {
+    package let entity: EntityDescription
+    package var predicate: BoundPredicate?
+    package var sort: [BoundSort] = []
+    package var limit: Int?
+    package var offset: Int = 0
     /// Whether rows of the entity's sub-entities are included.
-    var includesSubentities = true
+    package var includesSubentities = true
     /// Rows the caller already holds in memory, by primary key and entity index: a store may
     /// return them without values (an empty `values` row), skipping the cost of decoding what
     /// would be thrown away.
-    var isAlreadyLoaded: (@Sendable (Int64, Int) -> Bool)?
+    package var isAlreadyLoaded: (@Sendable (Int64, Int) -> Bool)?
 }
 
 /// A values fetch with counts or aggregates, every plain value grouped: what SQL's GROUP BY
 /// computes. Columns are in result order; each has the type its values are read as.
-struct StoreGroupRequest: Sendable {
-    enum Column: Sendable {
+package struct StoreGroupRequest: Sendable {
+    package enum Column: Sendable {
         case value(BoundPredicate.Operand)
         case count
         case aggregate(AggregateFunction, BoundPredicate.Operand)
     }
-    let entity: EntityDescription
-    let predicate: BoundPredicate?
-    let includesSubentities: Bool
-    let columns: [(column: Column, type: AttributeType)]
-    let groupBy: [BoundPredicate.Operand]
+    package let entity: EntityDescription
+    package let predicate: BoundPredicate?
+    package let includesSubentities: Bool
+    package let columns: [(column: Column, type: AttributeType)]
+    package let groupBy: [BoundPredicate.Operand]
 }

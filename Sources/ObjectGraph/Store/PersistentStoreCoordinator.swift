@@ -230,13 +230,16 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     private static func openStore(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> any PersistentStore {
+        if let opener = description.storeOpener { return try opener.open(description, model) }
         switch description.type {
         // Core Data's idiom for a throwaway store in tests: a SQLite store at /dev/null keeps
         // nothing, so it is the in-memory store (same semantics, proven by the same tests).
         case .sqlite where description.url?.standardizedFileURL.path == "/dev/null":
-            try InMemoryStore(description: description, model: model)
-        case .sqlite: try SQLiteStore(description: description, model: model)
-        case .inMemory: try InMemoryStore(description: description, model: model)
+            return try InMemoryStore(description: description, model: model)
+        case .sqlite: return try SQLiteStore(description: description, model: model)
+        case .inMemory: return try InMemoryStore(description: description, model: model)
+        default:
+            throw ObjectGraphError(.storeUnavailable, "No store of type '\(description.type.rawValue)' is known: \(description) needs the product that adds that kind of store (a postgres:// URL needs ObjectGraphPostgres and PersistentStoreDescription(postgresURL:))")
         }
     }
 }

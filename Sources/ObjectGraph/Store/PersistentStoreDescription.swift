@@ -2,12 +2,15 @@ import Foundation
 
 /// How to open a store: where, what kind, and with which settings.
 public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
-    /// The kind of store.
-    public enum StoreType: String, Sendable {
+    /// The kind of store. ObjectGraph itself knows `.sqlite` and `.inMemory`; other products add
+    /// theirs (`ObjectGraphPostgres` adds `.postgreSQL`), as Core Data's store types are open.
+    public struct StoreType: RawRepresentable, Hashable, Sendable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
         /// A SQLite database file.
-        case sqlite
+        public static let sqlite = StoreType(rawValue: "sqlite")
         /// A store that lives in memory only, with the same semantics as SQLite; for tests.
-        case inMemory
+        public static let inMemory = StoreType(rawValue: "inMemory")
     }
 
     /// The store file's location. A SQLite store at `/dev/null` keeps nothing: it is opened as
@@ -83,11 +86,15 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// SQLite pragmas applied after opening, by name (`["cache_size": "-20000"]`). They override
     /// the defaults `journal_mode=WAL` and `synchronous=NORMAL`.
     public var sqlitePragmas: [String: String] = [:]
+    /// Opens a store of a kind this module does not know, set by the product that adds the kind
+    /// (see `PersistentStoreOpener`); `nil` for SQLite and in-memory stores.
+    package var storeOpener: PersistentStoreOpener?
 
-    /// A description of a SQLite store at `url`.
+    /// A description of a SQLite store at `url`. A `postgres://` URL is recognised, and opening it
+    /// says to use the ObjectGraphPostgres product's `PersistentStoreDescription(postgresURL:)`.
     public init(url: URL) {
         self.url = url
-        self.type = .sqlite
+        self.type = ["postgres", "postgresql"].contains(url.scheme?.lowercased()) ? StoreType(rawValue: "postgresql") : .sqlite
     }
 
     /// A description of a store of `type`; `url` is required for SQLite stores.
@@ -100,9 +107,18 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     public static var inMemory: PersistentStoreDescription { PersistentStoreDescription(type: .inMemory) }
 
     public var description: String {
+        if let storeOpener { return storeOpener.describe(self) }
         switch type {
-        case .sqlite: "SQLite store at \(url?.path ?? "<no URL>")"
-        case .inMemory: "in-memory store"
+        case .sqlite: return "SQLite store at \(url?.path ?? "<no URL>")"
+        case .inMemory: return "in-memory store"
+        default: return "\(type.rawValue) store at \(url.map(Self.withoutPassword) ?? "<no URL>")"
         }
+    }
+
+    /// `url` without the password it may hold, for messages.
+    package static func withoutPassword(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
+        components.password = nil
+        return components.string ?? url.absoluteString
     }
 }

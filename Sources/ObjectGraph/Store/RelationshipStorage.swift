@@ -8,7 +8,7 @@
 /// - Any other to-many (many-to-many, or one-way) is a join table of (source, destination) key
 ///   pairs, with positions for the ordered side(s). The two sides of a many-to-many share one
 ///   table, named after (and written by) the side whose `Entity.relationship` sorts first.
-enum RelationshipStorage {
+package enum RelationshipStorage {
     case foreignKey
     case inverseForeignKey(inverse: RelationshipDescription, positionColumn: String?)
     case joinTable(JoinTable, side: JoinTable.Side)
@@ -61,8 +61,8 @@ enum RelationshipStorage {
 /// `"source"` is the owning side's key, `"destination"` the other's; `"position"` orders the
 /// destinations of each source when the owning relationship is ordered, `"inverse_position"`
 /// the sources of each destination when the inverse is.
-struct JoinTable: Hashable, Sendable {
-    enum Side: Sendable {
+package struct JoinTable: Hashable, Sendable {
+    package enum Side: Sendable {
         /// The owning relationship: its object is the pair's source.
         case source
         /// The inverse of the owning relationship: its object is the pair's destination.
@@ -71,17 +71,17 @@ struct JoinTable: Hashable, Sendable {
 
     /// `_join_<Entity>_<relationship>` of the owning side; identifiers never start with `_`, so
     /// it cannot clash with an entity's table.
-    let name: String
+    package let name: String
     /// The entities of the sources and of the destinations, by model index.
     let sourceEntityIndex: Int
     let destinationEntityIndex: Int
-    let hasPosition: Bool
-    let hasInversePosition: Bool
+    package let hasPosition: Bool
+    package let hasInversePosition: Bool
 
-    static let sourceColumn = "source"
-    static let destinationColumn = "destination"
-    static let positionColumn = "position"
-    static let inversePositionColumn = "inverse_position"
+    package static let sourceColumn = "source"
+    package static let destinationColumn = "destination"
+    package static let positionColumn = "position"
+    package static let inversePositionColumn = "inverse_position"
 
     init(owner: EntityDescription, relationship: RelationshipDescription, inverse: RelationshipDescription?) {
         name = "_join_\(owner.name)_\(relationship.name)"
@@ -103,14 +103,14 @@ struct JoinTable: Hashable, Sendable {
 
 /// The storage of every relationship of a model, by entity and relationship index; made once
 /// when a store opens.
-struct RelationshipLayout: Sendable {
+package struct RelationshipLayout: Sendable {
     private let storage: [[RelationshipStorage]]
     /// Every join table of the model, each once, in model order.
-    let joinTables: [JoinTable]
+    package let joinTables: [JoinTable]
     /// Per entity: the position columns its table holds for ordered to-manys of other entities.
     let positionColumnsByEntity: [[String]]
 
-    init(model: ManagedObjectModel) {
+    package init(model: ManagedObjectModel) {
         storage = model.entities.map { entity in
             entity.relationships.map { RelationshipStorage($0, of: entity, in: model) }
         }
@@ -136,14 +136,14 @@ struct RelationshipLayout: Sendable {
 
     /// The columns of join tables that hold keys of `entity`'s objects: the pairs to remove when
     /// such an object is deleted, whether or not its entity declares the relationship.
-    func joinColumns(holding entity: EntityDescription, in model: ManagedObjectModel) -> [(table: JoinTable, column: String)] {
+    package func joinColumns(holding entity: EntityDescription, in model: ManagedObjectModel) -> [(table: JoinTable, column: String)] {
         joinTables.flatMap { table in
             (model.entity(entity, isKindOf: model.entities[table.sourceEntityIndex]) ? [(table, JoinTable.sourceColumn)] : [])
                 + (model.entity(entity, isKindOf: model.entities[table.destinationEntityIndex]) ? [(table, JoinTable.destinationColumn)] : [])
         }
     }
 
-    subscript(relationship: RelationshipDescription, of entity: EntityDescription) -> RelationshipStorage {
+    package subscript(relationship: RelationshipDescription, of entity: EntityDescription) -> RelationshipStorage {
         storage[entity.index][relationship.index]
     }
 }

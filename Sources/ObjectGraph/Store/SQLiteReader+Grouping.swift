@@ -2,21 +2,7 @@
 extension SQLiteReader {
     func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]] {
         let table = try table(for: request.entity)
-        let expressions = request.columns.map { column, _ -> String in
-            switch column {
-            case .value(let operand): return BoundPredicate.sql(for: operand)
-            case .count: return "count(*)"
-            case .aggregate(let function, let operand):
-                let value = BoundPredicate.sql(for: operand)
-                switch function {
-                case .count: return "count(\(value))"
-                case .sum: return "coalesce(sum(\(value)), 0)"
-                case .average: return "avg(\(value))"
-                case .min: return "min(\(value))"
-                case .max: return "max(\(value))"
-                }
-            }
-        }
+        let expressions = request.selectedExpressions(in: SQLiteDialect())
         var sql = "SELECT \(expressions.joined(separator: ", ")) FROM \(table.quotedName)"
         var conditions: [String] = []
         var bindings: [AttributeValue] = []

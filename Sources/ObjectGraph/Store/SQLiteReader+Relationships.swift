@@ -11,7 +11,9 @@ extension SQLiteReader {
         let sharedDestination = destinationTable.kindsFilter != nil
         let query = MembershipQuery(relationship: relationship.index, entity: entity.index, takesKeyList: sources.count > 1)
         let statement = try membershipStatements[query] ?? connection.prepare(
-            membershipSQL(of: relationship, in: entity, destinationTable: destinationTable, takesKeyList: query.takesKeyList),
+            RelationshipLayout.membershipSQL(
+                of: relationship, in: entity, layout: relationshipLayout, destinationTable: destinationTable,
+                filter: query.takesKeyList ? "IN (SELECT value FROM json_each(?))" : "= ?"),
             flags: UInt32(SQLITE_PREPARE_PERSISTENT))
         membershipStatements[query] = statement
         statement.reset()
@@ -35,31 +37,6 @@ extension SQLiteReader {
             related.append(ManagedObjectID(space: space, primaryKey: key), owner: statement.int64(at: 0))
         }
         return related.finished()
-    }
-
-    /// The text of the membership query of `relationship`: owner key, destination key (and the
-    /// destination's entity for a shared table), ordered by owner (then position, then key).
-    private func membershipSQL(of relationship: RelationshipDescription, in entity: EntityDescription, destinationTable: SQLiteStoreTable, takesKeyList: Bool) throws -> String {
-        let sharedDestination = destinationTable.kindsFilter != nil
-        let filter = takesKeyList ? "IN (SELECT value FROM json_each(?))" : "= ?"
-        switch relationshipLayout[relationship, of: entity] {
-        case .foreignKey:
-            throw ObjectGraphError(.invalidOperation, "\(entity.name).\(relationship.name) is a to-one relationship", entityName: entity.name, key: relationship.name)
-        case .inverseForeignKey(let inverse, let positionColumn):
-            let own = quoteIdentifier(inverse.name)
-            let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-            let selected = [own, key] + (sharedDestination ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
-            let order = [own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [key]
-            return "SELECT \(selected.joined(separator: ", ")) FROM \(destinationTable.quotedName) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
-        case .joinTable(let table, let side):
-            let columns = table.columns(for: side)
-            let own = "j.\(quoteIdentifier(columns.own))"
-            let other = "j.\(quoteIdentifier(columns.other))"
-            let selected = [own, other] + (sharedDestination ? ["d.\(quoteIdentifier(SQLiteTableLayout.entityColumn))"] : [])
-            let join = sharedDestination ? " JOIN \(destinationTable.quotedName) AS d ON d.\(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(other)" : ""
-            let order = [own] + (columns.position.map { ["j.\(quoteIdentifier($0))"] } ?? []) + [other]
-            return "SELECT \(selected.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS j\(join) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
-        }
     }
 
     /// The destinations with their rows: for a to-many kept through its inverse's foreign key, one

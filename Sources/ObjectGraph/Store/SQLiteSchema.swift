@@ -12,15 +12,15 @@ import Foundation
 /// `indexed` attributes and compound `indexes` plain ones, and every foreign key is indexed. Join
 /// tables of many-to-many and one-way to-many relationships follow (see `RelationshipStorage`),
 /// then two tables of our own: the store's metadata and the primary-key counters.
-enum SQLiteSchema {
+package enum SQLiteSchema {
     /// The primary-key column of every entity table.
-    static let primaryKeyColumn = "_pk"
+    package static let primaryKeyColumn = "_pk"
     /// The row-version column of every entity table.
-    static let versionColumn = "_version"
+    package static let versionColumn = "_version"
     /// Key/value metadata: format version, model name, version, hash and JSON, store UUID, creation date.
-    static let metadataTable = "_objectgraph_metadata"
+    package static let metadataTable = "_objectgraph_metadata"
     /// The highest primary key handed out per entity (reserved keys included).
-    static let primaryKeysTable = "_objectgraph_primary_keys"
+    package static let primaryKeysTable = "_objectgraph_primary_keys"
 
     /// Every statement that creates `model`'s schema, tables before their indexes, our own
     /// tables last (unless not `includingOwnTables`). Each is idempotent (`IF NOT EXISTS`).
@@ -95,12 +95,12 @@ enum SQLiteSchema {
     /// compound index (`Entity_a_b_idx`) and per to-one foreign key. An index that repeats an
     /// earlier one's columns is left out. In a table shared by a hierarchy, a sub-entity's indexes
     /// are partial: they cover the rows of the entity and its own sub-entities only.
-    static func indexes(for entity: EntityDescription, in table: SQLiteTableLayout, model: ManagedObjectModel, names: inout IndexNames) -> [String] {
+    package static func indexes(for entity: EntityDescription, in table: SQLiteTableLayout, model: ManagedObjectModel, names: inout IndexNames) -> [String] {
         var statements: [String] = []
         var covered: Set<[String]> = []
         let condition = entity === table.root ? "" : " WHERE \(SQLiteTableLayout.entityFilter(model.kinds(of: entity)))"
         func add(_ attributes: [String], unique: Bool) {
-            let columns = attributes.map(entity.columnName(ofAttribute:))
+            let columns = attributes.map { name in entity.attribute(named: name).map(table.column(of:)) ?? name }
             // The primary key alone is the rowid: unique and indexed already.
             guard !columns.isEmpty, columns != [primaryKeyColumn], covered.insert(columns).inserted else { return }
             let name = names.claim("\(entity.name)_\(attributes.joined(separator: "_"))_\(unique ? "unique" : "idx")")
@@ -117,27 +117,40 @@ enum SQLiteSchema {
     /// A join table (see `JoinTable`) keyed by its pairs, with an index for reading it from the
     /// destination side.
     static func joinTable(_ table: JoinTable, names: inout IndexNames) -> [String] {
+        [
+            "\(createJoinTable(table, integerType: "INTEGER")) STRICT, WITHOUT ROWID",
+            joinTableIndex(table, names: &names),
+        ]
+    }
+
+    /// `CREATE TABLE IF NOT EXISTS` a join table, its keys and positions of `integerType`, keyed
+    /// by its pairs (the same in every dialect but for the type and table options).
+    package static func createJoinTable(_ table: JoinTable, integerType: String) -> String {
         var columns = [
-            "\(quoteIdentifier(JoinTable.sourceColumn)) INTEGER NOT NULL",
-            "\(quoteIdentifier(JoinTable.destinationColumn)) INTEGER NOT NULL",
+            "\(quoteIdentifier(JoinTable.sourceColumn)) \(integerType) NOT NULL",
+            "\(quoteIdentifier(JoinTable.destinationColumn)) \(integerType) NOT NULL",
         ]
-        if table.hasPosition { columns.append("\(quoteIdentifier(JoinTable.positionColumn)) INTEGER") }
-        if table.hasInversePosition { columns.append("\(quoteIdentifier(JoinTable.inversePositionColumn)) INTEGER") }
+        if table.hasPosition { columns.append("\(quoteIdentifier(JoinTable.positionColumn)) \(integerType)") }
+        if table.hasInversePosition { columns.append("\(quoteIdentifier(JoinTable.inversePositionColumn)) \(integerType)") }
         columns.append("PRIMARY KEY (\(quoteIdentifier(JoinTable.sourceColumn)), \(quoteIdentifier(JoinTable.destinationColumn)))")
+        return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table.name)) (\n    \(columns.joined(separator: ",\n    "))\n)"
+    }
+
+    /// The index reading a join table from the destination side (the same in every dialect).
+    package static func joinTableIndex(_ table: JoinTable, names: inout IndexNames) -> String {
         let index = names.claim("\(table.name)_destination_idx")
-        return [
-            "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table.name)) (\n    \(columns.joined(separator: ",\n    "))\n) STRICT, WITHOUT ROWID",
-            "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(index)) ON \(quoteIdentifier(table.name)) (\(quoteIdentifier(JoinTable.destinationColumn)), \(quoteIdentifier(JoinTable.sourceColumn)))",
-        ]
+        return "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(index)) ON \(quoteIdentifier(table.name)) (\(quoteIdentifier(JoinTable.destinationColumn)), \(quoteIdentifier(JoinTable.sourceColumn)))"
     }
 
     /// Index names, unique across the schema. SQLite compares names case-insensitively, and
     /// different entities can produce the same name (`A_b` + `c` and `A` + `b_c`), so a name
     /// already taken gets a numeric suffix — deterministically, since entities come in model order.
-    struct IndexNames {
+    package struct IndexNames {
         private var taken: Set<String> = []
 
-        mutating func claim(_ name: String) -> String {
+        package init() {}
+
+        package mutating func claim(_ name: String) -> String {
             var candidate = name
             var number = 2
             while !taken.insert(candidate.lowercased()).inserted {

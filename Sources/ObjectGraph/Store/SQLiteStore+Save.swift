@@ -95,7 +95,7 @@ extension SQLiteStoreState {
         // Each entity's deletes, as (position in the request, primary key).
         var groups: [(entity: EntityDescription, rows: [(position: Int, key: Int64)])] = []
         for (position, objectID) in request.deletes.enumerated() {
-            let row = (position, try savedKey(of: objectID, "delete"))
+            let row = (position, try SaveKeys.savedKey(of: objectID, "delete"))
             if groups.last?.entity === objectID.entity {
                 groups[groups.count - 1].rows.append(row)
             } else {
@@ -214,15 +214,15 @@ extension SQLiteStoreState {
     /// expects.
     private func apply(_ update: SaveRequest.Update, keys: SaveKeys) throws -> (objectID: ManagedObjectID, current: Snapshot?)? {
         let table = try table(for: update.objectID.entity)
-        let key = try savedKey(of: update.objectID, "update")
-        try checkRow(update.values, of: update.objectID.entity, update.objectID)
+        let key = try SaveKeys.savedKey(of: update.objectID, "update")
+        try SaveKeys.checkRow(update.values, of: update.objectID.entity, update.objectID)
         let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
         let plan = try updatePlan(for: table, changing: update.changedAttributes, checkingVersion: update.expectedVersion != nil, of: update.objectID)
         let statement = plan.statement
         statement.reset()
         var parameter: Int32 = 1
         for column in plan.columns {
-            try statement.bind(Self.written(values[column.slot], column), at: parameter)
+            try statement.bind(column.written(values[column.slot]), at: parameter)
             parameter += 1
         }
         try statement.bind(.integer(key), at: parameter)
@@ -242,7 +242,7 @@ extension SQLiteStoreState {
     /// row is (its width, its references, required values SQLite does not check, then the
     /// table's constraints); `objectID` names the row in errors, and is made only for one.
     func insertRow(_ values: [AttributeValue], key: Int64, into table: SQLiteStoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID) throws {
-        try checkRow(values, of: table.entity, objectID())
+        try SaveKeys.checkRow(values, of: table.entity, objectID())
         // Worded as the in-memory store words it; NOT NULL columns fail in the step, explained alike.
         for attribute in table.requiredInNullableColumns where values[attribute.index].isNull {
             throw ConstraintViolation.missingValue(entity: table.entity, objectID: objectID(), key: attribute.name)
@@ -255,12 +255,12 @@ extension SQLiteStoreState {
         // statement's buffer, which holds the whole row's text.
         var textBytes = 0
         for column in table.writeColumns {
-            if case .string(let string) = Self.written(values[column.slot], column) { textBytes += string.utf8.count }
+            if case .string(let string) = column.written(values[column.slot]) { textBytes += string.utf8.count }
         }
         statement.reserveTextBuffer(textBytes)
         var parameter: Int32 = 2
         for column in table.writeColumns {
-            let value = Self.written(values[column.slot], column)
+            let value = column.written(values[column.slot])
             if case .string(let string) = value {
                 try statement.bindBuffered(string, at: parameter)
             } else {
@@ -302,32 +302,4 @@ extension SQLiteStoreState {
         return plan
     }
 
-    /// What `column` stores of `value`: the value, or the entity name of a referenced object.
-    @inline(__always)
-    private static func written(_ value: AttributeValue, _ column: SQLiteStoreTable.WriteColumn) -> AttributeValue {
-        guard column.bindsEntityName else { return value }
-        if case .object(let objectID) = value { return .string(objectID.entity.name) }
-        return .null
-    }
-
-    /// The primary key of an object that must already be saved.
-    private func savedKey(of objectID: ManagedObjectID, _ action: String) throws -> Int64 {
-        guard let key = objectID.primaryKey else {
-            throw ObjectGraphError(
-                .invalidOperation, "Cannot \(action) \(objectID.shortDescription) in the store: it has never been saved",
-                entityName: objectID.entity.name, objectID: objectID)
-        }
-        return key
-    }
-
-    /// A value row must hold one value per attribute and to-one relationship of its entity.
-    private func checkRow(_ values: [AttributeValue], of entity: EntityDescription, _ objectID: @autoclosure () -> ManagedObjectID) throws {
-        let expected = entity.rowWidth
-        guard values.count == expected else {
-            let objectID = objectID()
-            throw ObjectGraphError(
-                .invalidOperation, "Cannot save \(objectID.shortDescription): its row has \(values.count) values for \(expected) properties",
-                entityName: entity.name, objectID: objectID)
-        }
-    }
 }

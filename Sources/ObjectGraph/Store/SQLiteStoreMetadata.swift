@@ -1,8 +1,9 @@
 import Foundation
 
-/// What a SQLite store records about itself in `_objectgraph_metadata`: enough to refuse a store
-/// written by another model, and for migration to know which model wrote it.
-struct SQLiteStoreMetadata: Sendable, Equatable {
+/// What a store records about itself in `_objectgraph_metadata` (the SQLite store, and the
+/// PostgreSQL store in the same table): enough to refuse a store written by another model, and
+/// for migration to know which model wrote it.
+package struct SQLiteStoreMetadata: Sendable, Equatable {
     /// The layout of our tables; bumped when it changes incompatibly.
     static let currentFormatVersion: Int64 = 1
 
@@ -26,12 +27,12 @@ struct SQLiteStoreMetadata: Sendable, Equatable {
     /// The model's canonical JSON, so a later version can migrate without the old model file.
     var modelJSON: String
     /// The store's UUID: `PersistentStore.identifier`.
-    var storeIdentifier: String
+    package var storeIdentifier: String
     /// When the store was created, ISO 8601 in UTC (text, for people reading the file).
     var createdAt: String
 
     /// Metadata for a new store of `model`.
-    init(newStoreFor model: ManagedObjectModel) {
+    package init(newStoreFor model: ManagedObjectModel) {
         self.formatVersion = Self.currentFormatVersion
         self.modelName = model.name
         self.modelVersion = Int64(model.version)
@@ -48,16 +49,21 @@ struct SQLiteStoreMetadata: Sendable, Equatable {
         while try statement.step() {
             if let key = statement.text(at: 0) { entries[key] = statement.text(at: 1) }
         }
+        try self.init(entries: entries, location: connection.path)
+    }
+
+    /// The metadata in `entries`, the table's rows as text; `location` names the store in errors.
+    package init(entries: [String: String], location: String) throws {
         func require(_ key: String) throws -> String {
             guard let value = entries[key] else {
-                throw ObjectGraphError(.corruptStore, "The store at \(connection.path) is damaged: its metadata has no '\(key)' entry")
+                throw ObjectGraphError(.corruptStore, "The store at \(location) is damaged: its metadata has no '\(key)' entry")
             }
             return value
         }
         func requireInteger(_ key: String) throws -> Int64 {
             let text = try require(key)
             guard let value = Int64(text) else {
-                throw ObjectGraphError(.corruptStore, "The store at \(connection.path) is damaged: its metadata entry '\(key)' is '\(text)', not an integer")
+                throw ObjectGraphError(.corruptStore, "The store at \(location) is damaged: its metadata entry '\(key)' is '\(text)', not an integer")
             }
             return value
         }
@@ -70,11 +76,9 @@ struct SQLiteStoreMetadata: Sendable, Equatable {
         self.createdAt = try require(Key.createdAt)
     }
 
-    /// Inserts every entry (into a new store's empty metadata table).
-    func write(to connection: SQLiteConnection) throws {
-        let statement = try connection.prepare(
-            "INSERT INTO \(quoteIdentifier(SQLiteSchema.metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
-        let entries: [(String, AttributeValue)] = [
+    /// Every entry, as the metadata table keeps it.
+    package var entries: [(key: String, value: AttributeValue)] {
+        [
             (Key.formatVersion, .integer(formatVersion)),
             (Key.modelName, .string(modelName)),
             (Key.modelVersion, .integer(modelVersion)),
@@ -83,6 +87,12 @@ struct SQLiteStoreMetadata: Sendable, Equatable {
             (Key.storeIdentifier, .string(storeIdentifier)),
             (Key.createdAt, .string(createdAt)),
         ]
+    }
+
+    /// Inserts every entry (into a new store's empty metadata table).
+    func write(to connection: SQLiteConnection) throws {
+        let statement = try connection.prepare(
+            "INSERT INTO \(quoteIdentifier(SQLiteSchema.metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
         for (key, value) in entries {
             statement.reset()
             try statement.bind([.string(key), value])
@@ -92,7 +102,7 @@ struct SQLiteStoreMetadata: Sendable, Equatable {
 
     /// Throws unless a store with this metadata can be opened with `model`: same format, same
     /// model hash. A different hash means the schema differs and the store needs migrating.
-    func checkCompatible(with model: ManagedObjectModel, path: String) throws {
+    package func checkCompatible(with model: ManagedObjectModel, path: String) throws {
         guard formatVersion <= Self.currentFormatVersion else {
             throw ObjectGraphError(
                 .storeUnavailable,

@@ -5,10 +5,10 @@ import CSQLite
 /// kept here so an insert costs no SQL building and no cache lookup. Everything but that
 /// statement is immutable, so readers on other threads share the table (see `SQLiteStoreTables`);
 /// the statement belongs to the writer's connection and is touched only on the store's queue.
-final class SQLiteStoreTable {
+package final class SQLiteStoreTable {
     /// A stored attribute's or to-one relationship's place in a SELECT row and in the value row.
-    struct Column {
-        enum Kind {
+    package struct Column {
+        package enum Kind {
             case attribute(AttributeType)
             /// A foreign key to objects of this ID space.
             case reference(ObjectIDSpace)
@@ -17,10 +17,10 @@ final class SQLiteStoreTable {
             case hierarchyReference(entityColumn: Int32, spaces: [String: ObjectIDSpace])
         }
         /// The result column (0 is `_pk`, 1 is `_version`, 2 is `_entity` in shared tables).
-        let index: Int32
+        package let index: Int32
         /// The property's slot in the value row.
-        let slot: Int
-        let kind: Kind
+        package let slot: Int
+        package let kind: Kind
         /// Whether SQLite itself keeps the column's values to its attribute type's storage class
         /// and never NULL (a `NOT NULL` column of a `STRICT` table, typed other than `ANY`), so
         /// a read need not ask for the storage class: a call into SQLite per column of every row.
@@ -28,40 +28,49 @@ final class SQLiteStoreTable {
     }
 
     /// How the row of one entity becomes a value row.
-    struct RowDecoder {
-        let entity: EntityDescription
-        let columns: [Column]
+    package struct RowDecoder {
+        package let entity: EntityDescription
+        package let columns: [Column]
         /// Whether the columns are exactly the slots 0, 1, 2, … in order (no transient
         /// attributes), so a row can be built front to back.
-        let fillsEverySlot: Bool
+        package let fillsEverySlot: Bool
     }
 
     /// A column an INSERT or UPDATE writes: the value in `slot`, or for `bindsEntityName` the
     /// entity name of the object ID in `slot`.
-    struct WriteColumn {
-        let name: String
-        let slot: Int
+    package struct WriteColumn {
+        package let name: String
+        package let slot: Int
         let bindsEntityName: Bool
+
+        /// What the column stores of `value`: the value, or the entity name of a referenced object.
+        @inline(__always)
+        package func written(_ value: AttributeValue) -> AttributeValue {
+            guard bindsEntityName else { return value }
+            if case .object(let objectID) = value { return .string(objectID.entity.name) }
+            return .null
+        }
     }
 
-    let entity: EntityDescription
+    package let entity: EntityDescription
     /// The quoted table name (the hierarchy root's).
-    let quotedName: String
+    package let quotedName: String
     /// `"_entity" IN (…)` matching the entity and its sub-entities, when the table is shared.
-    let kindsFilter: String?
+    package let kindsFilter: String?
     /// `"_entity" = '…'` matching this entity only, when the table is shared.
-    let ownFilter: String?
+    package let ownFilter: String?
     /// `SELECT "_pk", "_version", ["_entity",] <columns of the entity and its sub-entities> FROM "Root"`.
-    let selectPrefix: String
+    package let selectPrefix: String
     /// The decoder of each entity a SELECT of `selectPrefix` may return, by entity name; one
     /// entry when the table is not shared.
     private let decoders: [String: RowDecoder]
-    private let ownDecoder: RowDecoder
+    /// The decoder of the entity's own rows.
+    package let ownDecoder: RowDecoder
     /// What an INSERT binds after `_pk`, in parameter order from 2, and what updates assign.
-    let writeColumns: [WriteColumn]
+    package let writeColumns: [WriteColumn]
     /// The entity's required attributes whose columns SQLite lets be NULL (a sub-entity's, in
     /// its hierarchy's table): an insert checks these itself.
-    let requiredInNullableColumns: [AttributeDescription]
+    package let requiredInNullableColumns: [AttributeDescription]
     let insertSQL: String
     let selectByKeySQL: String
     /// Many rows by key in one statement whatever their number: the keys come as one JSON array.
@@ -70,7 +79,7 @@ final class SQLiteStoreTable {
     /// Touched only on the store's queue (see the type's note), so without exclusivity checks.
     @exclusivity(unchecked) private var insertStatement: SQLiteStatement?
 
-    init(entity: EntityDescription, layout: SQLiteTableLayout, isStrict: Bool, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
+    package init(entity: EntityDescription, layout: SQLiteTableLayout, isStrict: Bool, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
         self.entity = entity
         let table = quoteIdentifier(layout.root.name)
         let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
@@ -81,7 +90,7 @@ final class SQLiteStoreTable {
         ownFilter = shared ? SQLiteTableLayout.entityFilter([entity]) : nil
 
         // The columns any of the kinds uses, in table order.
-        let used = Set(kinds.flatMap { Self.writeColumns(of: $0, model: model).map(\.name) })
+        let used = Set(kinds.flatMap { Self.writeColumns(of: $0, layout: layout, model: model).map(\.name) })
         let selected = layout.columns.map(\.name).filter(used.contains)
         let firstColumn: Int32 = shared ? 3 : 2
         var resultColumn: [String: Int32] = [:]
@@ -94,8 +103,8 @@ final class SQLiteStoreTable {
             for attribute in kind.storedAttributes {
                 // A primary key is read from `_pk`, result column 0, never NULL.
                 columns.append(Column(
-                    index: attribute.isPrimaryKey ? 0 : resultColumn[attribute.name]!, slot: attribute.index, kind: .attribute(attribute.type),
-                    isStrict: attribute.isPrimaryKey || strictColumns.contains(attribute.name)))
+                    index: attribute.isPrimaryKey ? 0 : resultColumn[layout.column(of: attribute)]!, slot: attribute.index, kind: .attribute(attribute.type),
+                    isStrict: attribute.isPrimaryKey || strictColumns.contains(layout.column(of: attribute))))
             }
             for relationship in kind.toOneRelationships {
                 let index = resultColumn[relationship.name]!
@@ -117,10 +126,10 @@ final class SQLiteStoreTable {
         let system = [primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
         self.selectPrefix = "SELECT \((system + selected.map(quoteIdentifier)).joined(separator: ", ")) FROM \(table)"
 
-        let writes = Self.writeColumns(of: entity, model: model)
+        let writes = Self.writeColumns(of: entity, layout: layout, model: model)
         self.writeColumns = writes
         let notNull = Set(layout.columns.filter(\.isRequired).map(\.name))
-        self.requiredInNullableColumns = entity.storedAttributes.filter { !$0.isOptional && !notNull.contains($0.name) }
+        self.requiredInNullableColumns = entity.storedAttributes.filter { !$0.isOptional && !notNull.contains(layout.column(of: $0)) }
         let inserted = [primaryKey] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
         let placeholders = ["?"] + (shared ? ["'\(entity.name)'"] : []) + writes.map { _ in "?" }
         self.insertSQL = "INSERT INTO \(table) (\(inserted.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
@@ -131,13 +140,19 @@ final class SQLiteStoreTable {
 
     /// The columns `entity`'s rows use: stored attributes, then to-one foreign keys (each followed
     /// by its destination-entity column when the destination has sub-entities).
-    private static func writeColumns(of entity: EntityDescription, model: ManagedObjectModel) -> [WriteColumn] {
+    private static func writeColumns(of entity: EntityDescription, layout: SQLiteTableLayout, model: ManagedObjectModel) -> [WriteColumn] {
         // A primary key is written as the row's `_pk`, never as a column of its own.
-        entity.storedAttributes.filter { !$0.isPrimaryKey }.map { WriteColumn(name: $0.name, slot: $0.index, bindsEntityName: false) }
+        entity.storedAttributes.filter { !$0.isPrimaryKey }.map { WriteColumn(name: layout.column(of: $0), slot: $0.index, bindsEntityName: false) }
             + entity.toOneRelationships.flatMap { relationship in
                 [WriteColumn(name: relationship.name, slot: relationship.slot, bindsEntityName: false)]
                     + (SQLiteTableLayout.referenceEntityColumn(relationship, model: model).map { [WriteColumn(name: $0, slot: relationship.slot, bindsEntityName: true)] } ?? [])
             }
+    }
+
+    /// The decoder of the rows of the entity named `name` (the entity or a sub-entity), or `nil`
+    /// for a name the table's rows cannot have.
+    package func decoder(forEntityNamed name: String) -> RowDecoder? {
+        decoders[name]
     }
 
     func insert(on connection: SQLiteConnection) throws -> SQLiteStatement {

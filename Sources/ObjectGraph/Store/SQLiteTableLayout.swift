@@ -8,39 +8,58 @@
 /// of one hierarchy that declare a property of the same name share its column (a row only ever
 /// uses its own entity's properties); if their column types differ the column is `ANY`. Only the
 /// root's required attributes are `NOT NULL`: other rows have no value there.
-struct SQLiteTableLayout {
-    struct ColumnDefinition {
-        let name: String
-        var type: String
-        let isRequired: Bool
+package struct SQLiteTableLayout {
+    package struct ColumnDefinition {
+        package let name: String
+        /// The SQLite column type; `ANY` when entities sharing the column store different types.
+        package var type: String
+        package let isRequired: Bool
+        /// The attribute type the column holds, `nil` for keys, entity names and positions
+        /// (integers, text, integers); when entities sharing the column differ, the first's.
+        package let attributeType: AttributeType?
     }
 
     /// The entity whose name the table has.
-    let root: EntityDescription
+    package let root: EntityDescription
     /// The entities whose rows the table holds, parents before children.
-    let entities: [EntityDescription]
-    let columns: [ColumnDefinition]
+    package let entities: [EntityDescription]
+    package let columns: [ColumnDefinition]
+    /// The columns of attributes that do not have their own name's column, by attribute (every
+    /// entity's description of it): with `separatingTypes`, an attribute whose name an earlier
+    /// entity of the hierarchy declared with another type gets `<name>_<type>`.
+    private let renamedColumns: [ObjectIdentifier: String]
 
-    static let entityColumn = "_entity"
+    package static let entityColumn = "_entity"
 
     /// Whether rows name their entity: the table holds more than one.
-    var hasEntityColumn: Bool { entities.count > 1 }
+    package var hasEntityColumn: Bool { entities.count > 1 }
 
-    init(root: EntityDescription, model: ManagedObjectModel, relationshipLayout: RelationshipLayout) {
+    /// The layout of `root`'s table. Entities of the hierarchy declaring one attribute name with
+    /// different types share an `ANY` column, unless `separatingTypes` (for databases without
+    /// such a type): then each other type gets a column of its own.
+    package init(root: EntityDescription, model: ManagedObjectModel, relationshipLayout: RelationshipLayout, separatingTypes: Bool = false) {
         self.root = root
         entities = model.kinds(of: root)
         var columns: [ColumnDefinition] = []
-        func add(_ name: String, _ type: String, required: Bool) {
+        var renamed: [ObjectIdentifier: String] = [:]
+        func add(_ name: String, _ type: String, required: Bool, attributeType: AttributeType? = nil) {
             if let existing = columns.firstIndex(where: { $0.name == name }) {
                 if columns[existing].type != type { columns[existing].type = "ANY" }
             } else {
-                columns.append(ColumnDefinition(name: name, type: type, isRequired: required))
+                columns.append(ColumnDefinition(name: name, type: type, isRequired: required, attributeType: attributeType))
             }
         }
         for entity in entities {
             // A primary key is the `_pk` column itself.
             for attribute in entity.ownAttributes where !attribute.isTransient && !attribute.isPrimaryKey {
-                add(attribute.name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional)
+                var name = attribute.name
+                if separatingTypes, let shared = columns.first(where: { $0.name == name }), shared.attributeType != attribute.type {
+                    name = "\(attribute.name)_\(attribute.type.rawValue)"
+                    for kind in model.kinds(of: entity) {
+                        if let own = kind.attribute(named: attribute.name) { renamed[ObjectIdentifier(own)] = name }
+                    }
+                }
+                add(name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional, attributeType: attribute.type)
             }
             for relationship in entity.ownRelationships where relationship.isToOne {
                 add(relationship.name, "INTEGER", required: false)
@@ -51,17 +70,27 @@ struct SQLiteTableLayout {
             for column in relationshipLayout.positionColumnsByEntity[entity.index] { add(column, "INTEGER", required: false) }
         }
         self.columns = columns
+        self.renamedColumns = renamed
     }
+
+    /// The column holding `attribute` (of one of the table's entities): its own name's, `_pk`
+    /// for a primary key, or the column of its type (see `separatingTypes`).
+    package func column(of attribute: AttributeDescription) -> String {
+        renamedColumns[ObjectIdentifier(attribute)] ?? attribute.columnName
+    }
+
+    /// Every renamed attribute's column (see `column(of:)`), by attribute.
+    package var attributeColumns: [ObjectIdentifier: String] { renamedColumns }
 
     /// `"_<relationship>_entity"` for a to-one whose destination has sub-entities (the key alone
     /// does not say which entity the destination is), else `nil`.
-    static func referenceEntityColumn(_ relationship: RelationshipDescription, model: ManagedObjectModel) -> String? {
+    package static func referenceEntityColumn(_ relationship: RelationshipDescription, model: ManagedObjectModel) -> String? {
         model.kindIndexes[relationship.destinationIndex].count > 1 ? "_\(relationship.name)_entity" : nil
     }
 
     /// `"_entity" IN ('A', 'B')` for the rows of `entities` (entity names are identifiers, so
     /// they need no escaping).
-    static func entityFilter(_ entities: [EntityDescription]) -> String {
+    package static func entityFilter(_ entities: [EntityDescription]) -> String {
         let names = entities.map { "'\($0.name)'" }
         let column = quoteIdentifier(entityColumn)
         return names.count == 1 ? "\(column) = \(names[0])" : "\(column) IN (\(names.joined(separator: ", ")))"

@@ -4,7 +4,7 @@
 /// A class confined to the store's queue for the length of one save: the map from temporary IDs
 /// to keys is built only when a row first refers to an unsaved object, so a save of objects
 /// without such references (most large inserts) never hashes their IDs.
-final class SaveKeys {
+package final class SaveKeys {
     /// The save's inserts, and the key of each, in order.
     private let inserts: [SaveRequest.Insert]
     private let rowKeys: [Int64]
@@ -14,7 +14,7 @@ final class SaveKeys {
     let idSpaces: [ObjectIDSpace]
 
     /// The keys of `inserts`, `rowKeys[i]` being the key of `inserts[i]`.
-    init(idSpaces: [ObjectIDSpace], inserts: [SaveRequest.Insert] = [], rowKeys: [Int64] = []) {
+    package init(idSpaces: [ObjectIDSpace], inserts: [SaveRequest.Insert] = [], rowKeys: [Int64] = []) {
         self.idSpaces = idSpaces
         self.inserts = inserts
         self.rowKeys = rowKeys
@@ -32,7 +32,7 @@ final class SaveKeys {
 
     /// The primary key of `objectID`, saved or assigned by this save, or an error naming who refers
     /// to the unsaved object.
-    func key(of objectID: ManagedObjectID, referencedBy source: ManagedObjectID, through relationship: String) throws -> Int64 {
+    package func key(of objectID: ManagedObjectID, referencedBy source: ManagedObjectID, through relationship: String) throws -> Int64 {
         if let key = objectID.primaryKey ?? assignedKey(of: objectID) { return key }
         throw ObjectGraphError(
             .invalidOperation,
@@ -47,12 +47,33 @@ final class SaveKeys {
     }
 
     /// `values` with every to-one destination given its permanent ID.
-    func resolvingReferences(in values: [AttributeValue], of objectID: ManagedObjectID) throws -> [AttributeValue] {
+    package func resolvingReferences(in values: [AttributeValue], of objectID: ManagedObjectID) throws -> [AttributeValue] {
         var values = values
         for relationship in objectID.entity.toOneRelationships {
             guard case .object(let destination) = values[relationship.slot], destination.isTemporaryID else { continue }
             values[relationship.slot] = .object(try permanentID(of: destination, referencedBy: objectID, through: relationship.name))
         }
         return values
+    }
+
+    /// The primary key of an object that must already be saved, to `action` (delete, update) it.
+    package static func savedKey(of objectID: ManagedObjectID, _ action: String) throws -> Int64 {
+        guard let key = objectID.primaryKey else {
+            throw ObjectGraphError(
+                .invalidOperation, "Cannot \(action) \(objectID.shortDescription) in the store: it has never been saved",
+                entityName: objectID.entity.name, objectID: objectID)
+        }
+        return key
+    }
+
+    /// A value row must hold one value per attribute and to-one relationship of its entity.
+    package static func checkRow(_ values: [AttributeValue], of entity: EntityDescription, _ objectID: @autoclosure () -> ManagedObjectID) throws {
+        let expected = entity.rowWidth
+        guard values.count == expected else {
+            let objectID = objectID()
+            throw ObjectGraphError(
+                .invalidOperation, "Cannot save \(objectID.shortDescription): its row has \(values.count) values for \(expected) properties",
+                entityName: entity.name, objectID: objectID)
+        }
     }
 }

@@ -1,7 +1,7 @@
 /// A batch operation as a store carries it out: straight on the rows, no objects involved.
 /// Both stores turn it into one `SaveRequest` inside their write transaction (`saveRequest`),
 /// so a batch follows exactly the rules of a save: constraints, key counters, join-table pairs.
-struct StoreBatchRequest {
+package struct StoreBatchRequest {
     enum Operation {
         /// Delete the matching rows; foreign keys pointing at them are set to NULL.
         case delete
@@ -27,7 +27,7 @@ struct StoreBatchRequest {
     /// Carries out the batch inside the store's write transaction: `read` reads rows in it,
     /// `apply` writes a save request in it (returning the keys given to inserted rows). Returns
     /// the objects inserted, updated or deleted.
-    func run(
+    package func run(
         model: ManagedObjectModel, spaces: [ObjectIDSpace],
         read: (StoreFetchRequest) throws -> [Snapshot], apply: (SaveRequest) throws -> [Int64]
     ) throws -> [ManagedObjectID] {

@@ -66,7 +66,7 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     /// The SQL statement that failed, if any. Not part of `description`.
     public var sql: String?
 
-    init(_ kind: Kind, _ message: String, entityName: String? = nil, objectID: ManagedObjectID? = nil, key: String? = nil) {
+    package init(_ kind: Kind, _ message: String, entityName: String? = nil, objectID: ManagedObjectID? = nil, key: String? = nil) {
         self.kind = kind
         self.message = message
         self.entityName = entityName

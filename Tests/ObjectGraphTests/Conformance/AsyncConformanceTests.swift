@@ -9,7 +9,9 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ObjectGraphConformance-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let container = TestStore.makeContainer(kind, model: try ConformanceModel.load(), directory: directory)
+        let database = kind == .postgreSQL ? try PostgreSQLTestServer.shared.get().createDatabase() : nil
+        defer { if let database { try? PostgreSQLTestServer.shared.get().dropDatabase(database) } }
+        let container = try TestStore.makeContainer(kind, model: try ConformanceModel.load(), directory: directory, database: database)
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         try await container.loadPersistentStores()
         #expect(container.persistentStoreCoordinator.persistentStoreIdentifier != nil)

@@ -76,7 +76,7 @@ import Testing
         #expect(read.map { $0?.description } == texts.map { $0 } + [nil])
     }
 
-    @Test(arguments: StoreKind.allCases)
+    @Test(arguments: StoreKind.exceptPostgreSQL)
     func string(kind: StoreKind) throws {
         let values: [String?] = [
             "", "plain", "ünïcödé 🎉 — 日本語", "e\u{301}", "é", "quotes ' and \"", "line\nbreak\ttab", "nul\u{0}inside", nil,

@@ -122,8 +122,8 @@ import Testing
             #expect(files.contains("Conformance.sqlite") && !files.contains("Conformance.sqlite-wal"), "\(files)")
         }
         try store.container.loadPersistentStores()
-        // The SQLite file keeps its objects; an in-memory store starts empty again.
-        #expect(try store.storedCount("Item") == (kind == .sqlite ? 1 : 0))
-        if kind == .sqlite { #expect(try store.withNewContext { try $0.existingObject(with: id).label } == "KEPT") }
+        // The SQLite file and the PostgreSQL database keep their objects; an in-memory store starts empty again.
+        #expect(try store.storedCount("Item") == (kind.keepsDataWhenReopened ? 1 : 0))
+        if kind.keepsDataWhenReopened { #expect(try store.withNewContext { try $0.existingObject(with: id).label } == "KEPT") }
     }
 }

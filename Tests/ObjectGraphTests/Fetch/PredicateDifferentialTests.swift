@@ -96,7 +96,7 @@ struct PredicateDifferentialTests {
 
     // MARK: - Random rows and predicates
 
-    private static func randomRow(using generator: inout SeededGenerator) -> [AttributeValue] {
+    static func randomRow(using generator: inout SeededGenerator) -> [AttributeValue] {
         var row = entity.defaultValues
         for attribute in stored where Int.random(in: 0..<5, using: &generator) != 0 {
             row[attribute.index] = randomValue(for: attribute.type, using: &generator)
@@ -146,7 +146,7 @@ struct PredicateDifferentialTests {
         }
     }
 
-    private static func randomPredicate(depth: Int, using generator: inout SeededGenerator) -> (String, [any Sendable]) {
+    static func randomPredicate(depth: Int, using generator: inout SeededGenerator) -> (String, [any Sendable]) {
         let attribute = stored[Int.random(in: 0..<stored.count, using: &generator)]
         let key = attribute.name
         switch depth >= 3 ? Int.random(in: 0..<4, using: &generator) : Int.random(in: 0..<8, using: &generator) {

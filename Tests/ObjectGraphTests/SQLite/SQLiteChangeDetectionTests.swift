@@ -28,7 +28,7 @@ import Testing
     @Test func aCommitByAnotherCoordinatorIsSeen() throws {
         let store = try TestStore(.sqlite)
         let id = try cachedItem(in: store)
-        let other = TestStore.makeContainer(.sqlite, model: store.container.managedObjectModel, directory: store.directory)
+        let other = try TestStore.makeContainer(.sqlite, model: store.container.managedObjectModel, directory: store.directory)
         try other.loadPersistentStores()
         defer { other.persistentStoreCoordinator.removePersistentStore() }
         let context = other.newBackgroundContext()

@@ -1,15 +1,19 @@
 import Foundation
 @testable import ObjectGraph
+import ObjectGraphPostgres
 
 /// A loaded container for one conformance test: a SQLite file in a fresh temporary directory
-/// (tests run in parallel, so none share a file) or an in-memory store. The store is closed and
-/// the directory removed when the value goes away.
+/// (tests run in parallel, so none share a file), an in-memory store, or a new database of the
+/// tests' PostgreSQL server. The store is closed and the directory or database removed when the
+/// value goes away.
 final class TestStore {
     let kind: StoreKind
     /// The container under test; replaced by `reopen()` for SQLite stores.
     private(set) var container: PersistentContainer
-    /// The directory holding the SQLite file, `nil` for in-memory stores.
+    /// The directory holding the SQLite file, `nil` for other stores.
     let directory: URL?
+    /// The PostgreSQL database of the store, `nil` for other stores.
+    let database: String?
     /// Loads the store's model; called again by `reopen()`, as a restarted program would.
     private let loadModel: () throws -> ManagedObjectModel
     /// The SQLite pragmas of the store's description.
@@ -31,20 +35,27 @@ final class TestStore {
                 .appendingPathComponent("ObjectGraphConformance-\(UUID().uuidString)", isDirectory: true)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             self.directory = directory
+            self.database = nil
         case .inMemory:
             self.directory = nil
+            self.database = nil
+        case .postgreSQL:
+            self.directory = nil
+            self.database = try PostgreSQLTestServer.shared.get().createDatabase()
         }
-        container = Self.makeContainer(kind, model: try loadModel(), directory: directory, pragmas: pragmas)
+        container = try Self.makeContainer(kind, model: try loadModel(), directory: directory, database: database, pragmas: pragmas)
         try container.loadPersistentStores()
     }
 
     deinit {
         container.persistentStoreCoordinator.removePersistentStore()
         if let directory { try? FileManager.default.removeItem(at: directory) }
+        if let database, let server = try? PostgreSQLTestServer.shared.get() { server.dropDatabase(database) }
     }
 
-    /// An unloaded container of `kind`; SQLite stores live in `directory`/Conformance.sqlite.
-    static func makeContainer(_ kind: StoreKind, model: ManagedObjectModel, directory: URL?, pragmas: [String: String] = [:]) -> PersistentContainer {
+    /// An unloaded container of `kind`; SQLite stores live in `directory`/Conformance.sqlite,
+    /// PostgreSQL stores in `database` of the tests' server.
+    static func makeContainer(_ kind: StoreKind, model: ManagedObjectModel, directory: URL?, database: String? = nil, pragmas: [String: String] = [:]) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Conformance", managedObjectModel: model)
         switch kind {
         case .sqlite:
@@ -53,18 +64,20 @@ final class TestStore {
             container.persistentStoreDescriptions = [description]
         case .inMemory:
             container.persistentStoreDescriptions = [.inMemory]
+        case .postgreSQL:
+            container.persistentStoreDescriptions = [PersistentStoreDescription(postgresURL: try PostgreSQLTestServer.shared.get().url(database: database!))]
         }
         return container
     }
 
-    /// Closes the store and opens the same file again in a new container, with a freshly loaded
-    /// model: what a program sees after a restart. For in-memory stores the container stays (its
-    /// data would vanish with it); callers use a new context instead.
+    /// Closes the store and opens the same file or database again in a new container, with a
+    /// freshly loaded model: what a program sees after a restart. For in-memory stores the
+    /// container stays (its data would vanish with it); callers use a new context instead.
     func reopen() throws {
-        guard kind == .sqlite else { return }
+        guard kind.keepsDataWhenReopened else { return }
         let model = try loadModel()
         container.persistentStoreCoordinator.removePersistentStore()
-        container = Self.makeContainer(kind, model: model, directory: directory, pragmas: pragmas)
+        container = try Self.makeContainer(kind, model: model, directory: directory, database: database, pragmas: pragmas)
         try container.loadPersistentStores()
     }
 

@@ -1,0 +1,149 @@
+import Dispatch
+import Foundation
+import ObjectGraph
+import Synchronization
+
+/// A store in a PostgreSQL database: the SQLite store's tables in PostgreSQL's types (see
+/// `PostgreSQLSchema`), written in one transaction per save with row versions checked
+/// (optimistic locking), read with the predicate compiler shared with SQLite in PostgreSQL's
+/// dialect.
+///
+/// One connection, owned by the store's serial queue: every `PersistentStore` method runs there
+/// with `queue.sync` and waits there for the server, so callers on any thread see each call
+/// complete and no event-loop thread ever waits. Reads therefore wait for a save in progress
+/// (a pool of reading connections can come later without changing the seam).
+final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
+    // Why @unchecked Sendable is sound: every stored property but `state` is an immutable `let`
+    // of a Sendable type or an atomic. `state` (the connection and the tables, not thread-safe)
+    // is only touched inside `queue.sync`, and the queue is serial.
+
+    let identifier: String
+    let idSpaces: [ObjectIDSpace]
+    let model: ManagedObjectModel
+    let storeDescription: PersistentStoreDescription
+    private let queue: DispatchQueue
+    private let state: PostgreSQLStoreState
+    /// See `dataGeneration()`.
+    private let generation = Atomic<UInt64>(0)
+
+    /// Connects to the database `description.url` names and opens the store there, creating its
+    /// tables in an empty database. Throws `.storeUnavailable` (no server, refused login, no such
+    /// database, a database holding tables of something else), `.modelMismatch` (a store of
+    /// another model: migration on PostgreSQL is not there yet) or `.invalidOperation` (options
+    /// the PostgreSQL store does not support yet).
+    init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
+        guard let url = description.url else {
+            throw ObjectGraphError(.storeUnavailable, "A PostgreSQL store needs a postgres:// URL; the store description has none")
+        }
+        let location = try PostgreSQLLocation(url)
+        if description.recordsPersistentHistory {
+            throw ObjectGraphError(.invalidOperation, "The PostgreSQL store at \(location) cannot record persistent history yet (recordsPersistentHistory)")
+        }
+        if description.isReadOnly {
+            throw ObjectGraphError(.invalidOperation, "The PostgreSQL store at \(location) cannot be opened read-only yet (isReadOnly); use a role that may only read")
+        }
+        let queue = DispatchQueue(label: "ObjectGraph.PostgreSQLStore.\(location.database)")
+        self.state = try queue.sync { try PostgreSQLStoreState.open(location, model: model) }
+        self.queue = queue
+        self.model = model
+        self.storeDescription = description
+        self.identifier = state.metadata.storeIdentifier
+        self.idSpaces = state.idSpaces
+    }
+
+    deinit {
+        state.close()
+    }
+
+    func save(_ request: SaveRequest) throws -> [Int64] {
+        try withState { try $0.save(request) }
+    }
+
+    func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
+        try withState { try $0.fetch(request) }
+    }
+
+    func count(_ request: StoreFetchRequest) throws -> Int {
+        try withState { try $0.count(request) }
+    }
+
+    func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot] {
+        try withState { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
+    }
+
+    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+        try withState { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
+    }
+
+    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+        try withState { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
+    }
+
+    func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]]? {
+        try withState { try $0.groupedValues(request) }
+    }
+
+    func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
+        try withState { state in
+            var affected: [ManagedObjectID] = []
+            _ = try state.save { apply in
+                affected = try request.run(model: model, spaces: idSpaces, read: { try state.fetch($0) }, apply: apply)
+                return []
+            }
+            return affected
+        }
+    }
+
+    func reservePrimaryKeys(for entity: EntityDescription, count: Int) throws -> [Int64] {
+        try withState { try $0.reservePrimaryKeys(for: entity, count: count) }
+    }
+
+    func integrityProblems(quick: Bool) throws -> [IntegrityReport.Problem] {
+        throw notYet("integrity checks")
+    }
+
+    func backup(to url: URL) throws {
+        throw notYet("backups (use pg_dump)")
+    }
+
+    func dump(to url: URL) throws {
+        throw notYet("dumps to SQL text (use pg_dump)")
+    }
+
+    func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> [PersistentHistoryTransaction] {
+        throw notYet("persistent history")
+    }
+
+    func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int {
+        throw notYet("persistent history")
+    }
+
+    func currentHistoryToken() throws -> PersistentHistoryToken? {
+        throw notYet("persistent history")
+    }
+
+    func close() {
+        queue.sync { state.close() }
+    }
+
+    /// Other processes write the same database and nothing tells this one yet (LISTEN/NOTIFY
+    /// will), so the generation changes at every call: the coordinator's row cache never keeps
+    /// a row past the read that brought it.
+    func dataGeneration() -> UInt64 {
+        generation.add(1, ordering: .relaxed).newValue
+    }
+
+    private func notYet(_ feature: String) -> ObjectGraphError {
+        ObjectGraphError(.invalidOperation, "The PostgreSQL store does not support \(feature) yet")
+    }
+
+    /// Runs `body` with the state on the store's queue; throws once the store is closed.
+    private func withState<T>(_ body: (PostgreSQLStoreState) throws -> T) throws -> T {
+        try queue.sync {
+            guard !state.isClosed else {
+                throw ObjectGraphError(.invalidOperation, "The PostgreSQL store at \(state.connection.location) is closed")
+            }
+            return try body(state)
+        }
+    }
+}

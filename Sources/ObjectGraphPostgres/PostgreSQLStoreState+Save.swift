@@ -1,0 +1,199 @@
+import Foundation
+import ObjectGraph
+
+/// Saving: one transaction per save, as the SQLite store saves (keys for new rows first, then
+/// deletes, updates with their versions checked, inserts, relationship changes), each row a
+/// statement; a failed save rolls back and leaves nothing.
+extension PostgreSQLStoreState {
+    /// Applies `request`; returns the keys given to inserts that had temporary IDs, in order.
+    func save(_ request: SaveRequest) throws -> [Int64] {
+        guard !request.isEmpty else { return [] }
+        return try save { apply in try apply(request) }
+    }
+
+    /// Runs `work` in one transaction; `work` applies save requests with the function it is
+    /// given (batch operations read rows in between).
+    func save(_ work: (_ apply: (SaveRequest) throws -> [Int64]) throws -> [Int64]) throws -> [Int64] {
+        do {
+            return try connection.transaction { try work { try applyInTransaction($0) } }
+        } catch let failure as PostgreSQLFailure {
+            throw failure.error("Cannot save to the PostgreSQL store at \(connection.location)")
+        }
+    }
+
+    private func applyInTransaction(_ request: SaveRequest) throws -> [Int64] {
+        let (rowKeys, assigned) = try primaryKeys(for: request.inserts)
+        let keys = SaveKeys(idSpaces: idSpaces, inserts: request.inserts, rowKeys: rowKeys)
+        var conflicts = try deleteRows(request)
+        for update in request.updates {
+            if let conflict = try apply(update, keys: keys) { conflicts.rows.append(conflict) }
+        }
+        // Every row was checked, so the error lists every conflict; the transaction rolls back.
+        if !conflicts.rows.isEmpty { throw conflicts }
+        try insertRows(request.inserts, rowKeys: rowKeys, keys: keys)
+        try applyRelationshipChanges(request.relationshipChanges, keys: keys)
+        return assigned
+    }
+
+    /// Deletes rows and the join-table pairs they are part of, each entity's rows a few
+    /// statements at a time; rows whose deletion expects a version are deleted only at it. Rows
+    /// left behind were changed since, and are returned as conflicts. A row already gone is not
+    /// an error: the save's intent holds.
+    private func deleteRows(_ request: SaveRequest) throws -> VersionConflicts {
+        var conflicts = VersionConflicts()
+        let pk = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        let version = quoteIdentifier(SQLiteSchema.versionColumn)
+        var groups: [(entity: EntityDescription, rows: [(objectID: ManagedObjectID, key: Int64, version: Int64)])] = []
+        for (position, objectID) in request.deletes.enumerated() {
+            let row = (objectID, try SaveKeys.savedKey(of: objectID, "delete"), request.deleteVersions.isEmpty ? 0 : request.deleteVersions[position])
+            if groups.last?.entity === objectID.entity { groups[groups.count - 1].rows.append(row) } else { groups.append((objectID.entity, [row])) }
+        }
+        for (entity, rows) in groups {
+            let table = try table(for: entity)
+            for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
+                let chunk = rows[start..<min(start + Self.rowsPerStatement, rows.count)]
+                let (versioned, unversioned) = (chunk.filter { $0.version > 0 }, chunk.filter { $0.version == 0 })
+                if !unversioned.isEmpty {
+                    try write("DELETE FROM \(table.quotedName) WHERE \(pk) IN (\(placeholders(unversioned.count)))", unversioned.map { .integer($0.key) }, for: unversioned[0].objectID, "Cannot delete")
+                }
+                if !versioned.isEmpty {
+                    let pairs = versioned.indices.map { "(\(dialect.placeholder(2 * $0 + 1))::bigint, \(dialect.placeholder(2 * $0 + 2))::bigint)" }
+                    let deleted = try write(
+                        "DELETE FROM \(table.quotedName) WHERE (\(pk), \(version)) IN (\(pairs.joined(separator: ", ")))",
+                        versioned.flatMap { [.integer($0.key), .integer($0.version)] }, for: versioned[0].objectID, "Cannot delete")
+                    if deleted < versioned.count {
+                        // Rows still there were at another version; rows missing were gone before.
+                        let left = try snapshots(of: entity, primaryKeys: versioned.map(\.key))
+                        for row in versioned { if let current = left[row.key] { conflicts.rows.append((row.objectID, current)) } }
+                    }
+                }
+                for (joinTable, column) in relationshipLayout.joinColumns(holding: entity, in: model) {
+                    try write(
+                        "DELETE FROM \(quoteIdentifier(joinTable.name)) WHERE \(quoteIdentifier(column)) IN (\(placeholders(chunk.count)))",
+                        chunk.map { .integer($0.key) }, for: chunk.first!.objectID, "Cannot delete")
+                }
+            }
+        }
+        return conflicts
+    }
+
+    /// Rows per multi-row statement: well below PostgreSQL's 65,535 parameters for any table.
+    static let rowsPerStatement = 500
+
+    /// Inserts rows, each run of one entity's rows a few multi-row statements. When one fails,
+    /// its rows are written again one at a time (after a savepoint put the transaction back), so
+    /// the error names the object that broke a constraint.
+    private func insertRows(_ inserts: [SaveRequest.Insert], rowKeys: [Int64], keys: SaveKeys) throws {
+        var start = 0
+        while start < inserts.count {
+            let entity = inserts[start].objectID.entity
+            let table = try table(for: entity)
+            let perStatement = max(1, min(Self.rowsPerStatement, 60_000 / (table.writeColumns.count + 2)))
+            var end = start + 1
+            while end < inserts.count, end - start < perStatement, inserts[end].objectID.entity === entity { end += 1 }
+            let rows = try (start..<end).map { try insertedRow(inserts[$0], key: rowKeys[$0], table: table, keys: keys) }
+            if rows.count == 1 {
+                try write(insertSQL(table, rows: 1), rows[0].bindings, for: inserts[start].objectID, values: rows[0].values, table: table)
+            } else {
+                try connection.execute("SAVEPOINT objectgraph_rows")
+                do {
+                    try connection.execute(insertSQL(table, rows: rows.count), rows.flatMap(\.bindings))
+                } catch is PostgreSQLFailure {
+                    try connection.execute("ROLLBACK TO SAVEPOINT objectgraph_rows")
+                    for (offset, row) in rows.enumerated() {
+                        try write(insertSQL(table, rows: 1), row.bindings, for: inserts[start + offset].objectID, values: row.values, table: table)
+                    }
+                }
+            }
+            start = end
+        }
+    }
+
+    /// An inserted row's values (references resolved) and what its INSERT binds, checked as
+    /// every inserted row is.
+    private func insertedRow(_ insert: SaveRequest.Insert, key: Int64, table: SQLiteStoreTable, keys: SaveKeys) throws -> (values: [AttributeValue], bindings: [AttributeValue]) {
+        try SaveKeys.checkRow(insert.values, of: table.entity, insert.objectID)
+        for attribute in table.requiredInNullableColumns where insert.values[attribute.index].isNull {
+            throw ConstraintViolation.missingValue(entity: table.entity, objectID: insert.objectID, key: attribute.name)
+        }
+        let values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)
+        var bindings: [AttributeValue] = [.integer(key)]
+        if table.kindsFilter != nil { bindings.append(.string(table.entity.name)) }
+        for column in table.writeColumns { bindings.append(column.written(values[column.slot])) }
+        return (values, bindings)
+    }
+
+    /// `INSERT INTO "T" (…) VALUES (…), (…)` of `rows` rows of `table`'s columns.
+    private func insertSQL(_ table: SQLiteStoreTable, rows: Int) -> String {
+        let names = [SQLiteSchema.primaryKeyColumn] + (table.kindsFilter != nil ? [SQLiteTableLayout.entityColumn] : []) + table.writeColumns.map(\.name)
+        let tuples = (0..<rows).map { "(\(placeholders(names.count, from: $0 * names.count + 1)))" }
+        return "INSERT INTO \(table.quotedName) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
+    }
+
+    /// Writes the changed stored attributes and to-one relationships of a row and bumps its
+    /// version; returns the conflict instead when the row is not at the version it expects.
+    private func apply(_ update: SaveRequest.Update, keys: SaveKeys) throws -> (objectID: ManagedObjectID, current: Snapshot?)? {
+        let table = try table(for: update.objectID.entity)
+        let key = try SaveKeys.savedKey(of: update.objectID, "update")
+        try SaveKeys.checkRow(update.values, of: update.objectID.entity, update.objectID)
+        let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
+        var columns: [SQLiteStoreTable.WriteColumn] = []
+        for slot in update.changedAttributes where !columns.contains(where: { $0.slot == slot }) {
+            guard slot >= 0 && slot < table.entity.rowWidth else {
+                throw ObjectGraphError(.invalidOperation, "Cannot save \(update.objectID.shortDescription): property slot \(slot) does not exist", entityName: table.entity.name, objectID: update.objectID)
+            }
+            columns += table.writeColumns.filter { $0.slot == slot }
+        }
+        let version = quoteIdentifier(SQLiteSchema.versionColumn)
+        var bindings = columns.map { $0.written(values[$0.slot]) }
+        var assignments = columns.enumerated().map { "\(quoteIdentifier($1.name)) = $\($0 + 1)" }
+        assignments.append("\(version) = \(version) + 1")
+        bindings.append(.integer(key))
+        var sql = "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = $\(bindings.count)"
+        if let expected = update.expectedVersion {
+            bindings.append(.integer(expected))
+            sql += " AND \(version) = $\(bindings.count)"
+        }
+        guard try write(sql, bindings, for: update.objectID, values: values, table: table) == 0 else { return nil }
+        guard update.expectedVersion != nil else { throw ConstraintViolation.rowGone(update.objectID) }
+        return (update.objectID, try snapshots(of: update.objectID.entity, primaryKeys: [key])[key])
+    }
+
+    /// Runs a write statement; returns how many rows it changed. A failure is explained in
+    /// terms of `objectID` (with the row's `values` and `table`, a uniqueness clash or a missing
+    /// required value says which property).
+    @discardableResult
+    func write(_ sql: String, _ bindings: [AttributeValue], for objectID: ManagedObjectID, _ doing: String = "Cannot save", values: [AttributeValue]? = nil, table: SQLiteStoreTable? = nil) throws -> Int {
+        do {
+            return try connection.execute(sql, bindings).changedRows
+        } catch let failure as PostgreSQLFailure {
+            throw explain(failure, objectID: objectID, doing, values: values, table: table)
+        }
+    }
+
+    /// A failed row write as the error the SQLite and in-memory stores raise for it.
+    private func explain(_ failure: PostgreSQLFailure, objectID: ManagedObjectID, _ doing: String, values: [AttributeValue]?, table: SQLiteStoreTable?) -> ObjectGraphError {
+        let entity = table?.entity ?? objectID.entity
+        switch failure.sqlState {
+        case "23505":
+            let columns = failure.constrainedColumns
+            if columns == [SQLiteSchema.primaryKeyColumn] {
+                guard let primaryKey = entity.primaryKey, let values else {
+                    return ObjectGraphError(.constraintViolation, "Cannot save \(objectID.shortDescription): another \(entity.name) already has its primary key; nothing was written.", entityName: entity.name, objectID: objectID)
+                }
+                return ConstraintViolation.uniqueness(entity: entity, objectID: objectID, keys: [primaryKey], values: [entity.attribute(named: primaryKey).map { values[$0.index] } ?? .null])
+            }
+            let attributes = columns.compactMap(entity.attribute(named:))
+            if let values, !attributes.isEmpty, attributes.count == columns.count {
+                return ConstraintViolation.uniqueness(entity: entity, objectID: objectID, keys: columns, values: attributes.map { values[$0.index] })
+            }
+        case "23502":
+            if let column = failure.column, entity.attribute(named: column) != nil {
+                return ConstraintViolation.missingValue(entity: entity, objectID: objectID, key: column)
+            }
+        default:
+            break
+        }
+        return failure.error("\(doing) \(objectID.shortDescription)", entityName: entity.name, objectID: objectID)
+    }
+}

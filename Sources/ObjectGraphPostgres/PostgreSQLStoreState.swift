@@ -1,0 +1,118 @@
+import Foundation
+import ObjectGraph
+import PostgresNIO
+
+/// Everything about an open PostgreSQL store that is not thread-safe: the connection and what
+/// reading and writing need from the model. Owned by one `PostgreSQLStore` and touched only on
+/// that store's serial queue.
+final class PostgreSQLStoreState {
+    let connection: PostgreSQLConnection
+    let metadata: SQLiteStoreMetadata
+    let model: ManagedObjectModel
+    /// The store's ID space of each entity, by entity index.
+    let idSpaces: [ObjectIDSpace]
+    /// Where each relationship lives.
+    let relationshipLayout: RelationshipLayout
+    /// Each entity's view of its table (shared with the SQLite store: SQL of the reads, how
+    /// result columns map to value-row slots, the columns writes set), by entity index.
+    let tables: [SQLiteStoreTable]
+    let dialect: PostgreSQLDialect
+    private(set) var isClosed = false
+
+    private init(connection: PostgreSQLConnection, metadata: SQLiteStoreMetadata, model: ManagedObjectModel) {
+        self.connection = connection
+        self.metadata = metadata
+        self.model = model
+        let idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: metadata.storeIdentifier)
+        self.idSpaces = idSpaces
+        let relationshipLayout = RelationshipLayout(model: model)
+        self.relationshipLayout = relationshipLayout
+        let layouts = Dictionary(uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
+            ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout, separatingTypes: true))
+        })
+        dialect = PostgreSQLDialect(renamedColumns: layouts.values.reduce(into: [:]) { $0.merge($1.attributeColumns) { first, _ in first } })
+        tables = model.entities.map { entity in
+            SQLiteStoreTable(entity: entity, layout: layouts[model.rootIndexes[entity.index]]!, isStrict: false, model: model, idSpaces: idSpaces)
+        }
+    }
+
+    /// Connects to `location` and opens the store there: creates the schema in a database
+    /// without one, checks the metadata of one with a store. Stores opening at once (other
+    /// processes) take turns through an advisory lock, so only one creates the schema.
+    static func open(_ location: PostgreSQLLocation, model: ManagedObjectModel) throws -> PostgreSQLStoreState {
+        let connection = try PostgreSQLConnection(location)
+        do {
+            let metadata = try connection.transaction {
+                try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(schemaLock)])
+                let existing = try connection.execute(
+                    "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()")
+                let names = try Set(existing.rows.map { try $0.makeRandomAccess()[0].decode(String.self) })
+                guard names.contains(SQLiteSchema.metadataTable) else {
+                    guard names.isEmpty else {
+                        throw ObjectGraphError(
+                            .storeUnavailable,
+                            "The database at \(location) holds tables but no ObjectGraph store (no \(SQLiteSchema.metadataTable) table); use an empty database")
+                    }
+                    return try create(model, on: connection)
+                }
+                let metadata = try readMetadata(on: connection)
+                try metadata.checkCompatible(with: model, path: location.description)
+                return metadata
+            }
+            return PostgreSQLStoreState(connection: connection, metadata: metadata, model: model)
+        } catch let failure as PostgreSQLFailure {
+            connection.close()
+            throw failure.error("Cannot open the PostgreSQL store at \(location)")
+        } catch {
+            connection.close()
+            throw error
+        }
+    }
+
+    /// The advisory lock key every store takes while opening ("ObjGraph" in ASCII).
+    private static let schemaLock: Int64 = 0x4F62_6A47_7261_7068
+
+    /// Creates `model`'s schema and metadata inside the caller's transaction.
+    private static func create(_ model: ManagedObjectModel, on connection: PostgreSQLConnection) throws -> SQLiteStoreMetadata {
+        // One round trip for the whole schema: each statement run by one anonymous block.
+        let statements = PostgreSQLSchema.statements(for: model).enumerated().map { number, statement in
+            "EXECUTE $ddl\(number)$\(statement)$ddl\(number)$;"
+        }
+        try connection.execute("DO $objectgraph$ BEGIN\n\(statements.joined(separator: "\n"))\nEND $objectgraph$")
+        let metadata = SQLiteStoreMetadata(newStoreFor: model)
+        let entries = metadata.entries
+        let rows = entries.indices.map { "($\(2 * $0 + 1), $\(2 * $0 + 2))" }
+        try connection.execute(
+            "INSERT INTO \(quoteIdentifier(SQLiteSchema.metadataTable)) (\"key\", \"value\") VALUES \(rows.joined(separator: ", "))",
+            entries.flatMap { [.string($0.key), $0.value] })
+        return metadata
+    }
+
+    /// The store's metadata, as `create` wrote it.
+    private static func readMetadata(on connection: PostgreSQLConnection) throws -> SQLiteStoreMetadata {
+        let result = try connection.execute("SELECT \"key\", \"value\" FROM \(quoteIdentifier(SQLiteSchema.metadataTable))")
+        var entries: [String: String] = [:]
+        for row in result.rows {
+            let cells = row.makeRandomAccess()
+            entries[try cells[0].decode(String.self)] = try cells[1].decode(String.self)
+        }
+        return try SQLiteStoreMetadata(entries: entries, location: connection.location.description)
+    }
+
+    /// The table of `entity`, which must belong to the store's model.
+    func table(for entity: EntityDescription) throws -> SQLiteStoreTable {
+        guard entity.index < tables.count, tables[entity.index].entity === entity else {
+            throw ObjectGraphError(.invalidOperation, "The entity \(entity.name) does not belong to the model of the store at \(connection.location)", entityName: entity.name)
+        }
+        return tables[entity.index]
+    }
+
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        connection.close()
+    }
+}
+
+@available(*, unavailable)
+extension PostgreSQLStoreState: Sendable {}

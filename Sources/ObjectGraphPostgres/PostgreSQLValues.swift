@@ -1,0 +1,89 @@
+import Foundation
+import ObjectGraph
+import PostgresNIO
+
+/// Values in and out of PostgreSQL, following the storage mapping of `PostgreSQLSchema`: the same
+/// values the SQLite store keeps (dates as seconds since 2001, floats widened to doubles, URLs
+/// and JSON as text, object IDs as their keys), in PostgreSQL's types.
+enum PostgreSQLValues {
+    /// Binds `value` as its column keeps it.
+    static func bind(_ value: AttributeValue, to bindings: inout PostgresBindings) throws {
+        switch value {
+        case .null: bindings.appendNull()
+        case .integer(let integer): bindings.append(integer)
+        // −0.0 is kept as 0.0, as SQLite keeps it (and so the in-memory store).
+        case .double(let double): bindings.append(double + 0)
+        case .float(let float): bindings.append(Double(float) + 0)
+        case .decimal(let decimal): try bindings.append(decimal)
+        case .string(let string): bindings.append(try text(string))
+        case .boolean(let flag): bindings.append(flag)
+        case .date(let date): bindings.append(date.timeIntervalSinceReferenceDate + 0)
+        case .binary(let data): try bindings.append(data)
+        case .uuid(let uuid): bindings.append(uuid)
+        case .uri(let url): bindings.append(try text(url.absoluteString))
+        case .json(let document): bindings.append(try text(document.text))
+        case .object(let objectID): bindings.append(objectID.primaryKey ?? 0)
+        }
+    }
+
+    /// PostgreSQL text cannot hold the NUL character, which SQLite's can.
+    private static func text(_ string: String) throws -> String {
+        guard !string.utf8.contains(0) else {
+            throw ObjectGraphError(.invalidOperation, "PostgreSQL cannot store text holding a NUL character (U+0000): \(AttributeValue.string(string).debugText)")
+        }
+        return string
+    }
+
+    /// The value of `cell` as an attribute of `type`; numbers convert between the integer,
+    /// double and numeric results of aggregates (PostgreSQL sums integers as numeric).
+    static func value(of cell: PostgresCell, as type: AttributeType) throws -> AttributeValue {
+        guard cell.bytes != nil else { return .null }
+        switch type {
+        case .integer16, .integer32, .integer64:
+            switch cell.dataType {
+            case .numeric: return .integer(NSDecimalNumber(decimal: try cell.decode(Decimal.self)).int64Value)
+            case .float4, .float8: return .integer(Int64(try cell.decode(Double.self)))
+            default: return .integer(try cell.decode(Int64.self))
+            }
+        case .double: return .double(try double(cell))
+        case .float: return .float(Float(try double(cell)))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: try double(cell)))
+        case .decimal:
+            switch cell.dataType {
+            case .int2, .int4, .int8: return .decimal(Decimal(try cell.decode(Int64.self)))
+            case .float4, .float8: return .decimal(Decimal(try cell.decode(Double.self)))
+            default: return .decimal(try cell.decode(Decimal.self))
+            }
+        case .string: return .string(try cell.decode(String.self))
+        case .boolean: return .boolean(try cell.decode(Bool.self))
+        case .binary: return .binary(try cell.decode(Data.self))
+        case .uuid: return .uuid(try cell.decode(UUID.self))
+        case .uri:
+            let text = try cell.decode(String.self)
+            guard let url = URL(string: text) else {
+                throw ObjectGraphError(.corruptStore, "The store is damaged: column \(cell.columnName) holds '\(text)', which is not a URL")
+            }
+            return .uri(url)
+        case .json: return .json(JSONDocument(validatedData: Data(try cell.decode(String.self).utf8)))
+        }
+    }
+
+    /// A number cell as a double, whichever numeric type the server gave.
+    private static func double(_ cell: PostgresCell) throws -> Double {
+        switch cell.dataType {
+        case .int2, .int4, .int8: return Double(try cell.decode(Int64.self))
+        case .numeric: return NSDecimalNumber(decimal: try cell.decode(Decimal.self)).doubleValue
+        default: return try cell.decode(Double.self)
+        }
+    }
+
+    /// A foreign key cell as a reference to an object of `space`.
+    static func reference(of cell: PostgresCell, in space: ObjectIDSpace) throws -> AttributeValue {
+        guard cell.bytes != nil else { return .null }
+        let key = try cell.decode(Int64.self)
+        guard key > 0 else {
+            throw ObjectGraphError(.corruptStore, "The store is damaged: column \(cell.columnName) holds \(key), which is not a valid key of a \(space.entity.name) (keys start at 1)")
+        }
+        return .object(ManagedObjectID(space: space, primaryKey: key))
+    }
+}
