@@ -9,11 +9,7 @@ import Testing
         let directory = try SQLiteFixtures.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let storePath = directory.appendingPathComponent("Conformance.sqlite").path
-        let container = PersistentContainer(name: "Conformance", managedObjectModel: try ConformanceModel.load())
-        var description = PersistentStoreDescription(url: URL(fileURLWithPath: storePath))
-        description.recordsPersistentHistory = true
-        container.persistentStoreDescriptions = [description]
-        try container.loadPersistentStores()
+        let container = try Self.historyContainer(at: storePath)
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         let coordinator = container.persistentStoreCoordinator
         let context = container.newBackgroundContext()
@@ -54,5 +50,17 @@ import Testing
         #expect(second.count == 1, "nothing twice")
         #expect(second.first?.changes.first?.updatedProperties == ["title"])
         #expect(try catchUp().isEmpty)
+    }
+
+    /// A loaded container on the conformance model's SQLite store at `storePath`, recording
+    /// persistent history, with `configure` applied to its description first.
+    static func historyContainer(at storePath: String, configure: (inout PersistentStoreDescription) -> Void = { _ in }) throws -> PersistentContainer {
+        let container = PersistentContainer(name: "Conformance", managedObjectModel: try ConformanceModel.load())
+        var description = PersistentStoreDescription(url: URL(fileURLWithPath: storePath))
+        description.recordsPersistentHistory = true
+        configure(&description)
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        return container
     }
 }

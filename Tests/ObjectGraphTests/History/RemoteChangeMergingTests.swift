@@ -28,13 +28,10 @@ import Testing
         let directory = try SQLiteFixtures.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let storePath = directory.appendingPathComponent("Conformance.sqlite").path
-        let container = PersistentContainer(name: "Conformance", managedObjectModel: try ConformanceModel.load())
-        var description = PersistentStoreDescription(url: URL(fileURLWithPath: storePath))
-        description.recordsPersistentHistory = true
-        description.mergesRemoteChanges = true
-        description.remoteChangePollInterval = 0.02
-        container.persistentStoreDescriptions = [description]
-        try container.loadPersistentStores()
+        let container = try HistoryAcrossProcessesTests.historyContainer(at: storePath) { description in
+            description.mergesRemoteChanges = true
+            description.remoteChangePollInterval = 0.02
+        }
         defer { container.persistentStoreCoordinator.removePersistentStore() }
 
         let posted = PostedTokens()
