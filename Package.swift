@@ -3,7 +3,7 @@ import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("MemberImportVisibility")
 ]
 
 let package = Package(
@@ -14,7 +14,7 @@ let package = Package(
         .library(name: "ObjectGraphPostgres", targets: ["ObjectGraphPostgres"]),
         .executable(name: "objectgraph", targets: ["ObjectGraphTool"]),
         .executable(name: "library-demo", targets: ["LibraryDemo"]),
-        .plugin(name: "ObjectGraphPlugin", targets: ["ObjectGraphPlugin"]),
+        .plugin(name: "ObjectGraphPlugin", targets: ["ObjectGraphPlugin"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -22,7 +22,7 @@ let package = Package(
         // `swift package generate-documentation` (the DocC catalog in Sources/ObjectGraph/ObjectGraph.docc);
         // a command plugin: built only when that command runs, never linked into a product.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2")
     ],
     targets: [
         .systemLibrary(
@@ -34,7 +34,7 @@ let package = Package(
             name: "ObjectGraph",
             dependencies: [
                 "CSQLite",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strictSettings
         ),
@@ -43,7 +43,7 @@ let package = Package(
             dependencies: [
                 "ObjectGraph",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             swiftSettings: strictSettings
         ),
@@ -51,7 +51,7 @@ let package = Package(
             name: "ObjectGraphTool",
             dependencies: [
                 "ObjectGraph",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings
         ),
@@ -96,6 +96,6 @@ let package = Package(
             name: "ObjectGraphToolTests",
             dependencies: ["ObjectGraphTool", "ObjectGraph"],
             swiftSettings: strictSettings
-        ),
+        )
     ]
 )

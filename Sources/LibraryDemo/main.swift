@@ -44,7 +44,7 @@ print("\n1. Opened a new store at \(storeURL.path)")
 var context = container.viewContext
 
 let authorRows: [(String, String, Double)] = [
-    ("Ursula K. Le Guin", "1929-10-21", 4.8), ("Octavia E. Butler", "1947-06-22", 4.7), ("Ted Chiang", "1967-10-20", 4.6),
+    ("Ursula K. Le Guin", "1929-10-21", 4.8), ("Octavia E. Butler", "1947-06-22", 4.7), ("Ted Chiang", "1967-10-20", 4.6)
 ]
 var authors: [String: ManagedObject] = [:]
 for (name, born, rating) in authorRows {
@@ -62,7 +62,7 @@ let bookRows: [(String, String, String, Int32, Decimal)] = [
     ("The Dispossessed", "9780061054884", "Ursula K. Le Guin", 387, 14.99),
     ("Kindred", "9780807083697", "Octavia E. Butler", 264, 11.00),
     ("Parable of the Sower", "9781538732182", "Octavia E. Butler", 345, 13.25),
-    ("Stories of Your Life and Others", "9781101972120", "Ted Chiang", 281, 16.00),
+    ("Stories of Your Life and Others", "9781101972120", "Ted Chiang", 281, 16.00)
 ]
 var books: [String: ManagedObject] = [:]
 for (title, isbn, author, pages, price) in bookRows {
@@ -252,7 +252,9 @@ try editor.performAndWait {
 let storedTitle = try await container.performBackgroundTask { background in
     try background.existingObject(with: bookID).value(forKey: "title", as: String.self) ?? ""
 }
-print("   a child context's save reached the view context (\"\(try shown.value(forKey: "title", as: String.self) ?? "")\"), not the store (\"\(storedTitle)\")")
+print(
+    "   a child context's save reached the view context (\"\(try shown.value(forKey: "title", as: String.self) ?? "")\"), not the store (\"\(storedTitle)\")"
+)
 try context.save()
 
 let other = container.newBackgroundContext()
@@ -271,7 +273,9 @@ try other.performAndWait {
     other.mergePolicy = .mergeByPropertyObjectTrump
     try other.save()
     let book = try other.existingObject(with: bookID)
-    print("   with .mergeByPropertyObjectTrump: title \"\(try book.value(forKey: "title", as: String.self) ?? "")\", summary \"\(try book.value(forKey: "summary", as: String.self) ?? "")\"")
+    print(
+        "   with .mergeByPropertyObjectTrump: title \"\(try book.value(forKey: "title", as: String.self) ?? "")\", summary \"\(try book.value(forKey: "summary", as: String.self) ?? "")\""
+    )
 }
 
 // 9. A live list: a fetched results controller keeps the view context's books, sectioned by
@@ -294,7 +298,8 @@ live.delegate = printer
 try live.performFetch()
 print("   " + (live.sections ?? []).map { "\($0.name): \($0.numberOfObjects)" }.joined(separator: "; "))
 try await container.performBackgroundTask { background in
-    let chiang = try background.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "name == %@", "Ted Chiang")))[0]
+    let chiang = try background.fetch(
+        FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "name == %@", "Ted Chiang")))[0]
     let book = try background.insertNewObject(forEntityName: "Book")
     try book.setValue(UUID(), forKey: "id")
     try book.setValue("Exhalation", forKey: "title")
@@ -303,8 +308,11 @@ try await container.performBackgroundTask { background in
     try book.setValue(chiang, forKey: "author")
     try background.save()
 }
-let tedChiang = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "name == 'Ted Chiang'")))[0]
-print("   Ted Chiang: \(try tedChiang.value(forKeyPath: "books.@count") ?? 0) books, \(try tedChiang.value(forKeyPath: "books.@sum.pageCount") ?? 0) pages")
+let tedChiang = try context.fetch(
+    FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "name == 'Ted Chiang'")))[0]
+print(
+    "   Ted Chiang: \(try tedChiang.value(forKeyPath: "books.@count") ?? 0) books, \(try tedChiang.value(forKeyPath: "books.@sum.pageCount") ?? 0) pages"
+)
 
 container.persistentStoreCoordinator.removePersistentStore()
 print("\nDone. Inspect the file with: sqlite3 \(storeURL.path) .tables")

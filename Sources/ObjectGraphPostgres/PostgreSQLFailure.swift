@@ -33,7 +33,8 @@ struct PostgreSQLFailure: Error, CustomStringConvertible {
         } else {
             (sqlState, detail, column, constraint) = (nil, nil, nil, nil)
             message = error.underlying.map { "\($0)" } ?? "\(error.code)"
-            isConnectionFailure = [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown].contains(error.code)
+            isConnectionFailure = [.connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown].contains(
+                error.code)
         }
     }
 
@@ -51,7 +52,8 @@ struct PostgreSQLFailure: Error, CustomStringConvertible {
         case "28P01", "28000":
             reason = "the server refused user '\(location.user)': wrong password or not allowed to log in (\(message))"
         case "3D000":
-            reason = "the database '\(location.database)' does not exist on the server; create it first (CREATE DATABASE \(location.database))"
+            reason =
+                "the database '\(location.database)' does not exist on the server; create it first (CREATE DATABASE \(location.database))"
         case nil where message.localizedCaseInsensitiveContains("refused"):
             reason = "the connection was refused: no PostgreSQL server listens on \(location.host):\(location.port)"
         default:
@@ -63,7 +65,9 @@ struct PostgreSQLFailure: Error, CustomStringConvertible {
     /// A generic error for a failed statement, prefixed by what was being done.
     func error(_ doing: String, entityName: String? = nil, objectID: ManagedObjectID? = nil) -> ObjectGraphError {
         if isConnectionFailure {
-            return ObjectGraphError(.storeUnavailable, "\(doing): the connection to the PostgreSQL server failed (\(message)); nothing was written", entityName: entityName, objectID: objectID)
+            return ObjectGraphError(
+                .storeUnavailable, "\(doing): the connection to the PostgreSQL server failed (\(message)); nothing was written",
+                entityName: entityName, objectID: objectID)
         }
         return ObjectGraphError(.invalidOperation, "\(doing): PostgreSQL said: \(description)", entityName: entityName, objectID: objectID)
     }
@@ -71,10 +75,12 @@ struct PostgreSQLFailure: Error, CustomStringConvertible {
     /// The column names of a unique violation's detail: "Key (first, last)=(a, b) already
     /// exists." gives ["first", "last"] (names quoted by the server when they need it).
     var constrainedColumns: [String] {
-        guard let detail, let open = detail.range(of: "Key ("), let close = detail.range(of: ")=", range: open.upperBound..<detail.endIndex) else { return [] }
+        guard let detail, let open = detail.range(of: "Key ("), let close = detail.range(of: ")=", range: open.upperBound..<detail.endIndex)
+        else { return [] }
         return detail[open.upperBound..<close.lowerBound].split(separator: ",").map {
             let name = $0.trimmingCharacters(in: .whitespaces)
-            return name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2 ? String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") : name
+            return name.hasPrefix("\"") && name.hasSuffix("\"") && name.count >= 2
+                ? String(name.dropFirst().dropLast()).replacingOccurrences(of: "\"\"", with: "\"") : name
         }
     }
 }

@@ -19,14 +19,17 @@ struct PostgreSQLLocation: Sendable, CustomStringConvertible {
         }
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         guard let host = components?.host, !host.isEmpty else {
-            throw ObjectGraphError(.storeUnavailable, "The PostgreSQL URL \(Self.redacted(url)) names no host (postgres://user@host:port/database)")
+            throw ObjectGraphError(
+                .storeUnavailable, "The PostgreSQL URL \(Self.redacted(url)) names no host (postgres://user@host:port/database)")
         }
         guard let user = components?.user, !user.isEmpty else {
-            throw ObjectGraphError(.storeUnavailable, "The PostgreSQL URL \(Self.redacted(url)) names no user (postgres://user@host:port/database)")
+            throw ObjectGraphError(
+                .storeUnavailable, "The PostgreSQL URL \(Self.redacted(url)) names no user (postgres://user@host:port/database)")
         }
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         guard !database.isEmpty, !database.contains("/") else {
-            throw ObjectGraphError(.storeUnavailable, "The PostgreSQL URL \(Self.redacted(url)) names no database (postgres://user@host:port/database)")
+            throw ObjectGraphError(
+                .storeUnavailable, "The PostgreSQL URL \(Self.redacted(url)) names no database (postgres://user@host:port/database)")
         }
         self.host = host
         self.port = components?.port ?? 5432

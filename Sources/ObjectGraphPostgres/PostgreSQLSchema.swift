@@ -27,13 +27,15 @@ enum PostgreSQLSchema {
             statements.append(SQLiteSchema.createJoinTable(table, integerType: "bigint"))
             statements.append(SQLiteSchema.joinTableIndex(table, names: &names))
         }
-        statements.append("""
+        statements.append(
+            """
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(SQLiteSchema.metadataTable)) (
                 "key" text COLLATE "C" PRIMARY KEY,
                 "value" text NOT NULL
             )
             """)
-        statements.append("""
+        statements.append(
+            """
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(SQLiteSchema.primaryKeysTable)) (
                 "entity" text COLLATE "C" PRIMARY KEY,
                 "max_key" bigint NOT NULL

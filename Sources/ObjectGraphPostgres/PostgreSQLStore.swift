@@ -37,10 +37,13 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
         }
         let location = try PostgreSQLLocation(url)
         if description.recordsPersistentHistory {
-            throw ObjectGraphError(.invalidOperation, "The PostgreSQL store at \(location) cannot record persistent history yet (recordsPersistentHistory)")
+            throw ObjectGraphError(
+                .invalidOperation, "The PostgreSQL store at \(location) cannot record persistent history yet (recordsPersistentHistory)")
         }
         if description.isReadOnly {
-            throw ObjectGraphError(.invalidOperation, "The PostgreSQL store at \(location) cannot be opened read-only yet (isReadOnly); use a role that may only read")
+            throw ObjectGraphError(
+                .invalidOperation,
+                "The PostgreSQL store at \(location) cannot be opened read-only yet (isReadOnly); use a role that may only read")
         }
         let queue = DispatchQueue(label: "ObjectGraph.PostgreSQLStore.\(location.database)")
         self.state = try queue.sync { try PostgreSQLStoreState.open(location, model: model) }
@@ -71,11 +74,15 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
         try withState { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
     }
 
-    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+    func relatedObjectIDs(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [ManagedObjectID]] {
         try withState { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
     }
 
-    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+    func relatedSnapshots(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [Snapshot]] {
         try withState { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
     }
 

@@ -12,7 +12,9 @@ extension PostgreSQLStoreState {
         var sql = table.selectPrefix
         var bindings: [AttributeValue] = []
         appendFilter(of: request.predicate, includingSubentities: request.includesSubentities, table: table, to: &sql, bindings: &bindings)
-        sql += " ORDER BY " + (request.sort.map { $0.orderingTerm(in: dialect) } + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]).joined(separator: ", ")
+        sql +=
+            " ORDER BY "
+            + (request.sort.map { $0.orderingTerm(in: dialect) } + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]).joined(separator: ", ")
         appendPaging(limit: request.limit, offset: request.offset, to: &sql, bindings: &bindings)
         return try read(sql, bindings, for: request.entity).rows.map { row in
             let cells = row.makeRandomAccess()
@@ -36,7 +38,8 @@ extension PostgreSQLStoreState {
             // LIMIT applies to rows, not to the one row count(*) gives: count a page of rows.
             sql = "SELECT count(*) FROM (SELECT 1 FROM \(table.quotedName)"
             bindings = []
-            appendFilter(of: request.predicate, includingSubentities: request.includesSubentities, table: table, to: &sql, bindings: &bindings)
+            appendFilter(
+                of: request.predicate, includingSubentities: request.includesSubentities, table: table, to: &sql, bindings: &bindings)
             appendPaging(limit: request.limit, offset: request.offset, to: &sql, bindings: &bindings)
             sql += ") AS page"
         }
@@ -124,7 +127,10 @@ extension PostgreSQLStoreState {
 
     /// `WHERE` with the rows' entities (in a table shared by a hierarchy) and the predicate, its
     /// parameters numbered after `bindings`.
-    private func appendFilter(of predicate: BoundPredicate?, includingSubentities: Bool, table: SQLiteStoreTable, to sql: inout String, bindings: inout [AttributeValue]) {
+    private func appendFilter(
+        of predicate: BoundPredicate?, includingSubentities: Bool, table: SQLiteStoreTable, to sql: inout String,
+        bindings: inout [AttributeValue]
+    ) {
         var conditions: [String] = []
         if let entities = includingSubentities ? table.kindsFilter : table.ownFilter { conditions.append(entities) }
         if let predicate {

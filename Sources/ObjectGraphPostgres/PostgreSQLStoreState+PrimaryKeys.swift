@@ -66,7 +66,8 @@ extension PostgreSQLStoreState {
             [.string(name), .integer(Int64(count))])
         let last = try result.rows[0].makeRandomAccess()[0].decode(Int64.self)
         guard last > 0 else {
-            throw ObjectGraphError(.invalidOperation, "\(name) has used every primary key up to \(Int64.max); no more can be handed out", entityName: name)
+            throw ObjectGraphError(
+                .invalidOperation, "\(name) has used every primary key up to \(Int64.max); no more can be handed out", entityName: name)
         }
         return last - Int64(count) + 1
     }

@@ -10,7 +10,9 @@ extension PostgreSQLStoreState {
         // Object IDs encode temporary numbers as non-positive keys; the store only ever writes
         // keys from 1, so anything else was written behind its back.
         guard primaryKey > 0 else {
-            throw ObjectGraphError(.corruptStore, "The store is damaged: \(table.entity.name) has a row with primary key \(primaryKey); keys start at 1", entityName: table.entity.name)
+            throw ObjectGraphError(
+                .corruptStore, "The store is damaged: \(table.entity.name) has a row with primary key \(primaryKey); keys start at 1",
+                entityName: table.entity.name)
         }
         let decoder = table.kindsFilter == nil ? table.ownDecoder : table.decoder(forEntityNamed: try rowEntity(cells, in: table).name)!
         var values = decoder.fillsEverySlot ? [] : decoder.entity.defaultValues
@@ -27,12 +29,17 @@ extension PostgreSQLStoreState {
         guard table.kindsFilter != nil else { return table.entity }
         let name = try cells[2].decode(String.self)
         guard let decoder = table.decoder(forEntityNamed: name) else {
-            throw ObjectGraphError(.corruptStore, "The store is damaged: a row of \(table.quotedName) names entity '\(name)', which is not \(table.entity.name) or one of its sub-entities", entityName: table.entity.name)
+            throw ObjectGraphError(
+                .corruptStore,
+                "The store is damaged: a row of \(table.quotedName) names entity '\(name)', which is not \(table.entity.name) or one of its sub-entities",
+                entityName: table.entity.name)
         }
         return decoder.entity
     }
 
-    private func value(of column: SQLiteStoreTable.Column, in cells: PostgresRandomAccessRow, table: SQLiteStoreTable) throws -> AttributeValue {
+    private func value(
+        of column: SQLiteStoreTable.Column, in cells: PostgresRandomAccessRow, table: SQLiteStoreTable
+    ) throws -> AttributeValue {
         let cell = cells[Int(column.index)]
         switch column.kind {
         case .attribute(let type):
@@ -43,13 +50,18 @@ extension PostgreSQLStoreState {
             let entityCell = cells[Int(entityColumn)]
             guard entityCell.bytes != nil else {
                 guard cell.bytes == nil else {
-                    throw ObjectGraphError(.corruptStore, "The store is damaged: \(cell.columnName) of a row of \(table.quotedName) has no destination entity", entityName: table.entity.name)
+                    throw ObjectGraphError(
+                        .corruptStore, "The store is damaged: \(cell.columnName) of a row of \(table.quotedName) has no destination entity",
+                        entityName: table.entity.name)
                 }
                 return .null
             }
             let name = try entityCell.decode(String.self)
             guard let space = spaces[name] else {
-                throw ObjectGraphError(.corruptStore, "The store is damaged: \(cell.columnName) of a row of \(table.quotedName) refers to entity '\(name)', which it cannot hold", entityName: table.entity.name)
+                throw ObjectGraphError(
+                    .corruptStore,
+                    "The store is damaged: \(cell.columnName) of a row of \(table.quotedName) refers to entity '\(name)', which it cannot hold",
+                    entityName: table.entity.name)
             }
             return try PostgreSQLValues.reference(of: cell, in: space)
         }

@@ -45,8 +45,15 @@ extension PostgreSQLStoreState {
         let version = quoteIdentifier(SQLiteSchema.versionColumn)
         var groups: [(entity: EntityDescription, rows: [(objectID: ManagedObjectID, key: Int64, version: Int64)])] = []
         for (position, objectID) in request.deletes.enumerated() {
-            let row = (objectID, try SaveKeys.savedKey(of: objectID, "delete"), request.deleteVersions.isEmpty ? 0 : request.deleteVersions[position])
-            if groups.last?.entity === objectID.entity { groups[groups.count - 1].rows.append(row) } else { groups.append((objectID.entity, [row])) }
+            let row = (
+                objectID, try SaveKeys.savedKey(of: objectID, "delete"),
+                request.deleteVersions.isEmpty ? 0 : request.deleteVersions[position]
+            )
+            if groups.last?.entity === objectID.entity {
+                groups[groups.count - 1].rows.append(row)
+            } else {
+                groups.append((objectID.entity, [row]))
+            }
         }
         for (entity, rows) in groups {
             let table = try table(for: entity)
@@ -54,10 +61,14 @@ extension PostgreSQLStoreState {
                 let chunk = rows[start..<min(start + Self.rowsPerStatement, rows.count)]
                 let (versioned, unversioned) = (chunk.filter { $0.version > 0 }, chunk.filter { $0.version == 0 })
                 if !unversioned.isEmpty {
-                    try write("DELETE FROM \(table.quotedName) WHERE \(pk) IN (\(placeholders(unversioned.count)))", unversioned.map { .integer($0.key) }, for: unversioned[0].objectID, "Cannot delete")
+                    try write(
+                        "DELETE FROM \(table.quotedName) WHERE \(pk) IN (\(placeholders(unversioned.count)))",
+                        unversioned.map { .integer($0.key) }, for: unversioned[0].objectID, "Cannot delete")
                 }
                 if !versioned.isEmpty {
-                    let pairs = versioned.indices.map { "(\(dialect.placeholder(2 * $0 + 1))::bigint, \(dialect.placeholder(2 * $0 + 2))::bigint)" }
+                    let pairs = versioned.indices.map {
+                        "(\(dialect.placeholder(2 * $0 + 1))::bigint, \(dialect.placeholder(2 * $0 + 2))::bigint)"
+                    }
                     let deleted = try write(
                         "DELETE FROM \(table.quotedName) WHERE (\(pk), \(version)) IN (\(pairs.joined(separator: ", ")))",
                         versioned.flatMap { [.integer($0.key), .integer($0.version)] }, for: versioned[0].objectID, "Cannot delete")
@@ -101,7 +112,9 @@ extension PostgreSQLStoreState {
                 } catch is PostgreSQLFailure {
                     try connection.execute("ROLLBACK TO SAVEPOINT objectgraph_rows")
                     for (offset, row) in rows.enumerated() {
-                        try write(insertSQL(table, rows: 1), row.bindings, for: inserts[start + offset].objectID, values: row.values, table: table)
+                        try write(
+                            insertSQL(table, rows: 1), row.bindings, for: inserts[start + offset].objectID, values: row.values, table: table
+                        )
                     }
                 }
             }
@@ -111,7 +124,9 @@ extension PostgreSQLStoreState {
 
     /// An inserted row's values (references resolved) and what its INSERT binds, checked as
     /// every inserted row is.
-    private func insertedRow(_ insert: SaveRequest.Insert, key: Int64, table: SQLiteStoreTable, keys: SaveKeys) throws -> (values: [AttributeValue], bindings: [AttributeValue]) {
+    private func insertedRow(
+        _ insert: SaveRequest.Insert, key: Int64, table: SQLiteStoreTable, keys: SaveKeys
+    ) throws -> (values: [AttributeValue], bindings: [AttributeValue]) {
         try SaveKeys.checkRow(insert.values, of: table.entity, insert.objectID)
         for attribute in table.requiredInNullableColumns where insert.values[attribute.index].isNull {
             throw ConstraintViolation.missingValue(entity: table.entity, objectID: insert.objectID, key: attribute.name)
@@ -125,9 +140,12 @@ extension PostgreSQLStoreState {
 
     /// `INSERT INTO "T" (…) VALUES (…), (…)` of `rows` rows of `table`'s columns.
     private func insertSQL(_ table: SQLiteStoreTable, rows: Int) -> String {
-        let names = [SQLiteSchema.primaryKeyColumn] + (table.kindsFilter != nil ? [SQLiteTableLayout.entityColumn] : []) + table.writeColumns.map(\.name)
+        let names =
+            [SQLiteSchema.primaryKeyColumn] + (table.kindsFilter != nil ? [SQLiteTableLayout.entityColumn] : [])
+            + table.writeColumns.map(\.name)
         let tuples = (0..<rows).map { "(\(placeholders(names.count, from: $0 * names.count + 1)))" }
-        return "INSERT INTO \(table.quotedName) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
+        return
+            "INSERT INTO \(table.quotedName) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
     }
 
     /// Writes the changed stored attributes and to-one relationships of a row and bumps its
@@ -140,7 +158,9 @@ extension PostgreSQLStoreState {
         var columns: [SQLiteStoreTable.WriteColumn] = []
         for slot in update.changedAttributes where !columns.contains(where: { $0.slot == slot }) {
             guard slot >= 0 && slot < table.entity.rowWidth else {
-                throw ObjectGraphError(.invalidOperation, "Cannot save \(update.objectID.shortDescription): property slot \(slot) does not exist", entityName: table.entity.name, objectID: update.objectID)
+                throw ObjectGraphError(
+                    .invalidOperation, "Cannot save \(update.objectID.shortDescription): property slot \(slot) does not exist",
+                    entityName: table.entity.name, objectID: update.objectID)
             }
             columns += table.writeColumns.filter { $0.slot == slot }
         }
@@ -149,7 +169,8 @@ extension PostgreSQLStoreState {
         var assignments = columns.enumerated().map { "\(quoteIdentifier($1.name)) = $\($0 + 1)" }
         assignments.append("\(version) = \(version) + 1")
         bindings.append(.integer(key))
-        var sql = "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = $\(bindings.count)"
+        var sql =
+            "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = $\(bindings.count)"
         if let expected = update.expectedVersion {
             bindings.append(.integer(expected))
             sql += " AND \(version) = $\(bindings.count)"
@@ -163,7 +184,10 @@ extension PostgreSQLStoreState {
     /// terms of `objectID` (with the row's `values` and `table`, a uniqueness clash or a missing
     /// required value says which property).
     @discardableResult
-    func write(_ sql: String, _ bindings: [AttributeValue], for objectID: ManagedObjectID, _ doing: String = "Cannot save", values: [AttributeValue]? = nil, table: SQLiteStoreTable? = nil) throws -> Int {
+    func write(
+        _ sql: String, _ bindings: [AttributeValue], for objectID: ManagedObjectID, _ doing: String = "Cannot save",
+        values: [AttributeValue]? = nil, table: SQLiteStoreTable? = nil
+    ) throws -> Int {
         do {
             return try connection.execute(sql, bindings).changedRows
         } catch let failure as PostgreSQLFailure {
@@ -172,20 +196,28 @@ extension PostgreSQLStoreState {
     }
 
     /// A failed row write as the error the SQLite and in-memory stores raise for it.
-    private func explain(_ failure: PostgreSQLFailure, objectID: ManagedObjectID, _ doing: String, values: [AttributeValue]?, table: SQLiteStoreTable?) -> ObjectGraphError {
+    private func explain(
+        _ failure: PostgreSQLFailure, objectID: ManagedObjectID, _ doing: String, values: [AttributeValue]?, table: SQLiteStoreTable?
+    ) -> ObjectGraphError {
         let entity = table?.entity ?? objectID.entity
         switch failure.sqlState {
         case "23505":
             let columns = failure.constrainedColumns
             if columns == [SQLiteSchema.primaryKeyColumn] {
                 guard let primaryKey = entity.primaryKey, let values else {
-                    return ObjectGraphError(.constraintViolation, "Cannot save \(objectID.shortDescription): another \(entity.name) already has its primary key; nothing was written.", entityName: entity.name, objectID: objectID)
+                    return ObjectGraphError(
+                        .constraintViolation,
+                        "Cannot save \(objectID.shortDescription): another \(entity.name) already has its primary key; nothing was written.",
+                        entityName: entity.name, objectID: objectID)
                 }
-                return ConstraintViolation.uniqueness(entity: entity, objectID: objectID, keys: [primaryKey], values: [entity.attribute(named: primaryKey).map { values[$0.index] } ?? .null])
+                return ConstraintViolation.uniqueness(
+                    entity: entity, objectID: objectID, keys: [primaryKey],
+                    values: [entity.attribute(named: primaryKey).map { values[$0.index] } ?? .null])
             }
             let attributes = columns.compactMap(entity.attribute(named:))
             if let values, !attributes.isEmpty, attributes.count == columns.count {
-                return ConstraintViolation.uniqueness(entity: entity, objectID: objectID, keys: columns, values: attributes.map { values[$0.index] })
+                return ConstraintViolation.uniqueness(
+                    entity: entity, objectID: objectID, keys: columns, values: attributes.map { values[$0.index] })
             }
         case "23502":
             if let column = failure.column, entity.attribute(named: column) != nil {

@@ -27,12 +27,15 @@ final class PostgreSQLStoreState {
         self.idSpaces = idSpaces
         let relationshipLayout = RelationshipLayout(model: model)
         self.relationshipLayout = relationshipLayout
-        let layouts = Dictionary(uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
-            ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout, separatingTypes: true))
-        })
-        dialect = PostgreSQLDialect(renamedColumns: layouts.values.reduce(into: [:]) { $0.merge($1.attributeColumns) { first, _ in first } })
+        let layouts = Dictionary(
+            uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
+                ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout, separatingTypes: true))
+            })
+        dialect = PostgreSQLDialect(
+            renamedColumns: layouts.values.reduce(into: [:]) { $0.merge($1.attributeColumns) { first, _ in first } })
         tables = model.entities.map { entity in
-            SQLiteStoreTable(entity: entity, layout: layouts[model.rootIndexes[entity.index]]!, isStrict: false, model: model, idSpaces: idSpaces)
+            SQLiteStoreTable(
+                entity: entity, layout: layouts[model.rootIndexes[entity.index]]!, isStrict: false, model: model, idSpaces: idSpaces)
         }
     }
 
@@ -51,7 +54,8 @@ final class PostgreSQLStoreState {
                     guard names.isEmpty else {
                         throw ObjectGraphError(
                             .storeUnavailable,
-                            "The database at \(location) holds tables but no ObjectGraph store (no \(SQLiteSchema.metadataTable) table); use an empty database")
+                            "The database at \(location) holds tables but no ObjectGraph store (no \(SQLiteSchema.metadataTable) table); use an empty database"
+                        )
                     }
                     return try create(model, on: connection)
                 }
@@ -102,7 +106,9 @@ final class PostgreSQLStoreState {
     /// The table of `entity`, which must belong to the store's model.
     func table(for entity: EntityDescription) throws -> SQLiteStoreTable {
         guard entity.index < tables.count, tables[entity.index].entity === entity else {
-            throw ObjectGraphError(.invalidOperation, "The entity \(entity.name) does not belong to the model of the store at \(connection.location)", entityName: entity.name)
+            throw ObjectGraphError(
+                .invalidOperation, "The entity \(entity.name) does not belong to the model of the store at \(connection.location)",
+                entityName: entity.name)
         }
         return tables[entity.index]
     }

@@ -29,7 +29,9 @@ enum PostgreSQLValues {
     /// PostgreSQL text cannot hold the NUL character, which SQLite's can.
     private static func text(_ string: String) throws -> String {
         guard !string.utf8.contains(0) else {
-            throw ObjectGraphError(.invalidOperation, "PostgreSQL cannot store text holding a NUL character (U+0000): \(AttributeValue.string(string).debugText)")
+            throw ObjectGraphError(
+                .invalidOperation,
+                "PostgreSQL cannot store text holding a NUL character (U+0000): \(AttributeValue.string(string).debugText)")
         }
         return string
     }
@@ -82,7 +84,10 @@ enum PostgreSQLValues {
         guard cell.bytes != nil else { return .null }
         let key = try cell.decode(Int64.self)
         guard key > 0 else {
-            throw ObjectGraphError(.corruptStore, "The store is damaged: column \(cell.columnName) holds \(key), which is not a valid key of a \(space.entity.name) (keys start at 1)")
+            throw ObjectGraphError(
+                .corruptStore,
+                "The store is damaged: column \(cell.columnName) holds \(key), which is not a valid key of a \(space.entity.name) (keys start at 1)"
+            )
         }
         return .object(ManagedObjectID(space: space, primaryKey: key))
     }

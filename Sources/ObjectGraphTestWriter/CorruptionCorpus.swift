@@ -68,7 +68,10 @@ enum CorruptionCorpus {
         var cases: [Case] = []
         func add(_ name: String, _ kind: String, damaged: Set<Int>, _ bytes: [UInt8]) throws {
             try Data(bytes).write(to: directory.appendingPathComponent("\(name).sqlite"))
-            cases.append(Case(name: name, kind: kind, file: "\(name).sqlite", original: "original.sqlite", intact: pages.intactRows(damaging: damaged)))
+            cases.append(
+                Case(
+                    name: name, kind: kind, file: "\(name).sqlite", original: "original.sqlite", intact: pages.intactRows(damaging: damaged)
+                ))
         }
         let pageCount = file.count / pages.pageSize
         for percent in [25, 50, 75] {
@@ -83,8 +86,12 @@ enum CorruptionCorpus {
             var random = SeededRandom(seed: UInt64(seed))
             for (kind, candidates) in [("table-page", pages.leaves(of: ["Book", "Author", "Tag"])), ("index-page", pages.indexPages)] {
                 let chosen = Set((0..<min(2, candidates.count)).map { _ in candidates[Int(random.next() % UInt64(candidates.count))] })
-                try add("\(kind)-zeroed-\(seed)", kind, damaged: kind == "index-page" ? [] : chosen, overwriting(file, pages: chosen, pageSize: pages.pageSize) { _ in 0 })
-                try add("\(kind)-garbage-\(seed)", kind, damaged: kind == "index-page" ? [] : chosen, overwriting(file, pages: chosen, pageSize: pages.pageSize) { _ in UInt8(truncatingIfNeeded: random.next()) })
+                try add(
+                    "\(kind)-zeroed-\(seed)", kind, damaged: kind == "index-page" ? [] : chosen,
+                    overwriting(file, pages: chosen, pageSize: pages.pageSize) { _ in 0 })
+                try add(
+                    "\(kind)-garbage-\(seed)", kind, damaged: kind == "index-page" ? [] : chosen,
+                    overwriting(file, pages: chosen, pageSize: pages.pageSize) { _ in UInt8(truncatingIfNeeded: random.next()) })
             }
             let leaves = pages.leaves(of: ["Book"])
             let from = leaves[Int(random.next() % UInt64(leaves.count))]
@@ -93,12 +100,18 @@ enum CorruptionCorpus {
             try add("page-misplaced-\(seed)", "misplaced page", damaged: [to], replacing(file, at: (to - 1) * pages.pageSize, with: source))
         }
         if let interior = pages.interiorPages(of: "Book").first {
-            try add("interior-page-zeroed", "interior page", damaged: [], overwriting(file, pages: [interior], pageSize: pages.pageSize) { _ in 0 })
+            try add(
+                "interior-page-zeroed", "interior page", damaged: [],
+                overwriting(file, pages: [interior], pageSize: pages.pageSize) { _ in 0 })
         }
         let metadataPages = Set(pages.leaves(of: ["_objectgraph_metadata"]))
-        try add("metadata-page-zeroed", "metadata page", damaged: [], overwriting(file, pages: metadataPages, pageSize: pages.pageSize) { _ in 0 })
+        try add(
+            "metadata-page-zeroed", "metadata page", damaged: [],
+            overwriting(file, pages: metadataPages, pageSize: pages.pageSize) { _ in 0 })
         var random = SeededRandom(seed: 9)
-        try add("schema-page-garbage", "schema page", damaged: [], replacing(file, at: 100, with: (100..<pages.pageSize).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
+        try add(
+            "schema-page-garbage", "schema page", damaged: [],
+            replacing(file, at: 100, with: (100..<pages.pageSize).map { _ in UInt8(truncatingIfNeeded: random.next()) }))
         cases += try writeLogCases(directory: directory, model: model, pageSize: pages.pageSize)
         let manifest = Manifest(model: "model.json", tables: tables, original: pages.intactRows(damaging: []), cases: cases)
         let encoder = JSONEncoder()
@@ -188,7 +201,9 @@ enum CorruptionCorpus {
         let beforeDamage = try rowCounts(mainFile: main, log: Array(log[0..<frameStart]))
         return [
             Case(name: "wal-lost", kind: "lost -wal", file: "wal-lost.sqlite", original: "original-with-log.sqlite", intact: withoutLog),
-            Case(name: "wal-damaged", kind: "damaged -wal", file: "wal-damaged.sqlite", original: "original-with-log.sqlite", intact: beforeDamage),
+            Case(
+                name: "wal-damaged", kind: "damaged -wal", file: "wal-damaged.sqlite", original: "original-with-log.sqlite",
+                intact: beforeDamage)
         ]
     }
 
@@ -241,7 +256,10 @@ struct PageMap {
         var leafPaths: [String: [String]] = [:]
         for entry in entries {
             let (name, path, page, type, cells) = (entry[0], entry[1], Int(entry[2])!, entry[3], Int(entry[4])!)
-            if indexes.contains(name) { indexPages.append(page); continue }
+            if indexes.contains(name) {
+                indexPages.append(page)
+                continue
+            }
             switch type {
             case "leaf":
                 cellsByPath[name + path] = (page, cells)
@@ -274,9 +292,10 @@ struct PageMap {
 
     /// Rows of each corpus table none of whose pages is in `damaged`.
     func intactRows(damaging damaged: Set<Int>) -> [String: Int] {
-        Dictionary(uniqueKeysWithValues: CorruptionCorpus.tables.map { table in
-            (table, (rowPages[table] ?? []).filter { $0.isDisjoint(with: damaged) }.count)
-        })
+        Dictionary(
+            uniqueKeysWithValues: CorruptionCorpus.tables.map { table in
+                (table, (rowPages[table] ?? []).filter { $0.isDisjoint(with: damaged) }.count)
+            })
     }
 }
 

@@ -22,7 +22,10 @@ struct CheckCommand: ReportingCommand {
             defer { coordinator.removePersistentStore() }
             let report = try coordinator.checkIntegrity(quick: quick)
             guard report.isSound else {
-                return CommandOutput(standardOutput: "\(store): \(report.problems.count) \(report.problems.count == 1 ? "problem" : "problems")\n\(report)\n", exitCode: .failure)
+                return CommandOutput(
+                    standardOutput:
+                        "\(store): \(report.problems.count) \(report.problems.count == 1 ? "problem" : "problems")\n\(report)\n",
+                    exitCode: .failure)
             }
             return CommandOutput(standardOutput: "\(store): ok\n")
         } catch {

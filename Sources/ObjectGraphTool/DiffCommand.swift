@@ -22,15 +22,20 @@ struct DiffCommand: ReportingCommand {
             let old = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: older))
             let new = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: newer))
             let differences = new.differences(from: old)
-            var lines = ["'\(old.name)' version \(old.version) → '\(new.name)' version \(new.version): \(differences.changes.isEmpty ? "no changes" : "\(differences.changes.count) \(differences.changes.count == 1 ? "change" : "changes")")"]
+            var lines = [
+                "'\(old.name)' version \(old.version) → '\(new.name)' version \(new.version): \(differences.changes.isEmpty ? "no changes" : "\(differences.changes.count) \(differences.changes.count == 1 ? "change" : "changes")")"
+            ]
             lines += differences.changes.map { "  \($0)" }
             if differences.isInferable {
                 lines.append("A store of version \(old.version) migrates to version \(new.version) by inference.")
             } else {
-                lines.append("Not inferable: \(differences.issues.count) \(differences.issues.count == 1 ? "change" : "changes") cannot be carried across:")
+                lines.append(
+                    "Not inferable: \(differences.issues.count) \(differences.issues.count == 1 ? "change" : "changes") cannot be carried across:"
+                )
                 lines += differences.issues.map { "  \($0)" }
             }
-            return CommandOutput(standardOutput: lines.joined(separator: "\n") + "\n", exitCode: differences.isInferable ? .success : .failure)
+            return CommandOutput(
+                standardOutput: lines.joined(separator: "\n") + "\n", exitCode: differences.isInferable ? .success : .failure)
         } catch {
             return CommandOutput(standardError: "\(error)\n", exitCode: .failure)
         }

@@ -28,13 +28,15 @@ struct GenerateCommand: ReportingCommand {
 
     func output() -> CommandOutput {
         guard let accessLevel = ClassGenerator.AccessLevel(rawValue: access) else {
-            return CommandOutput(standardError: "error: --access must be internal or public, not '\(access)'\n", exitCode: .validationFailure)
+            return CommandOutput(
+                standardError: "error: --access must be internal or public, not '\(access)'\n", exitCode: .validationFailure)
         }
         var written: [String] = []
         var problems: [String] = []
         for path in models {
             let modelURL = URL(fileURLWithPath: path)
-            let outputURL = URL(fileURLWithPath: outputDirectory).appendingPathComponent(ModelCodeGeneration.outputFileName(forModelAt: modelURL))
+            let outputURL = URL(fileURLWithPath: outputDirectory).appendingPathComponent(
+                ModelCodeGeneration.outputFileName(forModelAt: modelURL))
             do {
                 try ModelCodeGeneration.generate(modelAt: modelURL, to: outputURL, accessLevel: accessLevel)
                 written.append("wrote \(outputURL.path)")

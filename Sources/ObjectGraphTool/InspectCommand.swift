@@ -22,13 +22,14 @@ struct InspectCommand: ReportingCommand {
                 "\(store): ObjectGraph store \(metadata.storeIdentifier), created \(metadata.createdAt)",
                 "  model:    \(metadata.modelName), version \(metadata.modelVersion)",
                 "  hash:     \(metadata.modelVersionHash)",
-                "  entities:",
+                "  entities:"
             ]
             let width = metadata.model.entities.map(\.name.count).max() ?? 0
             for entity in metadata.model.entities {
                 let name = entity.name.padding(toLength: width, withPad: " ", startingAt: 0)
                 let count = counts[entity.name] ?? 0
-                lines.append("    \(name)  \(count) \(count == 1 ? "object" : "objects")  \(metadata.entityVersionHashesByName[entity.name] ?? "")")
+                lines.append(
+                    "    \(name)  \(count) \(count == 1 ? "object" : "objects")  \(metadata.entityVersionHashesByName[entity.name] ?? "")")
             }
             return CommandOutput(standardOutput: lines.joined(separator: "\n") + "\n")
         } catch {

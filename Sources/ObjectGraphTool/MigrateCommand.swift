@@ -38,7 +38,10 @@ struct MigrateCommand: ReportingCommand {
                 return CommandOutput(standardOutput: "\(store) is already at '\(target.name)' version \(target.version); nothing to do.\n")
             }
             if dryRun {
-                return CommandOutput(standardOutput: "Plan for \(store), '\(before.modelName)' version \(before.modelVersion) → '\(target.name)' version \(target.version) (nothing was changed):\n\(plan)\n")
+                return CommandOutput(
+                    standardOutput:
+                        "Plan for \(store), '\(before.modelName)' version \(before.modelVersion) → '\(target.name)' version \(target.version) (nothing was changed):\n\(plan)\n"
+                )
             }
             let container = PersistentContainer(name: target.name, managedObjectModel: target)
             var description = PersistentStoreDescription(url: storeURL)
@@ -51,7 +54,10 @@ struct MigrateCommand: ReportingCommand {
             container.persistentStoreDescriptions = [description]
             try container.loadPersistentStores()
             container.persistentStoreCoordinator.removePersistentStore()
-            return CommandOutput(standardOutput: "Migrated \(store) from '\(before.modelName)' version \(before.modelVersion) to '\(target.name)' version \(target.version).\n")
+            return CommandOutput(
+                standardOutput:
+                    "Migrated \(store) from '\(before.modelName)' version \(before.modelVersion) to '\(target.name)' version \(target.version).\n"
+            )
         } catch {
             return CommandOutput(standardError: "\(error)\n", exitCode: .failure)
         }

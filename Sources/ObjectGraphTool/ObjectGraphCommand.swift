@@ -8,6 +8,9 @@ struct ObjectGraphCommand: ParsableCommand {
         commandName: "objectgraph",
         abstract: "Work with ObjectGraph models and stores.",
         discussion: "Models are JSON files in the format described in the ObjectGraph documentation.",
-        subcommands: [ValidateCommand.self, SchemaCommand.self, GenerateCommand.self, InspectCommand.self, MigrateCommand.self, DiffCommand.self, CheckCommand.self, BackupCommand.self, DumpCommand.self, LoadCommand.self, RecoverCommand.self]
+        subcommands: [
+            ValidateCommand.self, SchemaCommand.self, GenerateCommand.self, InspectCommand.self, MigrateCommand.self, DiffCommand.self,
+            CheckCommand.self, BackupCommand.self, DumpCommand.self, LoadCommand.self, RecoverCommand.self
+        ]
     )
 }

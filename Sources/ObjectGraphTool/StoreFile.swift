@@ -6,7 +6,8 @@ import ObjectGraph
 enum StoreFile {
     /// A coordinator with the store at `url` attached read-only; remove the store when done.
     static func openReadOnly(_ url: URL) throws -> PersistentStoreCoordinator {
-        let coordinator = PersistentStoreCoordinator(managedObjectModel: try PersistentStoreCoordinator.metadataForPersistentStore(at: url).model)
+        let coordinator = PersistentStoreCoordinator(
+            managedObjectModel: try PersistentStoreCoordinator.metadataForPersistentStore(at: url).model)
         var description = PersistentStoreDescription(url: url)
         description.isReadOnly = true
         try coordinator.addPersistentStore(with: description)

@@ -42,7 +42,7 @@ struct ValidateCommand: ReportingCommand {
             "\(URL(fileURLWithPath: path).lastPathComponent): valid",
             "  model:    \(model.name), version \(model.version)",
             "  hash:     \(model.versionHash)",
-            "  entities: \(model.entities.count)",
+            "  entities: \(model.entities.count)"
         ]
         let width = model.entities.map(\.name.count).max() ?? 0
         for entity in model.entities {

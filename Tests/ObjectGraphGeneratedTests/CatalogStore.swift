@@ -45,7 +45,9 @@ final class CatalogStore {
 
     private static func loadedContainer(_ kind: StoreKind, directory: URL?) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Catalog", managedObjectModel: try loadModel())
-        container.persistentStoreDescriptions = [directory.map { PersistentStoreDescription(url: $0.appendingPathComponent("Catalog.sqlite")) } ?? .inMemory]
+        container.persistentStoreDescriptions = [
+            directory.map { PersistentStoreDescription(url: $0.appendingPathComponent("Catalog.sqlite")) } ?? .inMemory
+        ]
         try container.loadPersistentStores()
         return container
     }

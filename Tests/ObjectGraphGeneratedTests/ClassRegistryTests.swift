@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test func classesFromAnotherVersionOfTheModelAreRefused() throws {
-        let json = #"{ "name": "Catalog", "version": 2, "entities": [ { "name": "Tag", "attributes": [ { "name": "label", "type": "string" } ] } ] }"#
+        let json =
+            #"{ "name": "Catalog", "version": 2, "entities": [ { "name": "Tag", "attributes": [ { "name": "label", "type": "string" } ] } ] }"#
         let model = try ManagedObjectModel(data: Data(json.utf8))
         let error = try #require(throws: ObjectGraphError.self) { try model.register(Tag.self) }
         #expect(error.kind == .typeMismatch)

@@ -12,7 +12,7 @@ import Testing
         let published = Date(timeIntervalSinceReferenceDate: 700_000_000.25)
         let isbnID = UUID()
         let book = CatalogBook(context: context)
-        #expect(book.pages == 0 && book.edition == 1 && book.inPrint && book.price == 0)   // model defaults
+        #expect(book.pages == 0 && book.edition == 1 && book.inPrint && book.price == 0)  // model defaults
         book.title = "Kindred"
         book.pages = 264
         book.edition = 2

@@ -1,6 +1,6 @@
 import Foundation
-import Observation
 import ObjectGraph
+import Observation
 import Synchronization
 import Testing
 
@@ -25,12 +25,20 @@ import Testing
         try context.save()
 
         let titleChanges = ChangeCount()
-        let title = withObservationTracking { book.title } onChange: { titleChanges.add() }
+        let title = withObservationTracking {
+            book.title
+        } onChange: {
+            titleChanges.add()
+        }
         let booksChanges = ChangeCount()
-        _ = withObservationTracking { author.books } onChange: { booksChanges.add() }
+        _ = withObservationTracking {
+            author.books
+        } onChange: {
+            booksChanges.add()
+        }
         #expect(title == "The Dispossessed")
 
-        book.author = author                   // the to-many on the other end changes too
+        book.author = author  // the to-many on the other end changes too
         #expect(titleChanges.value == 0)
         #expect(booksChanges.value == 1)
         book.title = "The Left Hand of Darkness"

@@ -21,7 +21,7 @@ import Testing
         swiftTag.name = "swift"
         let books: [(String, Int32, String?, Float?, Int)] = [
             ("Swift in Depth", 400, "Ann", 1.2, 3), ("Dune", 612, "Bob", nil, 0), ("Learning Swift", 250, "Ann", 0.8, 2),
-            ("Emma", 320, nil, 0.5, 1), ("Swift Pocket Guide", 90, "Bob", nil, 0),
+            ("Emma", 320, nil, 0.5, 1), ("Swift Pocket Guide", 90, "Bob", nil, 0)
         ]
         for (title, pages, author, weight, chapterCount) in books {
             let book = CatalogBook(context: context)
@@ -46,10 +46,11 @@ import Testing
             (#Predicate { ($0.weight ?? 0) > 0.6 }, "weight > 0.6"),
             (#Predicate { $0.tags.contains { $0.name == "swift" } }, "ANY tags.name == 'swift'"),
             (#Predicate { $0.chapters.count >= 2 }, "chapters.@count >= 2"),
-            (#Predicate { !$0.title.starts(with: "Swift") }, "NOT title BEGINSWITH 'Swift'"),
+            (#Predicate { !$0.title.starts(with: "Swift") }, "NOT title BEGINSWITH 'Swift'")
         ]
         for (swift, format) in cases {
-            let typed: [CatalogBook] = try context.fetch(try FetchRequest(predicate: swift, sortBy: [SortDescriptor(\.pages, order: .reverse)]))
+            let typed: [CatalogBook] = try context.fetch(
+                try FetchRequest(predicate: swift, sortBy: [SortDescriptor(\.pages, order: .reverse)]))
             var request = CatalogBook.fetchRequest()
             request.predicate = try FetchPredicate(format: format)
             request.sortDescriptors = [FetchSortDescriptor(key: "pages", ascending: false)]
@@ -81,7 +82,8 @@ import Testing
         try context.save()
 
         // The abstract parent class: its objects are the sub-entities' objects.
-        let people: [Person] = try context.fetch(try FetchRequest(predicate: #Predicate { $0.name.starts(with: "E") }, sortBy: [SortDescriptor(\.name)]))
+        let people: [Person] = try context.fetch(
+            try FetchRequest(predicate: #Predicate { $0.name.starts(with: "E") }, sortBy: [SortDescriptor(\.name)]))
         #expect(people.map(\.name) == ["Ed", "Eve"])
         #expect(people.allSatisfy { $0 is Employee })
         // An inherited property, a to-one into a subclass, and the subclass's own attribute.

@@ -14,7 +14,7 @@ import Testing
         author.name = "Ursula K. Le Guin"
         let book = CatalogBook(context: context)
         book.title = "The Dispossessed"
-        book.author = author                                        // to-one, inverse kept
+        book.author = author  // to-one, inverse kept
         #expect(author.books == [book])
         let chapters = (1...3).map { number in
             let chapter = Chapter(context: context)
@@ -22,19 +22,19 @@ import Testing
             chapter.number = Int16(number)
             return chapter
         }
-        book.chapters = [chapters[2], chapters[0]]                  // ordered, set as a whole
-        book.addToChapters(chapters[1])                             // appended
+        book.chapters = [chapters[2], chapters[0]]  // ordered, set as a whole
+        book.addToChapters(chapters[1])  // appended
         #expect(chapters[1].book === book)
-        book.insertIntoChapters(chapters[1], at: 0)                 // moved to the front
+        book.insertIntoChapters(chapters[1], at: 0)  // moved to the front
         #expect(book.chapters.map(\.number) == [2, 3, 1])
         book.removeFromChapters([chapters[1]])
-        book.addToChapters([chapters[1]])                           // several at once: back at the end
+        book.addToChapters([chapters[1]])  // several at once: back at the end
         let tags = ["anarchy", "physics"].map { name in
             let tag = Tag(context: context)
             tag.name = name
             return tag
         }
-        book.tags = Set(tags)                                       // many-to-many
+        book.tags = Set(tags)  // many-to-many
         tags[0].removeFromBooks(book)
         #expect(book.tags == [tags[1]])
         try context.save()
@@ -64,7 +64,7 @@ import Testing
         let employee = Employee(context: context)
         employee.name = "Alan"
         employee.salary = 100
-        employee.manager = manager                                  // inherited from Employee
+        employee.manager = manager  // inherited from Employee
         #expect(manager.reports == [employee])
         try context.save()
 
@@ -91,8 +91,10 @@ import Testing
         try context.save()
         let other = store.container.newBackgroundContext()
         let seen = try other.performAndWait { () throws -> (Bool, Bool, [String]) in
-            (other.object(with: inserted.objectID) is Tag, try other.existingObject(with: inserted.objectID) is Tag,
-             try other.fetch(Tag.fetchRequest(), batchSize: 10).map(\.name))
+            (
+                other.object(with: inserted.objectID) is Tag, try other.existingObject(with: inserted.objectID) is Tag,
+                try other.fetch(Tag.fetchRequest(), batchSize: 10).map(\.name)
+            )
         }
         #expect(seen.0 && seen.1 && seen.2 == ["x"])
         let child = context.newChildContext()

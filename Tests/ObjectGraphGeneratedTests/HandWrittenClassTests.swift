@@ -19,7 +19,8 @@ final class Note: ManagedObject, EntityClass, TypedManagedObject {
 @Suite struct HandWrittenClassTests {
     @Test(arguments: StoreKind.allCases)
     func aHandWrittenClassIsFetchedAndInsertedAsItself(_ kind: StoreKind) throws {
-        let json = #"{ "name": "Notes", "version": 1, "entities": [ { "name": "Note", "attributes": [ { "name": "text", "type": "string", "optional": true } ] } ] }"#
+        let json =
+            #"{ "name": "Notes", "version": 1, "entities": [ { "name": "Note", "attributes": [ { "name": "text", "type": "string", "optional": true } ] } ] }"#
         let model = try ManagedObjectModel(data: Data(json.utf8))
         try model.register(Note.self)
         let container = PersistentContainer(name: "Notes", managedObjectModel: model)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ObjectGraph
 import Testing
+
 @testable import ObjectGraphTool
 
 @Suite struct GenerateCommandTests {
@@ -53,6 +54,8 @@ import Testing
 
     @Test func generatedFilesAreNamedAfterTheModelFile() {
         #expect(ModelCodeGeneration.outputFileName(forModelAt: URL(fileURLWithPath: "/m/Library.json")) == "Library.objectgraph.swift")
-        #expect(ModelCodeGeneration.outputFileName(forModelAt: URL(fileURLWithPath: "/m/Library.objectgraph.json")) == "Library.objectgraph.swift")
+        #expect(
+            ModelCodeGeneration.outputFileName(forModelAt: URL(fileURLWithPath: "/m/Library.objectgraph.json"))
+                == "Library.objectgraph.swift")
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ObjectGraph
 import Testing
+
 @testable import ObjectGraphTool
 
 @Suite struct SchemaCommandTests {
@@ -29,18 +30,19 @@ import Testing
         for table in tables {
             #expect(table.hasSuffix("\n) STRICT;"), "\(table)")
         }
-        #expect(tables.first == """
-            CREATE TABLE IF NOT EXISTS "Author" (
-                "_pk" INTEGER PRIMARY KEY,
-                "id" BLOB NOT NULL,
-                "name" TEXT NOT NULL,
-                "born" REAL,
-                "website" TEXT,
-                "rating" REAL NOT NULL,
-                "photo" BLOB,
-                "_version" INTEGER NOT NULL DEFAULT 1
-            ) STRICT;
-            """)
+        #expect(
+            tables.first == """
+                CREATE TABLE IF NOT EXISTS "Author" (
+                    "_pk" INTEGER PRIMARY KEY,
+                    "id" BLOB NOT NULL,
+                    "name" TEXT NOT NULL,
+                    "born" REAL,
+                    "website" TEXT,
+                    "rating" REAL NOT NULL,
+                    "photo" BLOB,
+                    "_version" INTEGER NOT NULL DEFAULT 1
+                ) STRICT;
+                """)
         // The transient attribute is not stored.
         #expect(!tables[0].contains("nickname"))
     }
@@ -48,14 +50,15 @@ import Testing
     @Test func createsAUniqueIndexForEveryUniquenessConstraint() throws {
         let output = try runTool(["schema", libraryPath])
         let uniqueIndexes = statements(in: output).filter { $0.hasPrefix("CREATE UNIQUE INDEX ") }
-        #expect(uniqueIndexes == [
-            #"CREATE UNIQUE INDEX IF NOT EXISTS "Author_id_unique" ON "Author" ("id");"#,
-            #"CREATE UNIQUE INDEX IF NOT EXISTS "Book_id_unique" ON "Book" ("id");"#,
-            #"CREATE UNIQUE INDEX IF NOT EXISTS "Book_isbn_unique" ON "Book" ("isbn");"#,
-            #"CREATE UNIQUE INDEX IF NOT EXISTS "Member_id_unique" ON "Member" ("id");"#,
-            #"CREATE UNIQUE INDEX IF NOT EXISTS "Member_email_unique" ON "Member" ("email");"#,
-            #"CREATE UNIQUE INDEX IF NOT EXISTS "Loan_id_unique" ON "Loan" ("id");"#,
-        ])
+        #expect(
+            uniqueIndexes == [
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "Author_id_unique" ON "Author" ("id");"#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "Book_id_unique" ON "Book" ("id");"#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "Book_isbn_unique" ON "Book" ("isbn");"#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "Member_id_unique" ON "Member" ("id");"#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "Member_email_unique" ON "Member" ("email");"#,
+                #"CREATE UNIQUE INDEX IF NOT EXISTS "Loan_id_unique" ON "Loan" ("id");"#
+            ])
         let compoundIndexes = statements(in: output).filter { $0.hasPrefix("CREATE INDEX ") && $0.contains(", ") }
         #expect(compoundIndexes.contains(#"CREATE INDEX IF NOT EXISTS "Loan_returnedAt_dueAt_idx" ON "Loan" ("returnedAt", "dueAt");"#))
         #expect(compoundIndexes.count == 4)
@@ -64,13 +67,15 @@ import Testing
     @Test func storesEachToOneRelationshipAsAnIndexedNullableColumn() throws {
         let statements = statements(in: try runTool(["schema", libraryPath]))
         let loan = try #require(statements.first { $0.hasPrefix(#"CREATE TABLE IF NOT EXISTS "Loan""#) })
-        #expect(loan.hasSuffix("""
-                "fine" TEXT,
-                "book" INTEGER,
-                "member" INTEGER,
-                "_version" INTEGER NOT NULL DEFAULT 1
-            ) STRICT;
-            """))
+        #expect(
+            loan.hasSuffix(
+                """
+                    "fine" TEXT,
+                    "book" INTEGER,
+                    "member" INTEGER,
+                    "_version" INTEGER NOT NULL DEFAULT 1
+                ) STRICT;
+                """))
         let book = try #require(statements.first { $0.hasPrefix(#"CREATE TABLE IF NOT EXISTS "Book""#) })
         #expect(book.hasSuffix("\n    \"author\" INTEGER,\n    \"_version\" INTEGER NOT NULL DEFAULT 1\n) STRICT;"), "\(book)")
         // To-many sides are read through the foreign keys: no column, no join table.
@@ -79,7 +84,7 @@ import Testing
         for index in [
             #"CREATE INDEX IF NOT EXISTS "Book_author_idx" ON "Book" ("author");"#,
             #"CREATE INDEX IF NOT EXISTS "Loan_book_idx" ON "Loan" ("book");"#,
-            #"CREATE INDEX IF NOT EXISTS "Loan_member_idx" ON "Loan" ("member");"#,
+            #"CREATE INDEX IF NOT EXISTS "Loan_member_idx" ON "Loan" ("member");"#
         ] {
             #expect(statements.contains(index))
         }

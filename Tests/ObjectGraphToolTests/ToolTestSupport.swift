@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+
 @testable import ObjectGraphTool
 
 /// Runs `objectgraph` in process: parses `arguments` exactly as the tool does and returns what the

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ObjectGraph
 import Testing
+
 @testable import ObjectGraphTool
 
 @Suite struct ValidateCommandTests {
@@ -10,23 +11,25 @@ import Testing
         // The hash is the library's to define; the tool only has to print it.
         let hash = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path)).versionHash
         let output = try runTool(["validate", path])
-        #expect(output.standardOutput == """
-            Library.json: valid
-              model:    Library, version 1
-              hash:     \(hash)
-              entities: 4
-                Author  7 attributes (1 transient), 1 relationship, 1 uniqueness constraint, 1 compound index
-                Book    13 attributes, 2 relationships, 2 uniqueness constraints, 1 compound index
-                Member  8 attributes, 1 relationship, 2 uniqueness constraints, 1 compound index
-                Loan    7 attributes (1 transient), 2 relationships, 1 uniqueness constraint, 1 compound index
+        #expect(
+            output.standardOutput == """
+                Library.json: valid
+                  model:    Library, version 1
+                  hash:     \(hash)
+                  entities: 4
+                    Author  7 attributes (1 transient), 1 relationship, 1 uniqueness constraint, 1 compound index
+                    Book    13 attributes, 2 relationships, 2 uniqueness constraints, 1 compound index
+                    Member  8 attributes, 1 relationship, 2 uniqueness constraints, 1 compound index
+                    Loan    7 attributes (1 transient), 2 relationships, 1 uniqueness constraint, 1 compound index
 
-            """)
+                """)
         #expect(output.standardError.isEmpty)
         #expect(output.exitCode == .success)
     }
 
     @Test func summarisesRelationshipsInheritanceAndAbstractEntities() throws {
-        let models = try TemporaryModels(["Shop.json": """
+        let models = try TemporaryModels([
+            "Shop.json": """
             {
               "name": "Shop",
               "version": 3,
@@ -39,22 +42,24 @@ import Testing
                   "relationships": [ { "name": "gadgets", "destination": "Gadget", "toMany": true, "inverse": "maker" } ] }
               ]
             }
-            """])
+            """
+        ])
         defer { models.remove() }
         let path = models.path("Shop.json")
         let hash = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: path)).versionHash
         let output = try runTool(["validate", path])
         // Gadget counts the attribute it inherits from Item; Maker's key is a uniqueness constraint too.
-        #expect(output.standardOutput == """
-            Shop.json: valid
-              model:    Shop, version 3
-              hash:     \(hash)
-              entities: 3
-                Item    1 attribute, abstract
-                Gadget  2 attributes, 1 relationship, parent Item
-                Maker   1 attribute, primary key id, 1 relationship, 1 uniqueness constraint
+        #expect(
+            output.standardOutput == """
+                Shop.json: valid
+                  model:    Shop, version 3
+                  hash:     \(hash)
+                  entities: 3
+                    Item    1 attribute, abstract
+                    Gadget  2 attributes, 1 relationship, parent Item
+                    Maker   1 attribute, primary key id, 1 relationship, 1 uniqueness constraint
 
-            """)
+                """)
         #expect(output.exitCode == .success)
     }
 
@@ -69,7 +74,9 @@ import Testing
         #expect(lines[1].hasPrefix(#"  \#(path):8:36: entities[0].attributes[0].type: found unknown attribute type "strang""#))
         #expect(lines[1].hasSuffix(#"did you mean "string"?"#))
         #expect(lines[2].hasPrefix(#"  \#(path):9:19: entities[0].attributes[1].name: found property name "label" again"#))
-        #expect(lines[3].hasPrefix(#"  \#(path):11:34: entities[0].uniquenessConstraints[0][0]: found "code", which is not an attribute of Shelf"#))
+        #expect(
+            lines[3].hasPrefix(
+                #"  \#(path):11:34: entities[0].uniquenessConstraints[0][0]: found "code", which is not an attribute of Shelf"#))
         #expect(lines[4].isEmpty, "the report ends with a newline")
         #expect(output.standardError.isEmpty)
         #expect(output.exitCode == .failure)
@@ -88,11 +95,11 @@ import Testing
     @Test func checksSeveralFilesInOrderAndFailsIfAnyIsInvalid() throws {
         let models = try TemporaryModels([
             "Broken.json": ToolFixtures.brokenModel,
-            "Truncated.json": ToolFixtures.malformedModel,
+            "Truncated.json": ToolFixtures.malformedModel
         ])
         defer { models.remove() }
         let output = try runTool([
-            "validate", models.path("Broken.json"), ToolFixtures.modelPath("Library.json"), models.path("Truncated.json"),
+            "validate", models.path("Broken.json"), ToolFixtures.modelPath("Library.json"), models.path("Truncated.json")
         ])
         // Sections are separated by one blank line and keep the order of the arguments.
         let sections = output.standardOutput.components(separatedBy: "\n\n")

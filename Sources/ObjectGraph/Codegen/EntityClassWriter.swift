@@ -12,7 +12,9 @@ struct EntityClassWriter {
 
     func write(into code: inout SourceWriter) {
         let name = entity.className
-        code.line("/// An object of the entity `\(entity.name)`\(entity.isAbstract ? " (abstract: its objects belong to its sub-entities)" : "").")
+        code.line(
+            "/// An object of the entity `\(entity.name)`\(entity.isAbstract ? " (abstract: its objects belong to its sub-entities)" : "")."
+        )
         code.line("///")
         code.line("/// Generated from \(generator.sourceFileName); add computed properties and methods in an extension")
         code.line("/// in a file of your own. Reading a property of an object whose row is gone, or changing a")
@@ -76,7 +78,8 @@ struct EntityClassWriter {
     }
 
     private func writeNameConstants(into code: inout SourceWriter) {
-        for (title, names) in [("Attributes", entity.attributes.map(\.name)), ("Relationships", entity.relationships.map(\.name))] where !names.isEmpty {
+        for (title, names) in [("Attributes", entity.attributes.map(\.name)), ("Relationships", entity.relationships.map(\.name))]
+        where !names.isEmpty {
             code.line()
             code.line("/// The names of the entity's \(title.lowercased()) (inherited ones included), for key-based calls")
             code.line("/// and predicate strings.")
@@ -135,7 +138,8 @@ struct EntityClassWriter {
         let name = identifier(relationship.name)
         let inverse = relationship.inverseName.map { "inverse `\($0)`" } ?? "one-way"
         if relationship.isToOne {
-            code.line("/// `\(relationship.name)`: to-one \(relationship.destinationEntityName), \(inverse); setting it updates the inverse.")
+            code.line(
+                "/// `\(relationship.name)`: to-one \(relationship.destinationEntityName), \(inverse); setting it updates the inverse.")
             code.line("\(modifier)var \(name): \(destination)? {")
             code.indented { code in
                 code.line("get { _destination(\(index), as: \(destination).self) }")
@@ -146,7 +150,9 @@ struct EntityClassWriter {
         }
         let ordered = relationship.isOrdered
         let collection = ordered ? "[\(destination)]" : "Set<\(destination)>"
-        code.line("/// `\(relationship.name)`: \(ordered ? "ordered " : "")to-many \(relationship.destinationEntityName), \(inverse); loaded on first use, changes update the inverses.")
+        code.line(
+            "/// `\(relationship.name)`: \(ordered ? "ordered " : "")to-many \(relationship.destinationEntityName), \(inverse); loaded on first use, changes update the inverses."
+        )
         code.line("\(modifier)var \(name): \(collection) {")
         code.indented { code in
             code.line("get { \(ordered ? "_orderedDestinations" : "_destinations")(\(index), as: \(destination).self) }")
@@ -160,18 +166,25 @@ struct EntityClassWriter {
         code.line("\(modifier)func addTo\(suffix)(_ \(value): \(destination)) { _addDestination(\(value), \(index)) }")
         code.line()
         code.line("/// Adds each of `values` to `\(relationship.name)`\(ordered ? ", in order, at the end" : ""), updating the inverses.")
-        code.line("\(modifier)func addTo\(suffix)(_ values: some Sequence<\(destination)>) { for \(value) in values { _addDestination(\(value), \(index)) } }")
+        code.line(
+            "\(modifier)func addTo\(suffix)(_ values: some Sequence<\(destination)>) { for \(value) in values { _addDestination(\(value), \(index)) } }"
+        )
         if ordered {
             code.line()
-            code.line("/// Inserts `\(value)` into `\(relationship.name)` at `index` (moving it there if it is a member), updating the inverse.")
-            code.line("\(modifier)func insertInto\(suffix)(_ \(value): \(destination), at index: Int) { _insertDestination(\(value), at: index, \(index)) }")
+            code.line(
+                "/// Inserts `\(value)` into `\(relationship.name)` at `index` (moving it there if it is a member), updating the inverse.")
+            code.line(
+                "\(modifier)func insertInto\(suffix)(_ \(value): \(destination), at index: Int) { _insertDestination(\(value), at: index, \(index)) }"
+            )
         }
         code.line()
         code.line("/// Removes `\(value)` from `\(relationship.name)`, updating the inverse.")
         code.line("\(modifier)func removeFrom\(suffix)(_ \(value): \(destination)) { _removeDestination(\(value), \(index)) }")
         code.line()
         code.line("/// Removes each of `values` from `\(relationship.name)`, updating the inverses.")
-        code.line("\(modifier)func removeFrom\(suffix)(_ values: some Sequence<\(destination)>) { for \(value) in values { _removeDestination(\(value), \(index)) } }")
+        code.line(
+            "\(modifier)func removeFrom\(suffix)(_ values: some Sequence<\(destination)>) { for \(value) in values { _removeDestination(\(value), \(index)) } }"
+        )
     }
 
     private func writeKeyPaths(into code: inout SourceWriter) {
@@ -214,6 +227,6 @@ enum SwiftKeywords {
         "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch", "continue",
         "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat", "return", "throw",
         "switch", "where", "while", "as", "false", "is", "nil", "super", "throws", "true", "try", "await",
-        "any", "some", "async", "consume", "copy", "discard", "each", "borrowing", "consuming",
+        "any", "some", "async", "consume", "copy", "discard", "each", "borrowing", "consuming"
     ]
 }

@@ -24,7 +24,8 @@ package enum ModelCodeGeneration {
             try FileManager.default.createDirectory(at: outputURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: outputURL, options: .atomic)
         } catch {
-            throw ObjectGraphError(.invalidOperation, "cannot write the generated classes to \(outputURL.path): \(error.localizedDescription)")
+            throw ObjectGraphError(
+                .invalidOperation, "cannot write the generated classes to \(outputURL.path): \(error.localizedDescription)")
         }
     }
 

@@ -7,7 +7,9 @@ import Foundation
 // `setValue(nil, forKey:)`); other optionals and every other type go through that one.
 extension BatchInsertValues {
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: String, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: String, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// Sets the attribute `key` to `value`, or to nil; see `setValue(_:forKey:)`.
     public mutating func setValue(_ value: String?, forKey key: String) throws {
@@ -15,40 +17,64 @@ extension BatchInsertValues {
     }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Int, forKey key: String) throws { try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) }) }
+    public mutating func setValue(_ value: Int, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) })
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Int64, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: Int64, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Int32, forKey key: String) throws { try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) }) }
+    public mutating func setValue(_ value: Int32, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) })
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Int16, forKey key: String) throws { try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) }) }
+    public mutating func setValue(_ value: Int16, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) })
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Double, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: Double, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Float, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: Float, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Bool, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: Bool, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Date, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: Date, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Data, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: Data, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: UUID, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: UUID, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: URL, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: URL, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public mutating func setValue(_ value: Decimal, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
+    public mutating func setValue(_ value: Decimal, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, AttributeValue.converting)
+    }
 
     /// The typed setters' implementation: the exact conversion first, and the general one
     /// (readable errors) when it does not apply.

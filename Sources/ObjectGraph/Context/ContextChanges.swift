@@ -10,19 +10,34 @@ public struct ContextChanges: Sendable, Equatable, CustomStringConvertible {
     /// Which event produced the change set.
     public let event: ContextEvent
     /// Objects inserted (saved as new, or new in the context).
-    public var insertedObjectIDs: Set<ManagedObjectID> { get { inserted.set } set { inserted = ObjectIDCollection(newValue) } }
+    public var insertedObjectIDs: Set<ManagedObjectID> {
+        get { inserted.set }
+        set { inserted = ObjectIDCollection(newValue) }
+    }
     /// Objects whose values or relationships changed. In the objects-did-change that follows a
     /// merge: the objects the other save updated that this context does not hold (those it holds
     /// are in `refreshedObjectIDs`).
-    public var updatedObjectIDs: Set<ManagedObjectID> { get { updated.set } set { updated = ObjectIDCollection(newValue) } }
+    public var updatedObjectIDs: Set<ManagedObjectID> {
+        get { updated.set }
+        set { updated = ObjectIDCollection(newValue) }
+    }
     /// Objects deleted.
-    public var deletedObjectIDs: Set<ManagedObjectID> { get { deleted.set } set { deleted = ObjectIDCollection(newValue) } }
+    public var deletedObjectIDs: Set<ManagedObjectID> {
+        get { deleted.set }
+        set { deleted = ObjectIDCollection(newValue) }
+    }
     /// Objects whose values a merge brought up to date with changes made elsewhere (only in
     /// objects-did-change notifications that follow a merge).
-    public var refreshedObjectIDs: Set<ManagedObjectID> { get { refreshed.set } set { refreshed = ObjectIDCollection(newValue) } }
+    public var refreshedObjectIDs: Set<ManagedObjectID> {
+        get { refreshed.set }
+        set { refreshed = ObjectIDCollection(newValue) }
+    }
     /// Objects the context let go of, so that they must not be used any more (only in the
     /// objects-did-change notification `reset()` posts, as Core Data's invalidated objects).
-    public var invalidatedObjectIDs: Set<ManagedObjectID> { get { invalidated.set } set { invalidated = ObjectIDCollection(newValue) } }
+    public var invalidatedObjectIDs: Set<ManagedObjectID> {
+        get { invalidated.set }
+        set { invalidated = ObjectIDCollection(newValue) }
+    }
     /// Whether the context let go of every object it had (`reset()`): Core Data's
     /// `NSInvalidatedAllObjectsKey`. `invalidatedObjectIDs` lists those that had permanent IDs.
     public var invalidatesAllObjects = false

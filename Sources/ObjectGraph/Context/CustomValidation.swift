@@ -35,8 +35,10 @@ extension ManagedObject {
             rejection = try relationshipReason(rejecting: value, for: relationship).map { ObjectValidator.Rejection(reason: $0) }
         }
         if let rejection {
-            throw ObjectGraphError.validation([ValidationFailure(
-                entityName: entity.name, objectID: objectID, key: key, reason: rejection.reason, violatedPredicate: rejection.predicate)])
+            throw ObjectGraphError.validation([
+                ValidationFailure(
+                    entityName: entity.name, objectID: objectID, key: key, reason: rejection.reason, violatedPredicate: rejection.predicate)
+            ])
         }
     }
 
@@ -68,7 +70,8 @@ struct ValidationRules: Sendable {
 
     /// Runs the object's own hook and every rule of its entity and its ancestors, for a save that
     /// checks the model's rules itself; appends the failures to `failures`.
-    func appendFailures(of object: ManagedObject, phase: ValidationPhase, model: ManagedObjectModel, to failures: inout [ValidationFailure]) {
+    func appendFailures(of object: ManagedObject, phase: ValidationPhase, model: ManagedObjectModel, to failures: inout [ValidationFailure])
+    {
         // Without hooks and rules there is nothing to run.
         if rules.isEmpty && !object.runsLifecycleCode { return }
         func collect(_ body: () throws -> Void) {

@@ -22,7 +22,8 @@ extension EntityClass {
     private static func typed(_ object: ManagedObject) throws -> Self {
         guard let typed = object as? Self else {
             throw ObjectGraphError(
-                .typeMismatch, "\(object.objectID.shortDescription) is a \(type(of: object)), not a \(Self.self): register \(Self.self) with the model for \(entityName)",
+                .typeMismatch,
+                "\(object.objectID.shortDescription) is a \(type(of: object)), not a \(Self.self): register \(Self.self) with the model for \(entityName)",
                 entityName: entityName, objectID: object.objectID)
         }
         return typed

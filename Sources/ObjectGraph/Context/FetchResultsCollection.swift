@@ -69,19 +69,23 @@ extension ManagedObjectContext {
     /// time as they are read, keeping memory bounded however many objects match (one query for
     /// the matching keys, then one per batch). With unsaved changes of the entity in the context,
     /// the merged results are loaded at once, as `fetch(_:)` would.
-    public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>, batchSize: Int) throws -> FetchResultsCollection<Result> {
+    public func fetch<Result: FetchRequestResult>(_ request: FetchRequest<Result>, batchSize: Int) throws -> FetchResultsCollection<Result>
+    {
         guard batchSize > 0 else {
             throw ObjectGraphError(.invalidOperation, "batchSize must be positive (got \(batchSize))", entityName: request.entityName)
         }
         guard Result.self is ManagedObject.Type || Result.self == ManagedObjectID.self else {
-            throw ObjectGraphError(.typeMismatch, "batched fetches return managed objects or ManagedObjectID results, not \(Result.self)", entityName: request.entityName)
+            throw ObjectGraphError(
+                .typeMismatch, "batched fetches return managed objects or ManagedObjectID results, not \(Result.self)",
+                entityName: request.entityName)
         }
         let store = try requireStore()
         let plan = try FetchPlan(request, model: store.model)
         if Result.self != ManagedObjectID.self { try checkObjectClasses(plan, request: request, model: store.model) }
         if hasPendingChanges(for: plan, in: request) {
             let objects = try fetchObjects(plan, request: request, store: store)
-            return FetchResultsCollection(batches: .init(context: self, objectIDs: objects.map(\.objectID), preloaded: objects, batchSize: batchSize))
+            return FetchResultsCollection(
+                batches: .init(context: self, objectIDs: objects.map(\.objectID), preloaded: objects, batchSize: batchSize))
         }
         var keysOnly = plan.storeRequest
         // Every row counts as held already: the store returns keys, not values.

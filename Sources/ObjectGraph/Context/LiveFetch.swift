@@ -13,7 +13,8 @@ final class LiveFetch<Result: ManagedObject>: ContextResultsObserver, @unchecked
     /// when it includes them.
     private var entityIndexes: Set<Int> = []
 
-    init(context: ManagedObjectContext, request: FetchRequest<Result>, continuation: AsyncThrowingStream<[Result], any Error>.Continuation) {
+    init(context: ManagedObjectContext, request: FetchRequest<Result>, continuation: AsyncThrowingStream<[Result], any Error>.Continuation)
+    {
         self.context = context
         self.request = request
         self.continuation = continuation
@@ -24,10 +25,12 @@ final class LiveFetch<Result: ManagedObject>: ContextResultsObserver, @unchecked
         guard let context else { return continuation.finish() }
         do {
             guard let model = context.model else {
-                throw ObjectGraphError(.invalidOperation, "Cannot follow the results of a fetch: the context has no persistent store coordinator")
+                throw ObjectGraphError(
+                    .invalidOperation, "Cannot follow the results of a fetch: the context has no persistent store coordinator")
             }
             guard let entity = model.entity(named: request.entityName) else {
-                throw ObjectGraphError(.unknownEntity, "Cannot follow the results of a fetch of '\(request.entityName)': the model has no such entity")
+                throw ObjectGraphError(
+                    .unknownEntity, "Cannot follow the results of a fetch of '\(request.entityName)': the model has no such entity")
             }
             entityIndexes = Set((request.includesSubentities ? model.kinds(of: entity) : [entity]).map(\.index))
             context.addResultsObserver(self)

@@ -41,9 +41,10 @@ extension ManagedObject {
         if isNew { return [:] }
         if isFault { try fulfillFault() }
         let entity = entity
-        let slots = try keys.map { keys in
-            try keys.map { key in try entity.attributeSlot(named: key) ?? entity.requireRelationship(key).slot }
-        } ?? Array(0..<entity.propertySlotCount)
+        let slots =
+            try keys.map { keys in
+                try keys.map { key in try entity.attributeSlot(named: key) ?? entity.requireRelationship(key).slot }
+            } ?? Array(0..<entity.propertySlotCount)
         var result: [String: Any?] = [:]
         for slot in slots where !isTransient(slot) {
             guard slot >= entity.rowWidth else {
@@ -92,7 +93,9 @@ extension ManagedObject {
                 continue
             }
             let relationship = entity.toManyRelationships[slot - entity.rowWidth]
-            result[relationship.name] = loadedToMany[slot - entity.rowWidth].map { Self.objectIDs($0.objects, ordered: relationship.isOrdered) }
+            result[relationship.name] = loadedToMany[slot - entity.rowWidth].map {
+                Self.objectIDs($0.objects, ordered: relationship.isOrdered)
+            }
         }
         return result
     }

@@ -34,7 +34,9 @@ extension ManagedObject {
 
     /// For generated code: stops because the required attribute in `slot` has no value (yet).
     public func _missingValue(_ slot: Int) -> Never {
-        preconditionFailure("\(entity.name).\(entity.propertyName(atSlot: slot)) of \(objectID.shortDescription) is required but has no value yet; set it before reading it, or read it with value(forKey:)")
+        preconditionFailure(
+            "\(entity.name).\(entity.propertyName(atSlot: slot)) of \(objectID.shortDescription) is required but has no value yet; set it before reading it, or read it with value(forKey:)"
+        )
     }
 
     /// For generated code: the `string` attribute in `slot`.

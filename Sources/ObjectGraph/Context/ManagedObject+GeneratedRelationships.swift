@@ -16,7 +16,9 @@ extension ManagedObject {
     /// `object` as the class `T` the generated code declares, or a stop explaining the mismatch.
     private func destination<T: ManagedObject>(_ object: ManagedObject, as type: T.Type, _ index: Int) -> T {
         if let typed = object as? T { return typed }
-        preconditionFailure("\(entity.name).\(entity.relationships[index].name) of \(objectID.shortDescription) holds a \(Swift.type(of: object)), not a \(T.self); register \(T.self) with ManagedObjectModel.register(_:) before creating the container or coordinator")
+        preconditionFailure(
+            "\(entity.name).\(entity.relationships[index].name) of \(objectID.shortDescription) holds a \(Swift.type(of: object)), not a \(T.self); register \(T.self) with ManagedObjectModel.register(_:) before creating the container or coordinator"
+        )
     }
 
     /// For generated code: the destination of to-one relationship `index`.

@@ -48,13 +48,17 @@ extension ManagedObject {
             let values = try members.map { try $0.observedValue(at: attribute.index) }
             if attribute.type == .decimal { return try Self.decimalAggregate(function, values, attribute, of: destination) }
             guard function.aggregates(attribute.type) else {
-                throw unsupportedPath(keyPath, "\(first) applies to numbers (and dates and strings for @min and @max), not to \(destination.name).\(attribute.name), a \(attribute.type.rawValue) attribute")
+                throw unsupportedPath(
+                    keyPath,
+                    "\(first) applies to numbers (and dates and strings for @min and @max), not to \(destination.name).\(attribute.name), a \(attribute.type.rawValue) attribute"
+                )
             }
             return BoundPredicate.aggregate(function, values).bridgedValue(as: function.resultType(over: attribute.type))
         }
         if first.hasPrefix("@") { throw misplacedOperator(first, in: keyPath) }
         guard keys.count == 1 else {
-            throw unsupportedPath(keyPath, "it continues after \(entity.name).\(relationship.name), a to-many; read each member's key path instead")
+            throw unsupportedPath(
+                keyPath, "it continues after \(entity.name).\(relationship.name), a to-many; read each member's key path instead")
         }
         let attribute = try destination.requireAttribute(first)
         let values = try members.compactMap { try $0.observedValue(at: attribute.index).bridgedValue(as: attribute.type) }
@@ -81,11 +85,14 @@ extension ManagedObject {
 
     private func misplacedOperator(_ key: String, in keyPath: String) -> ObjectGraphError {
         let known = ["@count", "@sum", "@avg", "@min", "@max"]
-        let what = known.contains(key) ? "\(key) follows a to-many relationship" : "\(key) is not a collection operator (\(known.joined(separator: ", ")))"
+        let what =
+            known.contains(key)
+            ? "\(key) follows a to-many relationship" : "\(key) is not a collection operator (\(known.joined(separator: ", ")))"
         return unsupportedPath(keyPath, what)
     }
 
     private func unsupportedPath(_ keyPath: String, _ reason: String) -> ObjectGraphError {
-        ObjectGraphError(.invalidOperation, "\(entity.name) cannot read the key path '\(keyPath)': \(reason)", entityName: entity.name, key: keyPath)
+        ObjectGraphError(
+            .invalidOperation, "\(entity.name) cannot read the key path '\(keyPath)': \(reason)", entityName: entity.name, key: keyPath)
     }
 }

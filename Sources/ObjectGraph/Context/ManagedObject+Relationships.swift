@@ -41,10 +41,14 @@ extension ManagedObject {
     public func insertRelatedObject(_ object: ManagedObject, at index: Int, forKey key: String) throws {
         let relationship = try requireRelationship(key, toMany: true)
         guard relationship.isOrdered else {
-            throw ObjectGraphError(.invalidOperation, "\(entity.name).\(key) is not ordered; use addRelatedObject(_:forKey:)", entityName: entity.name, objectID: objectID, key: key)
+            throw ObjectGraphError(
+                .invalidOperation, "\(entity.name).\(key) is not ordered; use addRelatedObject(_:forKey:)", entityName: entity.name,
+                objectID: objectID, key: key)
         }
         guard index >= 0 else {
-            throw ObjectGraphError(.invalidOperation, "cannot insert into \(entity.name).\(key) at index \(index)", entityName: entity.name, objectID: objectID, key: key)
+            throw ObjectGraphError(
+                .invalidOperation, "cannot insert into \(entity.name).\(key) at index \(index)", entityName: entity.name,
+                objectID: objectID, key: key)
         }
         try addDestination(object, to: relationship, at: index)
     }
@@ -110,11 +114,13 @@ extension ManagedObject {
     }
 
     private func relationshipTypeMismatch(_ relationship: RelationshipDescription, found: Any) -> ObjectGraphError {
-        let expected = relationship.isToOne
+        let expected =
+            relationship.isToOne
             ? "\(withArticle(relationship.destinationEntityName)) object or nil"
             : "a Set<ManagedObject> or [ManagedObject] of \(relationship.destinationEntityName) objects"
         return ObjectGraphError(
-            .typeMismatch, "\(entity.name).\(relationship.name) is a \(relationship.isToOne ? "to-one" : "to-many") relationship to \(relationship.destinationEntityName); expected \(expected), found \(type(of: found))",
+            .typeMismatch,
+            "\(entity.name).\(relationship.name) is a \(relationship.isToOne ? "to-one" : "to-many") relationship to \(relationship.destinationEntityName); expected \(expected), found \(type(of: found))",
             entityName: entity.name, objectID: objectID, key: relationship.name)
     }
 
@@ -316,17 +322,20 @@ extension ManagedObject {
         guard destination.isManaged(by: context) else {
             let problem = destination.managedObjectContext == nil ? "is not inserted in a context" : "belongs to another context"
             throw ObjectGraphError(
-                .invalidOperation, "cannot relate \(objectID.shortDescription) to \(destination.objectID.shortDescription) through \(name): \(destination.objectID.shortDescription) \(problem)",
+                .invalidOperation,
+                "cannot relate \(objectID.shortDescription) to \(destination.objectID.shortDescription) through \(name): \(destination.objectID.shortDescription) \(problem)",
                 entityName: entity.name, objectID: objectID, key: relationship.name)
         }
         guard !destination.isDeleted else {
             throw ObjectGraphError(
-                .invalidOperation, "cannot relate \(objectID.shortDescription) to \(destination.objectID.shortDescription) through \(name): it is deleted",
+                .invalidOperation,
+                "cannot relate \(objectID.shortDescription) to \(destination.objectID.shortDescription) through \(name): it is deleted",
                 entityName: entity.name, objectID: objectID, key: relationship.name)
         }
         guard let model = context.model, model.entity(destination.entity, isKindOf: model.entities[relationship.destinationIndex]) else {
             throw ObjectGraphError(
-                .typeMismatch, "\(name) holds \(relationship.destinationEntityName) objects; \(destination.objectID.shortDescription) is a \(destination.entity.name)",
+                .typeMismatch,
+                "\(name) holds \(relationship.destinationEntityName) objects; \(destination.objectID.shortDescription) is a \(destination.entity.name)",
                 entityName: entity.name, objectID: objectID, key: relationship.name)
         }
     }
@@ -335,14 +344,16 @@ extension ManagedObject {
     private func checkChangeable(_ relationship: RelationshipDescription) throws {
         guard !isDeleted else {
             throw ObjectGraphError(
-                .invalidOperation, "cannot change \(entity.name).\(relationship.name) of \(objectID.shortDescription): the object is deleted",
+                .invalidOperation,
+                "cannot change \(entity.name).\(relationship.name) of \(objectID.shortDescription): the object is deleted",
                 entityName: entity.name, objectID: objectID, key: relationship.name)
         }
     }
 
     private func detached(_ action: String) -> ObjectGraphError {
         ObjectGraphError(
-            .invalidOperation, "cannot \(action) \(objectID.shortDescription): it does not belong to a context (it was never inserted, was reset, rolled back or its deletion saved)",
+            .invalidOperation,
+            "cannot \(action) \(objectID.shortDescription): it does not belong to a context (it was never inserted, was reset, rolled back or its deletion saved)",
             entityName: entity.name, objectID: objectID)
     }
 }

@@ -17,16 +17,22 @@ extension ManagedObject {
     }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public func setValue(_ value: Int, forKey key: String) throws { try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) }) }
+    public func setValue(_ value: Int, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) })
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
     public func setValue(_ value: Int64, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public func setValue(_ value: Int32, forKey key: String) throws { try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) }) }
+    public func setValue(_ value: Int32, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) })
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
-    public func setValue(_ value: Int16, forKey key: String) throws { try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) }) }
+    public func setValue(_ value: Int16, forKey key: String) throws {
+        try setTypedValue(value, forKey: key, { AttributeValue.converting(Int64($0), to: $1) })
+    }
 
     /// Sets the attribute `key` to `value`; see `setValue(_:forKey:)`.
     public func setValue(_ value: Double, forKey key: String) throws { try setTypedValue(value, forKey: key, AttributeValue.converting) }

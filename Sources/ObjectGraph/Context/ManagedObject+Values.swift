@@ -39,7 +39,8 @@ extension ManagedObject {
         if attribute.valueTransformerName != nil, let value = try stored.publicValue(ofSlot: slot, in: entity) as? T { return value }
         if let value = stored.anyValue(as: attribute.type) as? T { return value }
         if case .integer(let integer) = stored, let integerType = T.self as? any BinaryInteger.Type,
-           let converted = integerType.init(exactly: integer) {
+            let converted = integerType.init(exactly: integer)
+        {
             return converted as? T
         }
         if case .json(let document) = stored, let decodable = T.self as? any Decodable.Type {
@@ -106,7 +107,8 @@ extension ManagedObject {
         guard let value = try relationshipValue(relationship) else { return nil }
         if let typed = value as? T { return typed }
         throw ObjectGraphError(
-            .typeMismatch, "\(entity.name).\(relationship.name) is a \(relationship.isToOne ? "to-one" : "to-many") relationship holding \(Swift.type(of: value)), which cannot be read as \(T.self)",
+            .typeMismatch,
+            "\(entity.name).\(relationship.name) is a \(relationship.isToOne ? "to-one" : "to-many") relationship holding \(Swift.type(of: value)), which cannot be read as \(T.self)",
             entityName: entity.name, objectID: objectID, key: relationship.name)
     }
 

@@ -4,7 +4,10 @@ extension ManagedObjectContext {
     public func execute(_ request: BatchDeleteRequest) throws -> BatchResult {
         if let objectIDs = request.objectIDs { return try executeDelete(of: objectIDs) }
         let entity = try requireModel().requireEntity(request.entityName)
-        return try execute(StoreBatchRequest(entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities, operation: .delete), .deleted)
+        return try execute(
+            StoreBatchRequest(
+                entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities,
+                operation: .delete), .deleted)
     }
 
     /// Deletes the objects with `objectIDs`, all of one hierarchy, as `SELF IN` their IDs.
@@ -19,7 +22,8 @@ extension ManagedObjectContext {
                 entityName: stranger.entity.name, objectID: stranger)
         }
         let predicate = try FetchPredicate(format: "SELF IN %@", objectIDs)
-        return try execute(StoreBatchRequest(entity: root, predicate: try bind(predicate, root), includesSubentities: true, operation: .delete), .deleted)
+        return try execute(
+            StoreBatchRequest(entity: root, predicate: try bind(predicate, root), includesSubentities: true, operation: .delete), .deleted)
     }
 
     /// Updates the matching objects in one transaction on the store's queue, without loading them.
@@ -29,22 +33,30 @@ extension ManagedObjectContext {
         for (key, value) in request.propertiesToUpdate {
             let slot = try entity.requireSlot(key)
             guard !entity.attributes[slot].isTransient else {
-                throw ObjectGraphError(.invalidOperation, "\(entity.name).\(key) is transient: a batch update writes only stored attributes", entityName: entity.name, key: key)
+                throw ObjectGraphError(
+                    .invalidOperation, "\(entity.name).\(key) is transient: a batch update writes only stored attributes",
+                    entityName: entity.name, key: key)
             }
             guard !entity.attributes[slot].isPrimaryKey else {
-                throw ObjectGraphError(.invalidOperation, "\(entity.name).\(key) is \(entity.name)'s primary key: a batch update cannot change objects' keys", entityName: entity.name, key: key)
+                throw ObjectGraphError(
+                    .invalidOperation, "\(entity.name).\(key) is \(entity.name)'s primary key: a batch update cannot change objects' keys",
+                    entityName: entity.name, key: key)
             }
             let converted = try AttributeValue(converting: value, toSlot: slot, of: entity)
             // Checked here for every store alike: a sub-entity's column in a shared table is nullable.
             guard !converted.isNull || entity.attributes[slot].isOptional else {
                 throw ObjectGraphError(
-                    .constraintViolation, "Cannot update \(entity.name) objects: \(entity.name).\(key) is required but the batch update sets it to nil; nothing was written.",
+                    .constraintViolation,
+                    "Cannot update \(entity.name) objects: \(entity.name).\(key) is required but the batch update sets it to nil; nothing was written.",
                     entityName: entity.name, key: key)
             }
             values[slot] = converted
         }
         do {
-            return try execute(StoreBatchRequest(entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities, operation: .update(values)), .updated)
+            return try execute(
+                StoreBatchRequest(
+                    entity: entity, predicate: try bind(request.predicate, entity), includesSubentities: request.includesSubentities,
+                    operation: .update(values)), .updated)
         } catch let error as ObjectGraphError where error.kind == .constraintViolation {
             // One wording for every store (they find the clash at different rows).
             var reworded = ObjectGraphError(
@@ -61,10 +73,12 @@ extension ManagedObjectContext {
     public func execute(_ request: BatchInsertRequest) throws -> BatchResult {
         let entity = try requireModel().requireEntity(request.entityName)
         guard !entity.isAbstract else {
-            throw ObjectGraphError(.invalidOperation, "cannot insert \(entity.name) objects: the entity is abstract", entityName: entity.name)
+            throw ObjectGraphError(
+                .invalidOperation, "cannot insert \(entity.name) objects: the entity is abstract", entityName: entity.name)
         }
         guard request.count >= 0 else {
-            throw ObjectGraphError(.invalidOperation, "a batch insert's count must not be negative (got \(request.count))", entityName: entity.name)
+            throw ObjectGraphError(
+                .invalidOperation, "a batch insert's count must not be negative (got \(request.count))", entityName: entity.name)
         }
         // One row buffer for the whole batch: a store that is done with a row by the time it asks
         // for the next (SQLite's) lets it be refilled in place, with no allocation per row.
@@ -84,11 +98,12 @@ extension ManagedObjectContext {
     /// objects-did-change.
     public static func mergeChanges(from result: BatchResult, into contexts: [ManagedObjectContext]) {
         let ids = Set(result.objectIDs)
-        let changes = switch result.change {
-        case .inserted: ContextChanges(event: .didSave, insertedObjectIDs: ids)
-        case .updated: ContextChanges(event: .didSave, updatedObjectIDs: ids)
-        case .deleted: ContextChanges(event: .didSave, deletedObjectIDs: ids)
-        }
+        let changes =
+            switch result.change {
+            case .inserted: ContextChanges(event: .didSave, insertedObjectIDs: ids)
+            case .updated: ContextChanges(event: .didSave, updatedObjectIDs: ids)
+            case .deleted: ContextChanges(event: .didSave, deletedObjectIDs: ids)
+            }
         for context in contexts {
             context.performAndWait { context.mergeChanges(changes) }
         }

@@ -30,7 +30,9 @@ extension ManagedObjectContext {
         }
         let entity = try model.requireEntity(entityName)
         guard !entity.isAbstract else {
-            throw ObjectGraphError(.invalidOperation, "cannot insert a \(entityName): the entity is abstract and has no instances of its own", entityName: entityName)
+            throw ObjectGraphError(
+                .invalidOperation, "cannot insert a \(entityName): the entity is abstract and has no instances of its own",
+                entityName: entityName)
         }
         return entity
     }
@@ -269,9 +271,10 @@ extension ManagedObjectContext {
                 object.changedAttributes.insert(slot)
             }
             if held.contains(where: { $0 != nil }) {
-                object.heldToOne = HeldDestinations(held.enumerated().map { position, destination in
-                    object.changedAttributes.contains(entity.toOneRelationships[position].slot) ? destination : nil
-                })
+                object.heldToOne = HeldDestinations(
+                    held.enumerated().map { position, destination in
+                        object.changedAttributes.contains(entity.toOneRelationships[position].slot) ? destination : nil
+                    })
             }
             for slot in changedToMany { object.changedAttributes.insert(slot) }
             for (position, related) in object.loadedToMany.enumerated() where related?.isChanged == false {

@@ -75,7 +75,9 @@ extension ManagedObjectContext {
         for update in request.updates {
             guard let object = try liveOrStoredObject(update.objectID) else { continue }
             updated.append(object.objectID)
-            if let expected = update.expectedVersion, let committed = update.committedValues, object.rowVersion != expected, !object.hasChanges {
+            if let expected = update.expectedVersion, let committed = update.committedValues, object.rowVersion != expected,
+                !object.hasChanges
+            {
                 // The row moved on since the child read it (this copy was reloaded since): the
                 // change stays tied to what the child read, so saving it is still a conflict.
                 object.observingChanges {
@@ -128,11 +130,13 @@ extension ManagedObjectContext {
     /// The object a to-one value row slot names.
     private func destination(_ value: AttributeValue) throws -> ManagedObject {
         guard case .object(let objectID) = value else {
-            throw ObjectGraphError(.invalidOperation, "a child context saved a relationship holding \(value.debugText) instead of an object")
+            throw ObjectGraphError(
+                .invalidOperation, "a child context saved a relationship holding \(value.debugText) instead of an object")
         }
         guard let object = try liveOrStoredObject(objectID) else {
             throw ObjectGraphError(
-                .objectNotFound, "a child context saved a relationship to \(objectID.shortDescription), which no longer exists in its parent context\(nameForMessages)",
+                .objectNotFound,
+                "a child context saved a relationship to \(objectID.shortDescription), which no longer exists in its parent context\(nameForMessages)",
                 entityName: objectID.entity.name, objectID: objectID)
         }
         return object
@@ -144,7 +148,9 @@ extension ManagedObject {
     func currentRow() throws -> Snapshot {
         if isFault { try fulfillFault() }
         guard let primaryKey = objectID.primaryKey else {
-            throw ObjectGraphError(.invalidOperation, "\(objectID.shortDescription) has no permanent ID to hand to a child context", entityName: entity.name, objectID: objectID)
+            throw ObjectGraphError(
+                .invalidOperation, "\(objectID.shortDescription) has no permanent ID to hand to a child context", entityName: entity.name,
+                objectID: objectID)
         }
         return Snapshot(primaryKey: primaryKey, values: values, version: rowVersion, entityIndex: entity.index)
     }

@@ -47,11 +47,18 @@ extension ManagedObjectContext {
                 let format = keys.map { _ in "%K == %@" }.joined(separator: " AND ")
                 let predicate = try FetchPredicate(format: format, argumentArray: arguments).bind(to: entity, in: store.model)
                 let rows = try store.fetch(StoreFetchRequest(entity: entity, predicate: predicate))
-                guard let row = rows.first(where: { liveObject(ManagedObjectID(space: store.idSpaces[$0.entityIndex], primaryKey: $0.primaryKey))?.isDeleted != true }) else { continue }
+                guard
+                    let row = rows.first(where: {
+                        liveObject(ManagedObjectID(space: store.idSpaces[$0.entityIndex], primaryKey: $0.primaryKey))?.isDeleted != true
+                    })
+                else { continue }
                 let storedID = ManagedObjectID(space: store.idSpaces[row.entityIndex], primaryKey: row.primaryKey)
-                found.append((MergeConflict(
-                    kind: .uniqueness(keys: keys), objectID: object.objectID, conflictingObjectID: storedID,
-                    ours: object.values, theirs: row, original: entity.defaultValues, objectVersion: 0), row))
+                found.append(
+                    (
+                        MergeConflict(
+                            kind: .uniqueness(keys: keys), objectID: object.objectID, conflictingObjectID: storedID,
+                            ours: object.values, theirs: row, original: entity.defaultValues, objectVersion: 0), row
+                    ))
                 break
             }
         }
@@ -60,11 +67,13 @@ extension ManagedObjectContext {
 
     /// The `.mergeConflict` error for `conflicts`.
     func conflictError(_ conflicts: [MergeConflict], attempts: Int) -> ObjectGraphError {
-        let reason = mergePolicy.basePolicy == .error
+        let reason =
+            mergePolicy.basePolicy == .error
             ? "the merge policy is \(mergePolicy)"
             : "they were still there after \(attempts) attempts to resolve them with \(mergePolicy)"
         let plural = conflicts.count == 1 ? "" : "s"
-        let clashes = conflicts.allSatisfy(\.isUniquenessClash)
+        let clashes =
+            conflicts.allSatisfy(\.isUniquenessClash)
             ? "\(conflicts.count) inserted object\(plural) with the uniqueness-constrained values of a stored object"
             : "\(conflicts.count) conflict\(plural) with changes saved elsewhere since this context read its objects"
         var error = ObjectGraphError(
@@ -128,7 +137,9 @@ extension ManagedObjectContext {
         let ourChangesWin = policy == .mergeByPropertyObjectTrump || policy == .overwrite
         var unresolved: [MergeConflict] = []
         for (conflict, stored) in conflicts {
-            guard let object = pendingInserts.first(where: { $0.objectID == conflict.objectID }), let storedID = conflict.conflictingObjectID else { continue }
+            guard let object = pendingInserts.first(where: { $0.objectID == conflict.objectID }),
+                let storedID = conflict.conflictingObjectID
+            else { continue }
             if let existing = liveObject(storedID) {
                 guard !existing.hasChanges else {
                     unresolved.append(conflict)
@@ -144,7 +155,9 @@ extension ManagedObjectContext {
             insertedCount -= 1
             object.objectID = storedID
             register(object)
-            merge(storedRow: stored, into: object, keeping: ourChangesWin ? { slot in !object.values[slot].isStoredEqual(to: stored.values[slot]) } : { _ in false })
+            merge(
+                storedRow: stored, into: object,
+                keeping: ourChangesWin ? { slot in !object.values[slot].isStoredEqual(to: stored.values[slot]) } : { _ in false })
         }
         return unresolved
     }
@@ -166,6 +179,8 @@ extension MergeConflict {
     /// The stored row the conflict was found against, when it still exists.
     var storeSnapshot: Snapshot? {
         guard let theirs, let storeVersion else { return nil }
-        return Snapshot(primaryKey: objectID.primaryKey ?? conflictingObjectID?.primaryKey ?? 0, values: theirs, version: storeVersion, entityIndex: objectID.entity.index)
+        return Snapshot(
+            primaryKey: objectID.primaryKey ?? conflictingObjectID?.primaryKey ?? 0, values: theirs, version: storeVersion,
+            entityIndex: objectID.entity.index)
     }
 }

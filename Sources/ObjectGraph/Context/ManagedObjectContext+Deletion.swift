@@ -51,7 +51,8 @@ extension ManagedObjectContext {
             while !pendingDeletions.isEmpty {
                 // A deletion undone since (`refresh(_:mergeChanges: false)`, a merged deletion)
                 // lost its mark.
-                var level: [(object: ManagedObject, backIndex: Int?)] = pendingDeletions
+                var level: [(object: ManagedObject, backIndex: Int?)] =
+                    pendingDeletions
                     .filter { $0.marks.contains(.deletionPending) }.map { ($0, nil) }
                 doomed += level.lazy.map(\.object)
                 pendingDeletions = []
@@ -60,8 +61,11 @@ extension ManagedObjectContext {
                 }
             }
         } catch {
-            deletionFailure = (error as? ObjectGraphError)
-                ?? ObjectGraphError(.invalidOperation, "deleting \(doomed.first?.objectID.shortDescription ?? "objects") could not follow the delete rules: \(error)")
+            deletionFailure =
+                (error as? ObjectGraphError)
+                ?? ObjectGraphError(
+                    .invalidOperation,
+                    "deleting \(doomed.first?.objectID.shortDescription ?? "objects") could not follow the delete rules: \(error)")
             doomed += pendingDeletions
             pendingDeletions = []
         }
@@ -150,9 +154,12 @@ extension ManagedObjectContext {
                 let remaining = try destinations(of: object, through: relationship).filter { !$0.isDeleted && $0.isManaged(by: self) }
                 guard !remaining.isEmpty else { continue }
                 let shown = remaining.prefix(3).map(\.objectID.shortDescription).joined(separator: ", ")
-                failures.append(ValidationFailure(
-                    entityName: object.entity.name, objectID: object.objectID, key: relationship.name,
-                    reason: "cannot be deleted while \(relationship.name) holds \(remaining.count) \(remaining.count == 1 ? "object" : "objects") (\(shown)\(remaining.count > 3 ? ", …" : "")); its delete rule is deny"))
+                failures.append(
+                    ValidationFailure(
+                        entityName: object.entity.name, objectID: object.objectID, key: relationship.name,
+                        reason:
+                            "cannot be deleted while \(relationship.name) holds \(remaining.count) \(remaining.count == 1 ? "object" : "objects") (\(shown)\(remaining.count > 3 ? ", …" : "")); its delete rule is deny"
+                    ))
             }
         }
         return failures

@@ -100,7 +100,8 @@ extension ManagedObjectContext {
         let store = try requireStore()
         let temporary = objects.filter { $0.objectID.isTemporaryID && $0.isManaged(by: self) }
         for (_, group) in Dictionary(grouping: temporary, by: { ObjectIdentifier($0.entity) }) {
-            let keys = try group[0].entity.primaryKeyIndex.map { slot in try declaredKeys(of: group, slot: slot) }
+            let keys =
+                try group[0].entity.primaryKeyIndex.map { slot in try declaredKeys(of: group, slot: slot) }
                 ?? store.reservePrimaryKeys(for: group[0].entity, count: group.count)
             for (object, key) in zip(group, keys) {
                 object.objectID = ManagedObjectID(space: store.idSpaces[object.entity.index], primaryKey: key)
@@ -118,7 +119,8 @@ extension ManagedObjectContext {
             case .failure(let problem):
                 let name = object.entity.attributes[slot].name
                 throw ObjectGraphError(
-                    .validation, "Cannot give \(object.objectID.shortDescription) a permanent ID: \(name) \(problem.reason(in: object.entity))",
+                    .validation,
+                    "Cannot give \(object.objectID.shortDescription) a permanent ID: \(name) \(problem.reason(in: object.entity))",
                     entityName: object.entity.name, objectID: object.objectID, key: name)
             }
         }
@@ -135,11 +137,13 @@ extension ManagedObjectContext {
     func storedSnapshot(of objectID: ManagedObjectID, fresh: Bool = false) throws -> Snapshot {
         let store = try requireStore()
         if !fresh, let primaryKey = objectID.primaryKey, objectID.storeIdentifier == store.identifier,
-           let cached = sharedRowCache?.row(entityIndex: objectID.entity.index, primaryKey: primaryKey) {
+            let cached = sharedRowCache?.row(entityIndex: objectID.entity.index, primaryKey: primaryKey)
+        {
             return cached
         }
         guard let primaryKey = objectID.primaryKey, objectID.storeIdentifier == store.identifier,
-              let snapshot = try store.snapshots(of: objectID.entity, primaryKeys: [primaryKey])[primaryKey] else {
+            let snapshot = try store.snapshots(of: objectID.entity, primaryKeys: [primaryKey])[primaryKey]
+        else {
             throw notFound(objectID)
         }
         return snapshot
@@ -153,7 +157,8 @@ extension ManagedObjectContext {
             guard objectClass is Result.Type else {
                 var message = "\(entity.name) objects are made as \(objectClass), not the requested \(Result.self)"
                 if objectClass == ManagedObject.self {
-                    message += "; register the class for \(entity.name) with ManagedObjectModel.register(_:) before creating the container or coordinator"
+                    message +=
+                        "; register the class for \(entity.name) with ManagedObjectModel.register(_:) before creating the container or coordinator"
                 }
                 throw ObjectGraphError(.typeMismatch, message, entityName: entity.name)
             }
@@ -165,7 +170,8 @@ extension ManagedObjectContext {
         let entity = object.entity
         var message = "a \(entity.name) object is a \(type(of: object)), not the requested \(requested)"
         if type(of: object) == ManagedObject.self {
-            message += "; register the class for \(entity.name) with ManagedObjectModel.register(_:) before creating the container or coordinator"
+            message +=
+                "; register the class for \(entity.name) with ManagedObjectModel.register(_:) before creating the container or coordinator"
         }
         return ObjectGraphError(.typeMismatch, message, entityName: entity.name, objectID: object.objectID)
     }
@@ -187,7 +193,9 @@ extension ManagedObjectContext {
     /// The registered objects for stored rows, created where needed: one object per ID.
     /// `rowsMayLackValues` says whether the store was allowed to leave out the values of rows
     /// the context holds (`StoreFetchRequest.isAlreadyLoaded`).
-    func registeredObjects(for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool, rowsMayLackValues: Bool) -> [ManagedObject] {
+    func registeredObjects(
+        for snapshots: consuming [Snapshot], in spaces: [ObjectIDSpace], asFaults: Bool, rowsMayLackValues: Bool
+    ) -> [ManagedObject] {
         // The rows of one fetch are distinct, so when the context holds no objects yet (a fresh
         // context's first fetch) none of them can be registered: each is added without a lookup.
         // And when every row has its values, no row's values are looked at: that would touch
@@ -211,8 +219,11 @@ extension ManagedObjectContext {
             while let snapshot = snapshots.popLast() {
                 position -= 1
                 let space = spaces[snapshot.entityIndex]
-                let object = registryWasEmpty
-                    ? newRegisteredObject(ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults, mayLackValues: rowsMayLackValues)
+                let object =
+                    registryWasEmpty
+                    ? newRegisteredObject(
+                        ManagedObjectID(space: space, primaryKey: snapshot.primaryKey), for: snapshot, asFault: asFaults,
+                        mayLackValues: rowsMayLackValues)
                     : registeredObject(for: snapshot, in: space, asFault: asFaults, mayLackValues: rowsMayLackValues)
                 (buffer.baseAddress! + position).initialize(to: object)
             }
@@ -222,9 +233,13 @@ extension ManagedObjectContext {
 
     /// The registered object for a stored row, created if needed (as a fault holding its row when
     /// `asFault`). `mayLackValues` says whether the store may have left out the row's values.
-    func registeredObject(for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool = false, mayLackValues: Bool = true) -> ManagedObject {
+    func registeredObject(
+        for snapshot: consuming Snapshot, in space: ObjectIDSpace, asFault: Bool = false, mayLackValues: Bool = true
+    ) -> ManagedObject {
         let objectID = ManagedObjectID(space: space, primaryKey: snapshot.primaryKey)
-        guard let object = liveObject(objectID) else { return newRegisteredObject(objectID, for: snapshot, asFault: asFault, mayLackValues: mayLackValues) }
+        guard let object = liveObject(objectID) else {
+            return newRegisteredObject(objectID, for: snapshot, asFault: asFault, mayLackValues: mayLackValues)
+        }
         // A row without values is one the store skipped because the context holds it already.
         if object.values.isEmpty && snapshot.values.count == space.entity.rowWidth { object.fill(from: snapshot) }
         return object
@@ -232,11 +247,14 @@ extension ManagedObjectContext {
 
     /// A new object for a stored row the context does not hold, registered under `objectID`.
     @inline(__always)
-    private func newRegisteredObject(_ objectID: ManagedObjectID, for snapshot: consuming Snapshot, asFault: Bool, mayLackValues: Bool) -> ManagedObject {
+    private func newRegisteredObject(
+        _ objectID: ManagedObjectID, for snapshot: consuming Snapshot, asFault: Bool, mayLackValues: Bool
+    ) -> ManagedObject {
         // A row the store skipped (the context held it) whose object is gone by now starts as a fault.
         // The row is consumed, not copied: a copy would retain its values array, a memory access
         // that misses the processor's caches for every row of a large fetch.
-        let object = !mayLackValues || snapshot.values.count == objectID.entity.rowWidth
+        let object =
+            !mayLackValues || snapshot.values.count == objectID.entity.rowWidth
             ? makeObject(objectID, snapshot: consume snapshot, asFault: asFault)
             : makeObject(objectID, snapshot: nil, asFault: asFault)
         registered[objectID] = .passUnretained(object)
@@ -255,7 +273,8 @@ extension ManagedObjectContext {
         return withUnsafeMutablePointer(to: &snapshot.values) { values in
             withUnsafeMutablePointer(to: &isTaken) { isTaken in
                 let storedValues = MovableValues(values: values, isTaken: isTaken)
-                return makeObject(ManagedObjectRow(objectID: objectID, storedValues: storedValues, version: version, context: self, asFault: asFault))
+                return makeObject(
+                    ManagedObjectRow(objectID: objectID, storedValues: storedValues, version: version, context: self, asFault: asFault))
             }
         }
     }

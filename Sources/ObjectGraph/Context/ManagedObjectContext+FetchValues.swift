@@ -41,9 +41,13 @@ extension ManagedObjectContext {
 
     /// The groups as the store computes them, when it can: aggregates whose plain values are all
     /// grouped, and no unsaved changes the store does not know.
-    private func storeGroups<Result>(_ layout: ValuesLayout, _ plan: FetchPlan, _ request: FetchRequest<Result>, _ store: any PersistentStore) throws -> [[AttributeValue]]? {
+    private func storeGroups<Result>(
+        _ layout: ValuesLayout, _ plan: FetchPlan, _ request: FetchRequest<Result>, _ store: any PersistentStore
+    ) throws -> [[AttributeValue]]? {
         // To-one values are object IDs, which only the objects hold (the store has keys).
-        guard !layout.isPerObject, layout.valuesAreGrouped, !layout.fetchesReferences, !hasPendingChanges(for: plan, in: request) else { return nil }
+        guard !layout.isPerObject, layout.valuesAreGrouped, !layout.fetchesReferences, !hasPendingChanges(for: plan, in: request) else {
+            return nil
+        }
         let columns = zip(layout.columns, layout.types).map { column, type -> (column: StoreGroupRequest.Column, type: AttributeType) in
             switch column {
             case .value(let operand): (.value(operand), type)
@@ -51,13 +55,16 @@ extension ManagedObjectContext {
             case .aggregate(let function, let operand): (.aggregate(function, operand), type)
             }
         }
-        return try store.groupedValues(StoreGroupRequest(
-            entity: plan.entity, predicate: plan.predicate, includesSubentities: request.includesSubentities,
-            columns: columns, groupBy: layout.groupOperands))
+        return try store.groupedValues(
+            StoreGroupRequest(
+                entity: plan.entity, predicate: plan.predicate, includesSubentities: request.includesSubentities,
+                columns: columns, groupBy: layout.groupOperands))
     }
 
     /// The result rows computed from the matching objects, unsaved changes included.
-    private func groupsFromObjects<Result>(_ layout: ValuesLayout, _ plan: FetchPlan, _ request: FetchRequest<Result>, _ store: any PersistentStore) throws -> [[AttributeValue]] {
+    private func groupsFromObjects<Result>(
+        _ layout: ValuesLayout, _ plan: FetchPlan, _ request: FetchRequest<Result>, _ store: any PersistentStore
+    ) throws -> [[AttributeValue]] {
         let objects = try fetchObjects(plan, request: request, store: store)
         let resolver = rowResolver
 
@@ -81,20 +88,25 @@ extension ManagedObjectContext {
 
         var rows: [[AttributeValue]] = []
         if layout.isPerObject {
-            rows = objects.map { object in layout.columns.map { if case .value(let operand) = $0 { read(operand, object) } else { .null } } }
+            rows = objects.map { object in layout.columns.map { if case .value(let operand) = $0 { read(operand, object) } else { .null } }
+            }
         } else {
             // With aggregates and no grouping, every object is one group (even when there are none).
-            if groupOrder.isEmpty && layout.groupOperands.isEmpty { groupOrder = [[]]; groups[[]] = [] }
+            if groupOrder.isEmpty && layout.groupOperands.isEmpty {
+                groupOrder = [[]]
+                groups[[]] = []
+            }
             for key in groupOrder {
                 let members = groups[key] ?? []
-                rows.append(layout.columns.map { column in
-                    switch column {
-                    case .value(let operand): return members.first.map { read(operand, $0) } ?? .null
-                    case .count: return .integer(Int64(members.count))
-                    case .aggregate(let function, let operand):
-                        return BoundPredicate.aggregate(function.collectionOperator, members.map { read(operand, $0) })
-                    }
-                })
+                rows.append(
+                    layout.columns.map { column in
+                        switch column {
+                        case .value(let operand): return members.first.map { read(operand, $0) } ?? .null
+                        case .count: return .integer(Int64(members.count))
+                        case .aggregate(let function, let operand):
+                            return BoundPredicate.aggregate(function.collectionOperator, members.map { read(operand, $0) })
+                        }
+                    })
             }
         }
         return rows
@@ -126,13 +138,16 @@ private struct ValuesLayout {
 
     init<Result>(_ request: FetchRequest<Result>, entity: EntityDescription, model: ManagedObjectModel) throws {
         // Without propertiesToFetch, every stored attribute, as Core Data's dictionary requests.
-        let properties = request.propertiesToFetch.isEmpty ? entity.storedAttributes.map { FetchedProperty.attribute($0.name) } : request.propertiesToFetch
+        let properties =
+            request.propertiesToFetch.isEmpty
+            ? entity.storedAttributes.map { FetchedProperty.attribute($0.name) } : request.propertiesToFetch
         var names: [String] = [], types: [AttributeType] = [], columns: [Column] = []
         var operands: [String: BoundPredicate.Operand] = [:]
         var fetchesReferences = false
         for property in properties {
             guard !names.contains(property.name) else {
-                throw ObjectGraphError(.invalidOperation, "propertiesToFetch names '\(property.name)' twice", entityName: entity.name, key: property.name)
+                throw ObjectGraphError(
+                    .invalidOperation, "propertiesToFetch names '\(property.name)' twice", entityName: entity.name, key: property.name)
             }
             switch property {
             case .attribute(let keyPath):
@@ -155,7 +170,8 @@ private struct ValuesLayout {
                 let (operand, attribute) = try Self.operand(keyPath, entity, model)
                 guard function.collectionOperator.aggregates(attribute.type) else {
                     throw ObjectGraphError(
-                        .typeMismatch, "\(entity.name): \(function.rawValue) cannot aggregate \(keyPath), a \(attribute.type.rawValue) attribute",
+                        .typeMismatch,
+                        "\(entity.name): \(function.rawValue) cannot aggregate \(keyPath), a \(attribute.type.rawValue) attribute",
                         entityName: entity.name, key: keyPath)
                 }
                 columns.append(.aggregate(function, operand))
@@ -169,7 +185,8 @@ private struct ValuesLayout {
         self.groupOperands = try request.propertiesToGroupBy.map { name in
             guard let operand = operands[name] else {
                 throw ObjectGraphError(
-                    .invalidOperation, "propertiesToGroupBy names '\(name)', which is not an attribute among propertiesToFetch (\(names.joined(separator: ", ")))",
+                    .invalidOperation,
+                    "propertiesToGroupBy names '\(name)', which is not an attribute among propertiesToFetch (\(names.joined(separator: ", ")))",
                     entityName: entity.name, key: name)
             }
             return operand
@@ -185,21 +202,26 @@ private struct ValuesLayout {
             name: "\(entity.name) results",
             attributes: zip(names, types).enumerated().map { AttributeDescription(name: $1.0, type: $1.1, isOptional: true, index: $0) },
             index: 0)
-        let resultModel = ManagedObjectModel(name: "Values", version: 1, entities: [resultEntity], versionHash: "", canonicalJSON: Data(), sourceURL: nil)
+        let resultModel = ManagedObjectModel(
+            name: "Values", version: 1, entities: [resultEntity], versionHash: "", canonicalJSON: Data(), sourceURL: nil)
         self.having = try request.havingPredicate?.bind(to: resultEntity, in: resultModel)
         self.sort = try request.sortDescriptors.map { try $0.bind(to: resultEntity, in: resultModel) }
     }
 
     /// The operand of `keyPath` when it names a to-one relationship (possibly through others),
     /// as Core Data's dictionary results give the related object's ID; `nil` for anything else.
-    private static func referenceOperand(_ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel) throws -> BoundPredicate.Operand? {
+    private static func referenceOperand(
+        _ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel
+    ) throws -> BoundPredicate.Operand? {
         let path = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let subject = try PredicateBinder(entity: entity, model: model).subject(path, usage: "propertiesToFetch")
         guard case .reference = subject.target else { return nil }
         return subject.operand()
     }
 
-    private static func operand(_ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel) throws -> (BoundPredicate.Operand, AttributeDescription) {
+    private static func operand(
+        _ keyPath: String, _ entity: EntityDescription, _ model: ManagedObjectModel
+    ) throws -> (BoundPredicate.Operand, AttributeDescription) {
         // Decimals are read as stored (not cast): results keep their exact values.
         let (operand, attribute) = try sortOperand(
             keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init), of: entity, in: model,

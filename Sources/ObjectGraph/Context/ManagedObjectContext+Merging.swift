@@ -90,8 +90,11 @@ extension ManagedObjectContext {
         guard !deletedIDs.isEmpty else { return [] }
         for object in registered.values.map({ $0.takeUnretainedValue() }) {
             // Loaded to-manys that held a deleted object load again when next used.
-            for (position, related) in object.loadedToMany.enumerated() where related?.objects.contains(where: { deletedIDs.contains($0.objectID) }) == true {
-                if related?.isChanged == false { object.observingChange(of: object.entity.rowWidth + position) { object.loadedToMany[position] = nil } }
+            for (position, related) in object.loadedToMany.enumerated()
+            where related?.objects.contains(where: { deletedIDs.contains($0.objectID) }) == true {
+                if related?.isChanged == false {
+                    object.observingChange(of: object.entity.rowWidth + position) { object.loadedToMany[position] = nil }
+                }
             }
             // Resolved destinations are let go (they may be gone); unsaved ones stay held.
             if !object.hasChanges { object.heldToOne = [] }
@@ -134,7 +137,9 @@ extension ManagedObjectContext {
         guard !byEntity.isEmpty, let store = try? requireStore() else { return [] }
         var refreshed = Set<ManagedObjectID>()
         for objects in byEntity.values {
-            guard let rows = try? store.snapshots(of: objects[0].entity, primaryKeys: objects.compactMap(\.objectID.primaryKey)) else { continue }
+            guard let rows = try? store.snapshots(of: objects[0].entity, primaryKeys: objects.compactMap(\.objectID.primaryKey)) else {
+                continue
+            }
             for object in objects {
                 guard let primaryKey = object.objectID.primaryKey, let row = rows[primaryKey] else { continue }
                 // Merged in, the other save would vanish under our edit (the object would take the

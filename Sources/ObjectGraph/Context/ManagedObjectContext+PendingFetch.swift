@@ -34,7 +34,9 @@ extension ManagedObjectContext {
 
     /// The positions of the entities whose objects `request` returns: the entity, and its
     /// sub-entities unless the request excludes them.
-    private static func fetchedEntities<Result>(_ entity: EntityDescription, _ request: FetchRequest<Result>, _ model: ManagedObjectModel) -> Set<Int> {
+    private static func fetchedEntities<Result>(
+        _ entity: EntityDescription, _ request: FetchRequest<Result>, _ model: ManagedObjectModel
+    ) -> Set<Int> {
         request.includesSubentities ? Set(model.kindIndexes[entity.index]) : [entity.index]
     }
 
@@ -48,10 +50,12 @@ extension ManagedObjectContext {
             let storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces)
             let rows = try store.fetch(storeRequest)
             sharedRowCache?.remember(rows)
-            return registeredObjects(for: rows, in: spaces, asFaults: request.returnsObjectsAsFaults, rowsMayLackValues: storeRequest.isAlreadyLoaded != nil)
+            return registeredObjects(
+                for: rows, in: spaces, asFaults: request.returnsObjectsAsFaults, rowsMayLackValues: storeRequest.isAlreadyLoaded != nil)
         }
         let fetched = Self.fetchedEntities(plan.entity, request, store.model)
-        let changed = updated.values.filter { fetched.contains($0.entity.index) } + deleted.values.filter { fetched.contains($0.entity.index) }
+        let changed =
+            updated.values.filter { fetched.contains($0.entity.index) } + deleted.values.filter { fetched.contains($0.entity.index) }
         var storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces)
         storeRequest.offset = 0
         storeRequest.limit = plan.storeRequest.limit.map { $0 + request.fetchOffset + changed.count }
@@ -71,7 +75,8 @@ extension ManagedObjectContext {
             results.append(object)
             included.insert(ObjectIdentifier(object))
         }
-        for object in changed where object.isUpdated && !included.contains(ObjectIdentifier(object)) && plan.matches(object, resolve: rowResolver) {
+        for object in changed
+        where object.isUpdated && !included.contains(ObjectIdentifier(object)) && plan.matches(object, resolve: rowResolver) {
             results.append(object)
         }
         for object in pendingInserts where fetched.contains(object.entity.index) && plan.matches(object, resolve: rowResolver) {

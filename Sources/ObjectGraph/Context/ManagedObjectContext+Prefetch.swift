@@ -9,7 +9,10 @@ extension ManagedObjectContext {
             guard let relationship = currentEntity.relationship(named: name) else {
                 var error = currentEntity.unknownPropertyError(name)
                 if currentEntity.attributeSlot(named: name) != nil {
-                    error = ObjectGraphError(.unknownKey, "\(currentEntity.name).\(name) is an attribute; relationshipKeyPathsForPrefetching names relationships ('\(keyPath)')", entityName: currentEntity.name, key: name)
+                    error = ObjectGraphError(
+                        .unknownKey,
+                        "\(currentEntity.name).\(name) is an attribute; relationshipKeyPathsForPrefetching names relationships ('\(keyPath)')",
+                        entityName: currentEntity.name, key: name)
                 }
                 throw error
             }
@@ -19,7 +22,9 @@ extension ManagedObjectContext {
                     if let destination = try object.toOneDestination(relationship) { destinations.append(destination) }
                 }
             } else {
-                try loadToManyRelationships(of: current.filter { $0.entity.relationships.indices.contains(relationship.index) }) { $0.name == name }
+                try loadToManyRelationships(of: current.filter { $0.entity.relationships.indices.contains(relationship.index) }) {
+                    $0.name == name
+                }
                 for object in current {
                     destinations += try self.destinations(of: object, through: object.entity.relationships[relationship.index])
                 }
@@ -36,7 +41,8 @@ extension ManagedObjectContext {
     func fulfillFaults(_ objects: [ManagedObject]) throws {
         var faults: [ObjectIdentifier: [ManagedObject]] = [:]
         var seen: Set<ObjectIdentifier> = []
-        for object in objects where object.values.isEmpty && object.objectID.primaryKey != nil && seen.insert(ObjectIdentifier(object)).inserted {
+        for object in objects
+        where object.values.isEmpty && object.objectID.primaryKey != nil && seen.insert(ObjectIdentifier(object)).inserted {
             faults[ObjectIdentifier(object.entity), default: []].append(object)
         }
         guard !faults.isEmpty else { return }

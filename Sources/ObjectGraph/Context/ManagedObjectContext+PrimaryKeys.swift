@@ -9,10 +9,13 @@ extension ManagedObjectContext {
         checkQueue("objectID(forEntity: \(entityName), primaryKey: \(primaryKey))")
         let (store, entity) = try keyedEntity(entityName, primaryKeys: CollectionOfOne(primaryKey))
         // One key without arrays: this is the inner step of every lookup and delete by key.
-        guard hasSubentityRows(entity, in: store) else { return ManagedObjectID(space: store.idSpaces[entity.index], primaryKey: primaryKey) }
-        return try objectIDs(in: entity, of: store, primaryKeys: [primaryKey]).first ?? {
-            throw ObjectGraphError(.objectNotFound, "There is no \(entityName) object with key \(primaryKey)", entityName: entityName)
-        }()
+        guard hasSubentityRows(entity, in: store) else {
+            return ManagedObjectID(space: store.idSpaces[entity.index], primaryKey: primaryKey)
+        }
+        return try objectIDs(in: entity, of: store, primaryKeys: [primaryKey]).first
+            ?? {
+                throw ObjectGraphError(.objectNotFound, "There is no \(entityName) object with key \(primaryKey)", entityName: entityName)
+            }()
     }
 
     /// The IDs of the saved objects of `entityName` with these keys (see
@@ -31,7 +34,8 @@ extension ManagedObjectContext {
         let store = try requireStore()
         let entity = try store.model.requireEntity(entityName)
         if let bad = primaryKeys.first(where: { $0 < 1 }) {
-            throw ObjectGraphError(.invalidOperation, "\(bad) is not a key of a saved \(entityName) object: keys start at 1", entityName: entityName)
+            throw ObjectGraphError(
+                .invalidOperation, "\(bad) is not a key of a saved \(entityName) object: keys start at 1", entityName: entityName)
         }
         return (store, entity)
     }
@@ -77,7 +81,9 @@ extension ManagedObjectContext {
         let missing = ids.filter { registeredObject(for: $0).map { $0.isFault } ?? true }
         var rows: [Int64: Snapshot] = [:]
         for (entityIndex, group) in Dictionary(grouping: missing, by: { $0.entity.index }) {
-            rows.merge(try store.snapshots(of: store.model.entities[entityIndex], primaryKeys: group.compactMap(\.primaryKey))) { first, _ in first }
+            rows.merge(try store.snapshots(of: store.model.entities[entityIndex], primaryKeys: group.compactMap(\.primaryKey))) {
+                first, _ in first
+            }
         }
         return ids.compactMap { objectID in
             if let object = registeredObject(for: objectID), !object.isFault { return object }

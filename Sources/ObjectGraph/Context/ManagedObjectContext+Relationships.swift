@@ -16,7 +16,9 @@ extension ManagedObjectContext {
     /// not loaded them yet: one store request per entity and relationship, however many objects.
     /// With `withRows`, the destinations come with their rows (they are usually read next);
     /// without, as faults (their keys are all that is read).
-    func loadToManyRelationships(of objects: [ManagedObject], withRows: Bool = true, where include: (RelationshipDescription) -> Bool) throws {
+    func loadToManyRelationships(
+        of objects: [ManagedObject], withRows: Bool = true, where include: (RelationshipDescription) -> Bool
+    ) throws {
         // A level of a cascade is often all objects without to-manys (a deleted author's books).
         guard objects.contains(where: { !$0.entity.toManyRelationships.isEmpty }) else { return }
         // Entities are few (often one, as when a cascade deletes one object): a short list of
@@ -43,7 +45,9 @@ extension ManagedObjectContext {
                     for object in unloaded {
                         var loaded = destinations(object)
                         if loaded.contains(where: \.isOutOfGraph) { loaded.removeAll(where: \.isOutOfGraph) }
-                        if object.loadedToMany.isEmpty { object.loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
+                        if object.loadedToMany.isEmpty {
+                            object.loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count)
+                        }
                         object.loadedToMany[position] = RelatedObjects(loaded, isOrdered: relationship.isOrdered)
                     }
                 }
@@ -54,7 +58,9 @@ extension ManagedObjectContext {
                         // Taken out of the store's answer, so each row moves into its object
                         // instead of being copied (see `registeredObjects`); related rows always
                         // come with their values.
-                        registeredObjects(for: rows.removeValue(forKey: object.objectID.primaryKey!) ?? [], in: spaces, asFaults: true, rowsMayLackValues: false)
+                        registeredObjects(
+                            for: rows.removeValue(forKey: object.objectID.primaryKey!) ?? [], in: spaces, asFaults: true,
+                            rowsMayLackValues: false)
                     }
                 } else {
                     let objectIDs = try store.relatedObjectIDs(of: relationship, in: entity, sources: sources)

@@ -95,7 +95,9 @@ extension ManagedObjectContext {
             } catch let conflicts as VersionConflicts {
                 let found = mergeConflicts(conflicts)
                 try resolveByCustomPolicy(found)
-                guard mergePolicy.basePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found, attempts: attempt) }
+                guard mergePolicy.basePolicy != .error, attempt < Self.conflictAttempts else {
+                    throw conflictError(found, attempts: attempt)
+                }
                 resolve(found)
             } catch let error as ObjectGraphError where error.kind == .constraintViolation {
                 // A clash among this save's own inserts has no stored object to merge with: it
@@ -103,7 +105,9 @@ extension ManagedObjectContext {
                 let found = try uniquenessConflicts()
                 guard !found.isEmpty else { throw error }
                 try resolveByCustomPolicy(found.map(\.conflict))
-                guard mergePolicy.basePolicy != .error, attempt < Self.conflictAttempts else { throw conflictError(found.map(\.conflict), attempts: attempt) }
+                guard mergePolicy.basePolicy != .error, attempt < Self.conflictAttempts else {
+                    throw conflictError(found.map(\.conflict), attempts: attempt)
+                }
                 let unresolved = resolve(uniquenessConflicts: found)
                 guard unresolved.isEmpty else { throw conflictError(unresolved, attempts: attempt) }
             }
@@ -177,10 +181,11 @@ extension ManagedObjectContext {
                 plan.unwritten.insert(ObjectKey(object))
                 continue
             }
-            plan.request.updates.append(SaveRequest.Update(
-                objectID: object.objectID, changedAttributes: columns, values: object.values,
-                expectedVersion: object.rowVersion > 0 ? object.rowVersion : nil,
-                committedValues: parent == nil ? nil : object.committed))
+            plan.request.updates.append(
+                SaveRequest.Update(
+                    objectID: object.objectID, changedAttributes: columns, values: object.values,
+                    expectedVersion: object.rowVersion > 0 ? object.rowVersion : nil,
+                    committedValues: parent == nil ? nil : object.committed))
             plan.request.relationshipChanges += changes
         }
         return plan
@@ -208,7 +213,8 @@ extension ManagedObjectContext {
     /// (or repeat).
     private static func placedByKey(_ entries: [(key: Int64, object: ManagedObject)]) -> [ManagedObject]? {
         guard let low = entries.lazy.map(\.key).min(), let high = entries.lazy.map(\.key).max(),
-              high - low < 4 * Int64(entries.count) + 1_024 else { return nil }
+            high - low < 4 * Int64(entries.count) + 1_024
+        else { return nil }
         var slots = [ManagedObject?](repeating: nil, count: Int(high - low) + 1)
         for (key, object) in entries {
             guard slots[Int(key - low)] == nil else { return nil }
@@ -226,7 +232,9 @@ extension ManagedObjectContext {
     /// other object — is not registered: it is released when the save returns, as it would be
     /// right after registering it, and `object(with:)` makes a fault for its ID if it is wanted
     /// again. A bulk insert then costs no registry entries at all.
-    private func didSave(_ plan: inout SavePlan, assignedKeys: [Int64], store: any PersistentStore) -> (ContextChanges, reportedUpdates: Set<ManagedObjectID>) {
+    private func didSave(
+        _ plan: inout SavePlan, assignedKeys: [Int64], store: any PersistentStore
+    ) -> (ContextChanges, reportedUpdates: Set<ManagedObjectID>) {
         var keys = assignedKeys.makeIterator()
         // The plan holds the inserted objects from here on (`insertionOrder` is usually the same
         // array), so a reference count of one means nothing else does.
@@ -275,7 +283,10 @@ extension ManagedObjectContext {
         deleted.removeAll()
         forgetReportedChanges()
         // The request holds the deleted objects' IDs already, in the same order.
-        return (ContextChanges(event: .didSave, inserted: insertedIDs, updated: plan.updated.map(\.objectID), deleted: plan.request.deletes), reportedUpdates)
+        return (
+            ContextChanges(event: .didSave, inserted: insertedIDs, updated: plan.updated.map(\.objectID), deleted: plan.request.deletes),
+            reportedUpdates
+        )
     }
 }
 
@@ -299,10 +310,11 @@ extension ManagedObject {
             guard relationship.isOrdered || relationship.inverseIndex == nil || relationship.isInverseToMany else { continue }
             let (added, removed, orderChanged) = related.changes()
             guard !added.isEmpty || !removed.isEmpty || orderChanged else { continue }
-            changes.append(RelationshipChange(
-                objectID: objectID, relationship: relationship,
-                added: added.map(\.objectID), removed: removed.map(\.objectID),
-                order: relationship.isOrdered ? related.objects.map(\.objectID) : nil))
+            changes.append(
+                RelationshipChange(
+                    objectID: objectID, relationship: relationship,
+                    added: added.map(\.objectID), removed: removed.map(\.objectID),
+                    order: relationship.isOrdered ? related.objects.map(\.objectID) : nil))
         }
         return changes
     }

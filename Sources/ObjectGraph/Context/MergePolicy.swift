@@ -40,7 +40,7 @@ public enum MergePolicy: Sendable, Equatable, CustomStringConvertible {
     public static func == (lhs: MergePolicy, rhs: MergePolicy) -> Bool {
         switch (lhs, rhs) {
         case (.error, .error), (.mergeByPropertyStoreTrump, .mergeByPropertyStoreTrump),
-             (.mergeByPropertyObjectTrump, .mergeByPropertyObjectTrump), (.overwrite, .overwrite), (.rollback, .rollback):
+            (.mergeByPropertyObjectTrump, .mergeByPropertyObjectTrump), (.overwrite, .overwrite), (.rollback, .rollback):
             true
         case (.custom(let a), .custom(let b)): a === b
         default: false
@@ -119,7 +119,10 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     let theirs: [AttributeValue]?
     let original: [AttributeValue]
 
-    init(kind: Kind, objectID: ManagedObjectID, conflictingObjectID: ManagedObjectID? = nil, ours: [AttributeValue], theirs: Snapshot?, original: [AttributeValue], objectVersion: Int64) {
+    init(
+        kind: Kind, objectID: ManagedObjectID, conflictingObjectID: ManagedObjectID? = nil, ours: [AttributeValue], theirs: Snapshot?,
+        original: [AttributeValue], objectVersion: Int64
+    ) {
         self.kind = kind
         self.objectID = objectID
         self.conflictingObjectID = conflictingObjectID
@@ -184,12 +187,14 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
         case .deletedInStore:
             return "\(subject) was deleted elsewhere after this context read it"
         case .uniqueness(let keys):
-            return "\(subject) has the same \(keys.joined(separator: ", ")) as the stored \(conflictingObjectID?.shortDescription ?? "object")"
+            return
+                "\(subject) has the same \(keys.joined(separator: ", ")) as the stored \(conflictingObjectID?.shortDescription ?? "object")"
                 + " (\(keys.map { "\($0) = \(ours[entity.slotOrEnd($0)].debugText)" }.joined(separator: ", ")); uniqueness constraint on \(keys.joined(separator: ", ")))"
         case .changedInStore:
             let details = keys.map { key in
                 let slot = entity.slotOrEnd(key)
-                return "\(key): ours \(ours[slot].debugText), theirs \((theirs?[slot] ?? .null).debugText), original \(original[slot].debugText)"
+                return
+                    "\(key): ours \(ours[slot].debugText), theirs \((theirs?[slot] ?? .null).debugText), original \(original[slot].debugText)"
             }
             return "\(subject) was changed elsewhere (version \(objectVersion) → \(storeVersion.map(String.init) ?? "gone"))"
                 + (details.isEmpty ? "" : ": " + details.joined(separator: "; "))

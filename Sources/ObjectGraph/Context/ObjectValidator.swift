@@ -13,17 +13,24 @@ enum ObjectValidator {
         let start = failures.count
         for slot in entity.requiredSlots where object.values[slot].isNull {
             guard checkAll || object.changedAttributes.contains(slot) else { continue }
-            failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "a value is required"))
+            failures.append(
+                ValidationFailure(
+                    entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "a value is required"))
         }
         for slot in entity.realValueSlots where object.values[slot].isNaN {
             guard checkAll || object.changedAttributes.contains(slot) else { continue }
-            failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "NaN cannot be stored"))
+            failures.append(
+                ValidationFailure(
+                    entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "NaN cannot be stored"))
         }
         for attribute in entity.attributesWithRules {
             guard checkAll || object.changedAttributes.contains(attribute.index) else { continue }
             let value = object.values[attribute.index]
             guard !value.isNull, !value.isNaN, let rejection = rejection(of: value, for: attribute) else { continue }
-            failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: attribute.name, reason: rejection.reason, violatedPredicate: rejection.predicate))
+            failures.append(
+                ValidationFailure(
+                    entityName: entity.name, objectID: object.objectID, key: attribute.name, reason: rejection.reason,
+                    violatedPredicate: rejection.predicate))
         }
         if let slot = entity.primaryKeyIndex { appendPrimaryKeyFailure(of: object, slot: slot, to: &failures) }
         if !entity.relationships.isEmpty { appendRelationshipFailures(of: object, checkAll: checkAll, to: &failures) }
@@ -47,7 +54,10 @@ enum ObjectValidator {
         } else {
             reason = nil
         }
-        if let reason { failures.append(ValidationFailure(entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: reason)) }
+        if let reason {
+            failures.append(
+                ValidationFailure(entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: reason))
+        }
     }
 
     /// Required to-ones that are empty; to-manys that are empty but required, or hold fewer or
@@ -59,7 +69,9 @@ enum ObjectValidator {
         }
         for relationship in entity.relationships where checkAll || object.changedAttributes.contains(relationship.slot) {
             if relationship.isToOne {
-                if let reason = reason(rejectingCount: object.values[relationship.slot].isNull ? 0 : 1, for: relationship) { fail(relationship, reason) }
+                if let reason = reason(rejectingCount: object.values[relationship.slot].isNull ? 0 : 1, for: relationship) {
+                    fail(relationship, reason)
+                }
                 continue
             }
             // A new object's untouched to-many is empty; a changed one is loaded.
@@ -99,7 +111,8 @@ enum ObjectValidator {
     static func rejection(of value: AttributeValue, for attribute: AttributeDescription) -> Rejection? {
         if let reason = reason(rejecting: value, for: attribute) { return Rejection(reason: reason) }
         guard let failed = attribute.validationPredicates.first(where: { !$0.accepts(value) }) else { return nil }
-        return Rejection(reason: "\(failed.message) (\(value.debugText) fails the validation predicate \(failed.format))", predicate: failed)
+        return Rejection(
+            reason: "\(failed.message) (\(value.debugText) fails the validation predicate \(failed.format))", predicate: failed)
     }
 
     /// Why the non-nil `value` breaks a range, length or pattern rule of `attribute`, or `nil`.
@@ -112,18 +125,24 @@ enum ObjectValidator {
         }
         // Counting characters walks the whole string, so only when a length rule asks for it.
         let hasLengthRule = attribute.minLength != nil || attribute.maxLength != nil
-        let length: Int? = switch value {
-        case .string(let string) where hasLengthRule: string.count
-        case .binary(let data) where hasLengthRule: data.count
-        default: nil
-        }
+        let length: Int? =
+            switch value {
+            case .string(let string) where hasLengthRule: string.count
+            case .binary(let data) where hasLengthRule: data.count
+            default: nil
+            }
         if let length {
             let unit = attribute.type == .string ? "characters" : "bytes"
-            if let minLength = attribute.minLength, length < minLength { return "is \(length) \(unit) long, shorter than the minimum \(minLength)" }
-            if let maxLength = attribute.maxLength, length > maxLength { return "is \(length) \(unit) long, longer than the maximum \(maxLength)" }
+            if let minLength = attribute.minLength, length < minLength {
+                return "is \(length) \(unit) long, shorter than the minimum \(minLength)"
+            }
+            if let maxLength = attribute.maxLength, length > maxLength {
+                return "is \(length) \(unit) long, longer than the maximum \(maxLength)"
+            }
         }
         if let pattern = attribute.regex, case .string(let string) = value,
-           !(attribute.regexExpression.map { matchesEntirely(string, $0) } ?? false) {
+            !(attribute.regexExpression.map { matchesEntirely(string, $0) } ?? false)
+        {
             return "\(value.debugText) does not match the pattern \(pattern)"
         }
         return nil
@@ -135,14 +154,17 @@ enum ObjectValidator {
         let more = failures.count > 50 ? ["  … and \(failures.count - 50) more"] : []
         var error = ObjectGraphError(
             .validation,
-            (["\(lead): \(failures.count) validation \(failures.count == 1 ? "failure" : "failures"); nothing was written."] + lines + more).joined(separator: "\n"),
+            (["\(lead): \(failures.count) validation \(failures.count == 1 ? "failure" : "failures"); nothing was written."] + lines + more)
+                .joined(separator: "\n"),
             entityName: failures.first?.entityName, objectID: failures.first?.objectID, key: failures.first?.key)
         error.validationFailures = failures
         return error
     }
 
     private static func compareForValidation(_ a: AttributeValue, _ b: AttributeValue) -> ComparisonResult {
-        func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult { x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame) }
+        func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
+            x < y ? .orderedAscending : (x > y ? .orderedDescending : .orderedSame)
+        }
         switch (a, b) {
         case (.integer(let x), .integer(let y)): return order(x, y)
         case (.date(let x), .date(let y)): return order(x, y)

@@ -52,18 +52,24 @@ final class ParentContextStore: PersistentStore, @unchecked Sendable {
             try parent.prepareForChildRead()
             var rows: [Int64: Snapshot] = [:]
             for primaryKey in primaryKeys {
-                guard let object = try parent.liveOrStoredObject(ManagedObjectID(space: root.idSpaces[entity.index], primaryKey: primaryKey)) else { continue }
+                guard
+                    let object = try parent.liveOrStoredObject(ManagedObjectID(space: root.idSpaces[entity.index], primaryKey: primaryKey))
+                else { continue }
                 rows[primaryKey] = try object.currentRow()
             }
             return rows
         }
     }
 
-    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+    func relatedObjectIDs(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [ManagedObjectID]] {
         try relatedObjects(of: relationship, in: entity, sources: sources).mapValues { $0.map(\.objectID) }
     }
 
-    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+    func relatedSnapshots(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [Snapshot]] {
         try parent.performAndWait {
             try relatedObjects(of: relationship, in: entity, sources: sources).mapValues { try $0.map { try $0.currentRow() } }
         }
@@ -114,14 +120,19 @@ final class ParentContextStore: PersistentStore, @unchecked Sendable {
 
     /// The parent's current destinations of a to-many relationship for each source, in the
     /// relationship's order (by position when ordered, else by key), as the stores answer.
-    private func relatedObjects(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObject]] {
+    private func relatedObjects(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [ManagedObject]] {
         try parent.performAndWait {
             try parent.prepareForChildRead()
             var result: [Int64: [ManagedObject]] = [:]
             for primaryKey in sources {
-                guard let owner = try parent.liveOrStoredObject(ManagedObjectID(space: root.idSpaces[entity.index], primaryKey: primaryKey)) else { continue }
+                guard let owner = try parent.liveOrStoredObject(ManagedObjectID(space: root.idSpaces[entity.index], primaryKey: primaryKey))
+                else { continue }
                 let members = owner.loadedToMany[try owner.loadRelationship(relationship)]!
-                let destinations = relationship.isOrdered ? members.objects : members.objects.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
+                let destinations =
+                    relationship.isOrdered
+                    ? members.objects : members.objects.sorted { ($0.objectID.primaryKey ?? 0) < ($1.objectID.primaryKey ?? 0) }
                 if !destinations.isEmpty { result[primaryKey] = destinations }
             }
             return result

@@ -109,13 +109,15 @@ extension BoundPredicate {
         /// parenthesis that opens the group than for one that ends it (see `maximumNesting`).
         private mutating func group(_ nodes: [Node], _ op: String, scope: String?) -> String {
             guard nodes.count > Self.longestFlatGroup else {
-                let ordered = nodes.count > 1 && nodes.contains(where: { $0.nesting > 0 })
+                let ordered =
+                    nodes.count > 1 && nodes.contains(where: { $0.nesting > 0 })
                     ? nodes.enumerated().sorted { ($0.element.nesting, $1.offset) > ($1.element.nesting, $0.offset) }.map(\.element)
                     : nodes
                 return "(" + ordered.map { sql(for: $0, scope: scope) }.joined(separator: " \(op) ") + ")"
             }
             let middle = nodes.count / 2
-            return "(" + group(Array(nodes[..<middle]), op, scope: scope) + " \(op) " + group(Array(nodes[middle...]), op, scope: scope) + ")"
+            return "(" + group(Array(nodes[..<middle]), op, scope: scope) + " \(op) " + group(Array(nodes[middle...]), op, scope: scope)
+                + ")"
         }
 
         mutating func sql(for operand: Operand, scope: String?) -> String {
@@ -170,11 +172,17 @@ extension BoundPredicate {
             let owner = collection.owner.map { ownerReference($0, scope: scope) } ?? ownKey(scope, table: collection.sourceTable)
             switch collection.storage {
             case .inverseForeignKey(let column):
-                return ("FROM \(quoteIdentifier(collection.destinationTable)) AS \(member) WHERE \(member).\(quoteIdentifier(column)) = \(owner)", member)
+                return (
+                    "FROM \(quoteIdentifier(collection.destinationTable)) AS \(member) WHERE \(member).\(quoteIdentifier(column)) = \(owner)",
+                    member
+                )
             case .joinTable(let name, let own, let other):
                 let pair = quoteIdentifier("_j\(depth)")
                 let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-                return ("FROM \(quoteIdentifier(name)) AS \(pair) JOIN \(quoteIdentifier(collection.destinationTable)) AS \(member) ON \(member).\(key) = \(pair).\(quoteIdentifier(other)) WHERE \(pair).\(quoteIdentifier(own)) = \(owner)", member)
+                return (
+                    "FROM \(quoteIdentifier(name)) AS \(pair) JOIN \(quoteIdentifier(collection.destinationTable)) AS \(member) ON \(member).\(key) = \(pair).\(quoteIdentifier(other)) WHERE \(pair).\(quoteIdentifier(own)) = \(owner)",
+                    member
+                )
             }
         }
 
@@ -206,7 +214,8 @@ extension BoundPredicate {
                     }
                 }
                 let alias = quoteIdentifier("_hop\(depth)_\(number)")
-                reference = "(SELECT \(alias).\(quoteIdentifier(column)) FROM \(quoteIdentifier(hop.destinationTable)) AS \(alias) WHERE \(alias).\(key) = \(reference))"
+                reference =
+                    "(SELECT \(alias).\(quoteIdentifier(column)) FROM \(quoteIdentifier(hop.destinationTable)) AS \(alias) WHERE \(alias).\(key) = \(reference))"
             }
             return reference
         }

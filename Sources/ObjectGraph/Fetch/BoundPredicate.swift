@@ -145,7 +145,9 @@ package struct BoundPredicate: Sendable {
 
     /// Whether the row of an object of `entity` (the bound entity or one of its sub-entities)
     /// matches. Relationships are read through `resolve`, with `objectID` naming the row's object.
-    func evaluate(_ values: [AttributeValue], entity: EntityDescription? = nil, objectID: ManagedObjectID? = nil, resolve: RowResolver? = nil) -> Bool {
+    func evaluate(
+        _ values: [AttributeValue], entity: EntityDescription? = nil, objectID: ManagedObjectID? = nil, resolve: RowResolver? = nil
+    ) -> Bool {
         Self.truth(of: root, in: Row(values: values, entity: entity, objectID: objectID, resolve: resolve)) == true
     }
 
@@ -246,7 +248,9 @@ package struct BoundPredicate: Sendable {
     }
 
     /// The operand's value for a row of `entity` (its object `objectID`), as a sort reads it.
-    static func value(of operand: Operand, values: [AttributeValue], entity: EntityDescription?, objectID: ManagedObjectID?, resolve: RowResolver?) -> AttributeValue {
+    static func value(
+        of operand: Operand, values: [AttributeValue], entity: EntityDescription?, objectID: ManagedObjectID?, resolve: RowResolver?
+    ) -> AttributeValue {
         value(of: operand, in: Row(values: values, entity: entity, objectID: objectID, resolve: resolve))
     }
 

@@ -16,7 +16,9 @@ struct FetchPlan {
         sort = try request.sortDescriptors.map { try $0.bind(to: entity, in: model) }
         reachedEntities = Self.reachedEntities(predicate, sort, model)
         guard request.fetchLimit >= 0, request.fetchOffset >= 0 else {
-            throw ObjectGraphError(.invalidOperation, "fetchLimit and fetchOffset must not be negative (got \(request.fetchLimit) and \(request.fetchOffset))", entityName: entity.name)
+            throw ObjectGraphError(
+                .invalidOperation, "fetchLimit and fetchOffset must not be negative (got \(request.fetchLimit) and \(request.fetchOffset))",
+                entityName: entity.name)
         }
         storeRequest = StoreFetchRequest(
             entity: entity, predicate: predicate, sort: sort,

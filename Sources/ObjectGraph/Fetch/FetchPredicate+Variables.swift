@@ -41,7 +41,10 @@ extension FetchPredicate {
         }
         func lookUp(_ name: String) throws -> Any {
             guard let entry = variables[name] else {
-                throw ObjectGraphError(.invalidOperation, "the predicate uses the variable $\(name), but no value was given for it (given: \(variables.keys.sorted().map { "$" + $0 }.joined(separator: ", ")))")
+                throw ObjectGraphError(
+                    .invalidOperation,
+                    "the predicate uses the variable $\(name), but no value was given for it (given: \(variables.keys.sorted().map { "$" + $0 }.joined(separator: ", ")))"
+                )
             }
             return entry as Any
         }
@@ -57,7 +60,8 @@ extension FetchPredicate {
         case .between(let keyPath, .variable(let name, isList: true), _):
             let values = try PredicateArguments.variable(try lookUp(name), name: name, asList: true)
             guard values.count == 2 else {
-                throw ObjectGraphError(.typeMismatch, "variable $\(name) after BETWEEN must be an array of exactly two values, but it has \(values.count)")
+                throw ObjectGraphError(
+                    .typeMismatch, "variable $\(name) after BETWEEN must be an array of exactly two values, but it has \(values.count)")
             }
             return .between(keyPath, lower: values[0], upper: values[1])
         case .between(let keyPath, let lower, let upper):

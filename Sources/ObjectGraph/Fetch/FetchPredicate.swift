@@ -97,10 +97,12 @@ public struct FetchPredicate: Sendable, CustomStringConvertible, Equatable {
         case 1: predicates[0]
         default:
             // Flattened, so chains built one `&&` at a time stay shallow.
-            FetchPredicate(node: .and(predicates.flatMap { predicate -> [PredicateNode] in
-                if case .and(let operands) = predicate.node { return operands }
-                return [predicate.node]
-            }))
+            FetchPredicate(
+                node: .and(
+                    predicates.flatMap { predicate -> [PredicateNode] in
+                        if case .and(let operands) = predicate.node { return operands }
+                        return [predicate.node]
+                    }))
         }
     }
 
@@ -111,10 +113,12 @@ public struct FetchPredicate: Sendable, CustomStringConvertible, Equatable {
         case 0: falsePredicate
         case 1: predicates[0]
         default:
-            FetchPredicate(node: .or(predicates.flatMap { predicate -> [PredicateNode] in
-                if case .or(let operands) = predicate.node { return operands }
-                return [predicate.node]
-            }))
+            FetchPredicate(
+                node: .or(
+                    predicates.flatMap { predicate -> [PredicateNode] in
+                        if case .or(let operands) = predicate.node { return operands }
+                        return [predicate.node]
+                    }))
         }
     }
 

@@ -29,7 +29,8 @@ extension FetchSortDescriptor {
     public init<Object: TypedManagedObject>(_ descriptor: SortDescriptor<Object>) throws {
         guard let keyPath = descriptor.keyPath, let name = Object.propertyName(for: keyPath) else {
             throw ObjectGraphError(
-                .unknownKey, "SortDescriptor: \(descriptor.keyPath.map { "\($0)" } ?? "a comparator without a key path") is not a property of the model (\(Object.entityName) lists its key paths in propertyKeyPaths)",
+                .unknownKey,
+                "SortDescriptor: \(descriptor.keyPath.map { "\($0)" } ?? "a comparator without a key path") is not a property of the model (\(Object.entityName) lists its key paths in propertyKeyPaths)",
                 entityName: Object.entityName)
         }
         var comparison = SortComparison.binary

@@ -60,7 +60,8 @@ package struct BoundSort: Sendable {
 
     /// The ORDER BY term in `dialect`.
     package func orderingTerm<Dialect: SQLDialect>(in dialect: Dialect) -> String {
-        dialect.orderingTerm(BoundPredicate.sql(for: operand, in: dialect), comparison: comparison, isString: type == .string, ascending: ascending)
+        dialect.orderingTerm(
+            BoundPredicate.sql(for: operand, in: dialect), comparison: comparison, isString: type == .string, ascending: ascending)
     }
 }
 

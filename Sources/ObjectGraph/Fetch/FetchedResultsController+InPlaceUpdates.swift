@@ -14,11 +14,14 @@ extension FetchedResultsController {
     func inPlaceUpdates(_ changes: ContextChanges, indexPaths: [ObjectIdentifier: IndexPath]) throws -> [IndexPath]? {
         let context = managedObjectContext
         guard fetchRequest.fetchLimit == 0, fetchRequest.fetchOffset == 0, fetchRequest.includesPendingChanges,
-              sectionNameKeyPath?.contains(".") != true, let sections, let objects = fetchedObjects, let model = context.model,
-              let plan = try? FetchPlan(fetchRequest, model: model), plan.reachedEntities.isEmpty else { return nil }
+            sectionNameKeyPath?.contains(".") != true, let sections, let objects = fetchedObjects, let model = context.model,
+            let plan = try? FetchPlan(fetchRequest, model: model), plan.reachedEntities.isEmpty
+        else { return nil }
         let kinds = Set(fetchRequest.includesSubentities ? model.kindIndexes[plan.entity.index] : [plan.entity.index])
         func isFetched(_ objectID: ManagedObjectID) -> Bool { kinds.contains(objectID.entity.index) }
-        guard !changes.insertedObjectIDs.contains(where: isFetched), !changes.deletedObjectIDs.contains(where: isFetched) else { return nil }
+        guard !changes.insertedObjectIDs.contains(where: isFetched), !changes.deletedObjectIDs.contains(where: isFetched) else {
+            return nil
+        }
         let resolve = context.rowResolver
         var paths: [IndexPath] = []
         for objectID in changes.updatedObjectIDs.union(changes.refreshedObjectIDs) where isFetched(objectID) {
@@ -30,9 +33,9 @@ extension FetchedResultsController {
             }
             let flat = sections[..<path.section].reduce(0) { $0 + $1.numberOfObjects } + path.item
             guard plan.matches(object, resolve: resolve),
-                  flat == 0 || plan.precedes(objects[flat - 1], object, resolve: resolve),
-                  flat == objects.count - 1 || plan.precedes(object, objects[flat + 1], resolve: resolve),
-                  try sectionNameKeyPath.map({ Self.sectionName(try object.value(forKeyPath: $0)) == sections[path.section].name }) ?? true
+                flat == 0 || plan.precedes(objects[flat - 1], object, resolve: resolve),
+                flat == objects.count - 1 || plan.precedes(object, objects[flat + 1], resolve: resolve),
+                try sectionNameKeyPath.map({ Self.sectionName(try object.value(forKeyPath: $0)) == sections[path.section].name }) ?? true
             else { return nil }
             paths.append(path)
         }

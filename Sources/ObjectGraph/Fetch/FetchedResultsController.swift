@@ -78,7 +78,8 @@ public final class FetchedResultsController<Result: ManagedObject> {
         let context = managedObjectContext
         guard let first = fetchRequest.sortDescriptors.first else {
             throw ObjectGraphError(
-                .invalidOperation, "a FetchedResultsController needs a fetch request with sort descriptors: they order its sections and objects",
+                .invalidOperation,
+                "a FetchedResultsController needs a fetch request with sort descriptors: they order its sections and objects",
                 entityName: fetchRequest.entityName)
         }
         if let sectionNameKeyPath, first.key != sectionNameKeyPath {
@@ -103,7 +104,7 @@ public final class FetchedResultsController<Result: ManagedObject> {
     /// none there or nothing was fetched yet.
     public func object(at indexPath: IndexPath) throws -> Result {
         guard let sections, indexPath.count == 2, sections.indices.contains(indexPath.section),
-              sections[indexPath.section].objects.indices.contains(indexPath.item)
+            sections[indexPath.section].objects.indices.contains(indexPath.item)
         else {
             throw ObjectGraphError(
                 .invalidOperation,
@@ -165,7 +166,8 @@ extension FetchedResultsController: ContextResultsObserver {
             guard !paths.isEmpty, let delegate else { return }
             delegate.controllerWillChangeContent(self)
             for path in paths {
-                delegate.controller(self, didChange: oldSections[path.section].objects[path.item], at: path, for: .update, newIndexPath: path)
+                delegate.controller(
+                    self, didChange: oldSections[path.section].objects[path.item], at: path, for: .update, newIndexPath: path)
             }
             delegate.controllerDidChangeContent(self)
             return
@@ -175,8 +177,10 @@ extension FetchedResultsController: ContextResultsObserver {
             objects = try managedObjectContext.fetch(fetchRequest)
             newSections = try group(objects)
         } catch {
-            refreshError = error as? ObjectGraphError
-                ?? ObjectGraphError(.invalidOperation, "refreshing a FetchedResultsController failed: \(error)", entityName: fetchRequest.entityName)
+            refreshError =
+                error as? ObjectGraphError
+                ?? ObjectGraphError(
+                    .invalidOperation, "refreshing a FetchedResultsController failed: \(error)", entityName: fetchRequest.entityName)
             return
         }
         refreshError = nil
@@ -184,7 +188,8 @@ extension FetchedResultsController: ContextResultsObserver {
         let changedIDs = changes.updatedObjectIDs.union(changes.refreshedObjectIDs)
         let updated = Set(objects.filter { changedIDs.contains($0.objectID) }.map(ObjectIdentifier.init))
         let diff = Diff(from: layout, to: newLayout, updated: updated)
-        let oldObjects = Dictionary(oldSections.flatMap(\.objects).map { (ObjectIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let oldObjects = Dictionary(
+            oldSections.flatMap(\.objects).map { (ObjectIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
         let newObjects = Dictionary(objects.map { (ObjectIdentifier($0), $0) }, uniquingKeysWith: { first, _ in first })
         fetchedObjects = objects
         sections = newSections

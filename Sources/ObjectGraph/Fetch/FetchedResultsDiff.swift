@@ -65,7 +65,8 @@ struct FetchedResultsDiff<Key: Hashable>: Equatable {
         let anchorsBeforeInNew = Self.anchorsBefore(in: newOrder, anchors)
         for key in newOrder {
             guard let was = oldPaths[key], let now = newPaths[key] else { continue }
-            let moved = oldNames[was.section] != newNames[now.section]
+            let moved =
+                oldNames[was.section] != newNames[now.section]
                 || (!anchors.contains(key) && anchorsBeforeInOld[key] != anchorsBeforeInNew[key])
                 || (!anchors.contains(key) && !updated.contains(key))
             if moved {
@@ -93,7 +94,7 @@ struct FetchedResultsDiff<Key: Hashable>: Equatable {
     /// The positions of one longest strictly increasing subsequence of `values` (patience
     /// sorting, O(n log n)).
     static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
-        var tails: [Int] = []            // positions in `values` of the smallest tail of each length
+        var tails: [Int] = []  // positions in `values` of the smallest tail of each length
         var previous = [Int](repeating: -1, count: values.count)
         for (position, value) in values.enumerated() {
             var low = 0, high = tails.count

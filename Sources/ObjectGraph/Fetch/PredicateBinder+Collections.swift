@@ -4,7 +4,8 @@ extension PredicateBinder {
     /// the entity; the rest of it is bound to the destination entity, for each member.
     func quantified(_ quantifier: Quantifier, _ comparison: PredicateNode) throws -> BoundPredicate.Node {
         guard let keyPath = Self.keyPath(of: comparison), !keyPath.isEmpty,
-              let relationship = entity.relationship(named: keyPath[0]), relationship.isToMany else {
+            let relationship = entity.relationship(named: keyPath[0]), relationship.isToMany
+        else {
             throw ObjectGraphError(
                 .typeMismatch,
                 "\(entity.name): \(quantifier.rawValue) needs a comparison whose key path starts with a to-many relationship (ANY books.title == 'x'), but got \(PredicateFormatter.render(comparison))",
@@ -26,14 +27,18 @@ extension PredicateBinder {
         }
         let destination = model.entities[relationship.destinationIndex]
         let inner = try PredicateBinder(entity: destination, model: model).bind(try Self.rebase(predicate, on: "$" + variable))
-        return Subject(target: .collection(.count(collection(relationship), where: inner), type: .integer64), path: nil, name: "SUBQUERY(\(name))")
+        return Subject(
+            target: .collection(.count(collection(relationship), where: inner), type: .integer64), path: nil, name: "SUBQUERY(\(name))")
     }
 
     /// The predicate with the leading `$variable` taken off its key paths (which must all start with it).
     static func rebase(_ node: PredicateNode, on variable: String) throws -> PredicateNode {
         func path(_ keyPath: [String]) throws -> [String] {
             guard keyPath.first == variable else {
-                throw ObjectGraphError(.unknownKey, "inside a SUBQUERY, key paths start with its variable (\(variable).…), but '\(keyPath.joined(separator: "."))' does not", key: keyPath.joined(separator: "."))
+                throw ObjectGraphError(
+                    .unknownKey,
+                    "inside a SUBQUERY, key paths start with its variable (\(variable).…), but '\(keyPath.joined(separator: "."))' does not",
+                    key: keyPath.joined(separator: "."))
             }
             return Array(keyPath.dropFirst())
         }
@@ -56,7 +61,9 @@ extension PredicateBinder {
 
     /// Where the members of a to-many `relationship` are stored, for SQL: a relationship of the
     /// entity, or of `owner`, which the row reaches through the to-one `hops`.
-    func collection(_ relationship: RelationshipDescription, of owner: EntityDescription? = nil, through hops: [BoundPredicate.KeyPath.Hop] = []) -> BoundPredicate.Collection {
+    func collection(
+        _ relationship: RelationshipDescription, of owner: EntityDescription? = nil, through hops: [BoundPredicate.KeyPath.Hop] = []
+    ) -> BoundPredicate.Collection {
         let owner = owner ?? entity
         let storage: BoundPredicate.Collection.Storage
         switch RelationshipStorage(relationship, of: owner, in: model) {
@@ -66,7 +73,7 @@ extension PredicateBinder {
             let columns = table.columns(for: side)
             storage = .joinTable(name: table.name, own: columns.own, other: columns.other)
         case .foreignKey:
-            storage = .inverseForeignKey(column: relationship.name) // unreachable: to-manys are never foreign keys
+            storage = .inverseForeignKey(column: relationship.name)  // unreachable: to-manys are never foreign keys
         }
         var collection = BoundPredicate.Collection(
             relationship: relationship, storage: storage,
@@ -74,7 +81,8 @@ extension PredicateBinder {
             sourceTable: model.root(of: owner).name)
         // The owner is the object the last hop refers to: its foreign key, read along the hops before it.
         if let last = hops.last {
-            collection.owner = BoundPredicate.KeyPath(sourceTable: model.root(of: entity).name, hops: hops.dropLast(), target: .reference(last.relationship))
+            collection.owner = BoundPredicate.KeyPath(
+                sourceTable: model.root(of: entity).name, hops: hops.dropLast(), target: .reference(last.relationship))
         }
         return collection
     }

@@ -33,7 +33,9 @@ extension PredicateBinder {
 
     // MARK: - Attribute against constant
 
-    func compare(_ subject: Subject, _ attribute: AttributeDescription, _ comparison: ComparisonOperator, _ value: PredicateValue) throws -> BoundPredicate.Node {
+    func compare(
+        _ subject: Subject, _ attribute: AttributeDescription, _ comparison: ComparisonOperator, _ value: PredicateValue
+    ) throws -> BoundPredicate.Node {
         guard comparison.isOrdering else {
             let constant = try equalityValue(value, for: subject)
             return .identity(subject.operand(), .value(constant), negated: comparison == .notEqual)
@@ -58,10 +60,10 @@ extension PredicateBinder {
         switch (attribute.type, value) {
         case (_, .null): return .null
         case (.integer16, .integer(let integer)), (.integer32, .integer(let integer)), (.integer64, .integer(let integer)),
-             (.double, .integer(let integer)), (.float, .integer(let integer)):
+            (.double, .integer(let integer)), (.float, .integer(let integer)):
             return .integer(integer)
         case (.integer16, .double(let double)), (.integer32, .double(let double)), (.integer64, .double(let double)),
-             (.double, .double(let double)), (.float, .double(let double)):
+            (.double, .double(let double)), (.float, .double(let double)):
             return .double(double)
         // Decimals are stored as their canonical text, so equal decimals have equal text; a
         // double means the decimal its shortest round-trip spelling names (0.1 is 0.1).
@@ -71,7 +73,7 @@ extension PredicateBinder {
             // The round trip check catches values beyond Decimal's range, which would otherwise
             // overflow or underflow silently.
             guard double.isFinite, let decimal = Decimal(string: "\(double)", locale: nil),
-                  Double(decimal.description) == double
+                Double(decimal.description) == double
             else {
                 throw mismatch(subject, attribute, value, note: ", which a decimal cannot represent")
             }
@@ -99,7 +101,9 @@ extension PredicateBinder {
 
     /// The value `<`, `<=`, `>`, `>=` and BETWEEN compare the column with. Decimal columns are
     /// compared as REAL (`castToReal`), so decimal constants are converted the same way.
-    func orderingValue(_ value: PredicateValue, for subject: Subject, _ attribute: AttributeDescription, _ operation: String) throws -> AttributeValue {
+    func orderingValue(
+        _ value: PredicateValue, for subject: Subject, _ attribute: AttributeDescription, _ operation: String
+    ) throws -> AttributeValue {
         switch (attribute.type, value) {
         case (_, .null):
             throw ObjectGraphError(

@@ -195,7 +195,8 @@ struct PredicateBinder {
                         .unknownKey, "\(current.name).\(key) is a to-many relationship, which \(usage) cannot use",
                         entityName: entity.name, key: keyPath.joined(separator: "."))
                 }
-                return try collectionSubject(relationship, of: current, hops: hops, rest: Array(keyPath[(position + 1)...]), keyPath: keyPath)
+                return try collectionSubject(
+                    relationship, of: current, hops: hops, rest: Array(keyPath[(position + 1)...]), keyPath: keyPath)
             }
             if isLast { return Subject(target: .reference(relationship), path: path(hops), name: "\(current.name).\(key)") }
             let destination = model.entities[relationship.destinationIndex]
@@ -209,7 +210,8 @@ struct PredicateBinder {
     /// reaches through to-one relationships (`author.books.@count`); a to-many without a
     /// collection operator is refused.
     func collectionSubject(
-        _ relationship: RelationshipDescription, of owner: EntityDescription, hops: [BoundPredicate.KeyPath.Hop], rest: [String], keyPath: [String]
+        _ relationship: RelationshipDescription, of owner: EntityDescription, hops: [BoundPredicate.KeyPath.Hop], rest: [String],
+        keyPath: [String]
     ) throws -> Subject {
         let name = keyPath.joined(separator: ".")
         guard let first = rest.first, let function = CollectionOperator(rawValue: first) else {
@@ -222,17 +224,21 @@ struct PredicateBinder {
         let members = collection(relationship, of: owner, through: hops)
         if function == .count {
             guard rest.count == 1 else {
-                throw ObjectGraphError(.unknownKey, "\(entity.name): '\(name)': nothing may follow @count", entityName: entity.name, key: name)
+                throw ObjectGraphError(
+                    .unknownKey, "\(entity.name): '\(name)': nothing may follow @count", entityName: entity.name, key: name)
             }
             return Subject(target: .collection(.count(members, where: nil), type: .integer64), path: nil, name: "\(entity.name).\(name)")
         }
         guard rest.count == 2 else {
-            throw ObjectGraphError(.unknownKey, "\(entity.name): '\(name)': \(function.rawValue) needs one attribute of \(destination.name) after it", entityName: entity.name, key: name)
+            throw ObjectGraphError(
+                .unknownKey, "\(entity.name): '\(name)': \(function.rawValue) needs one attribute of \(destination.name) after it",
+                entityName: entity.name, key: name)
         }
         let attribute = try storedAttribute(rest[1], of: destination, usage: "a fetch predicate")
         guard function.aggregates(attribute.type) else {
             throw ObjectGraphError(
-                .typeMismatch, "\(entity.name): \(function.rawValue) cannot aggregate \(destination.name).\(attribute.name), a \(attribute.type.rawValue) attribute",
+                .typeMismatch,
+                "\(entity.name): \(function.rawValue) cannot aggregate \(destination.name).\(attribute.name), a \(attribute.type.rawValue) attribute",
                 entityName: entity.name, key: name)
         }
         return Subject(
@@ -270,7 +276,7 @@ struct PredicateBinder {
 
     func compareReferences(_ lhs: Subject, _ comparison: ComparisonOperator, _ rhs: Subject) throws -> BoundPredicate.Node {
         guard let left = referencedEntity(lhs), let right = referencedEntity(rhs), !comparison.isOrdering,
-              model.root(of: left) === model.root(of: right)
+            model.root(of: left) === model.root(of: right)
         else {
             throw ObjectGraphError(
                 .typeMismatch, "\(lhs.name) cannot be compared with \(rhs.name) using '\(comparison.symbol)'",
@@ -300,7 +306,8 @@ struct PredicateBinder {
         case .object(let objectID):
             let holds = isSelf ? "is a \(destination.name)" : "holds \(destination.name) objects"
             throw ObjectGraphError(
-                .typeMismatch, "\(subject.name) \(holds), but the predicate compares it with \(objectID.shortDescription), a \(objectID.entity.name)",
+                .typeMismatch,
+                "\(subject.name) \(holds), but the predicate compares it with \(objectID.shortDescription), a \(objectID.entity.name)",
                 entityName: entity.name, key: subject.name)
         default:
             let kind = isSelf ? "the \(destination.name) itself" : "a to-one relationship to \(destination.name)"

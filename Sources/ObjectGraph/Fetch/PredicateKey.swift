@@ -67,7 +67,9 @@ public struct PredicateKey: Sendable, Hashable {
     /// `key LIKE[options] pattern`, with `*` and `?` wildcards.
     public func like(_ pattern: String, options: TextOptions = []) -> FetchPredicate { text(.like, pattern, options) }
     /// `key MATCHES[options] regularExpression`.
-    public func matches(_ regularExpression: String, options: TextOptions = []) -> FetchPredicate { text(.matches, regularExpression, options) }
+    public func matches(_ regularExpression: String, options: TextOptions = []) -> FetchPredicate {
+        text(.matches, regularExpression, options)
+    }
     /// `key ==[options] string`: equality ignoring case and/or diacritics.
     public func equals(_ string: String, options: TextOptions) -> FetchPredicate { text(.equal, string, options) }
 

@@ -42,7 +42,7 @@ extension PredicateLexer {
             let digits = text(from: digitsStart)
             let closed = !braced || consume("}")
             guard closed, braced ? !digits.isEmpty : digits.count == 4,
-                  let code = UInt32(digits, radix: 16), let result = Unicode.Scalar(code)
+                let code = UInt32(digits, radix: 16), let result = Unicode.Scalar(code)
             else { throw error("invalid Unicode escape '\(text(from: backslash))'; write \\uXXXX or \\u{X…}", at: backslash) }
             return result
         default:
@@ -99,7 +99,7 @@ extension PredicateLexer {
             if isInteger, let value = Int64(literal) {
                 kind = .integer(value)
             } else if let value = Double(literal) {
-                kind = .double(value) // also integers too large for Int64, as NSPredicate does
+                kind = .double(value)  // also integers too large for Int64, as NSPredicate does
             } else {
                 throw error("malformed number '\(literal)'", at: start)
             }

@@ -100,7 +100,9 @@ struct PredicateLexer {
             case "c", "C": options.insert(.caseInsensitive)
             case "d", "D": options.insert(.diacriticInsensitive)
             default:
-                throw error("unknown comparison option '\(scalars[position].escaped(asASCII: false))' in '[…]', expected [c], [d] or [cd]", at: position)
+                throw error(
+                    "unknown comparison option '\(scalars[position].escaped(asASCII: false))' in '[…]', expected [c], [d] or [cd]",
+                    at: position)
             }
             position += 1
         }
@@ -190,7 +192,8 @@ func predicateSyntaxError(
     _ message: String, column: Int, format: String, kind: ObjectGraphError.Kind = .predicateSyntax, key: String? = nil
 ) -> ObjectGraphError {
     let scalars = format.unicodeScalars
-    let shown = scalars.count > 120
+    let shown =
+        scalars.count > 120
         ? String(String.UnicodeScalarView(scalars.prefix(120))) + "…"
         : format
     return ObjectGraphError(kind, "at column \(column): \(message) (predicate: \(shown))", key: key)

@@ -128,14 +128,17 @@ struct PredicateParser {
             try advance()
             if case .options(let options) = current.kind {
                 guard comparison == .equal || comparison == .notEqual else {
-                    throw error("options like \(current.text) apply to ==, != and the string operators, not to '\(operatorToken.text)'", at: current)
+                    throw error(
+                        "options like \(current.text) apply to ==, != and the string operators, not to '\(operatorToken.text)'", at: current
+                    )
                 }
                 try advance()
                 return try parseText(left, leftToken, comparison == .equal ? .equal : .notEqual, options, operatorToken)
             }
             guard let right = try parseOperand() else { throw expected("a value or key after '\(operatorToken.text)'") }
             if case .value = left, case .value = right {
-                throw error("a comparison needs a key on at least one side, but both sides of '\(operatorToken.text)' are values", at: leftToken)
+                throw error(
+                    "a comparison needs a key on at least one side, but both sides of '\(operatorToken.text)' are values", at: leftToken)
             }
             return .comparison(left, comparison, right)
         case .textOperator(let op):
@@ -151,7 +154,8 @@ struct PredicateParser {
                 // `%@ IN books`: NSPredicate's "the collection holds the value", ANY's other spelling.
                 try advance()
                 guard case .keyPath(let collection) = current.kind else {
-                    throw expected("a to-many key path after '\(leftToken.text) IN' (a value IN a collection: %@ IN books, 'x' IN tags.name)")
+                    throw expected(
+                        "a to-many key path after '\(leftToken.text) IN' (a value IN a collection: %@ IN books, 'x' IN tags.name)")
                 }
                 try advance()
                 return .quantified(.any, .comparison(.keyPath(collection), .equal, .value(value)))
@@ -178,9 +182,11 @@ struct PredicateParser {
             return .between(keyPath, lower: list.values[0], upper: list.values[1])
         case .not:
             // NSPredicate has no infix NOT: `name NOT IN {…}` is written `NOT (name IN {…})`.
-            throw error("NOT cannot follow \(leftToken.quoted): negate the whole comparison, as in NOT (\(leftToken.text) IN {…})", at: current)
+            throw error(
+                "NOT cannot follow \(leftToken.quoted): negate the whole comparison, as in NOT (\(leftToken.text) IN {…})", at: current)
         default:
-            var expectation = "a comparison operator (==, !=, <, <=, >, >=, IN, BETWEEN, BEGINSWITH, ENDSWITH, CONTAINS, LIKE or MATCHES) after \(leftToken.quoted)"
+            var expectation =
+                "a comparison operator (==, !=, <, <=, >, >=, IN, BETWEEN, BEGINSWITH, ENDSWITH, CONTAINS, LIKE or MATCHES) after \(leftToken.quoted)"
             if case .keyPath = left { expectation += " (a Boolean key is tested with '\(leftToken.text) == YES')" }
             throw expected(expectation)
         }
@@ -206,7 +212,9 @@ struct PredicateParser {
         subqueryVariables.removeLast()
         guard case .rightParenthesis = current.kind else { throw expected("')' to close the SUBQUERY") }
         try advance()
-        guard case .countSuffix = current.kind else { throw expected("'.@count' after the SUBQUERY (the only operator a SUBQUERY supports)") }
+        guard case .countSuffix = current.kind else {
+            throw expected("'.@count' after the SUBQUERY (the only operator a SUBQUERY supports)")
+        }
         try advance()
         depth -= 1
         return .subqueryCount(collection: collection, variable: variable, predicate: predicate)
@@ -222,7 +230,8 @@ struct PredicateParser {
         let valueToken = current
         guard let right = try parseOperand() else { throw expected("a value after '\(operatorToken.text)\(options.spelling)'") }
         guard case .value(let value) = right else {
-            throw error("the right side of \(operatorToken.text.uppercased())\(options.spelling) must be a value, not a key", at: valueToken)
+            throw error(
+                "the right side of \(operatorToken.text.uppercased())\(options.spelling) must be a value, not a key", at: valueToken)
         }
         return .text(keyPath, op, options, value)
     }
@@ -279,7 +288,9 @@ struct PredicateParser {
 
     /// The list after `keyPath IN[cd]`, as NSPredicate reads it: the key equals one of the
     /// strings under the options (`title ==[cd] 'a' OR title ==[cd] 'b'`), so none is false.
-    private mutating func parseTextMembership(_ keyPath: [String], _ options: TextOptions, after keyword: PredicateToken) throws -> PredicateNode {
+    private mutating func parseTextMembership(
+        _ keyPath: [String], _ options: TextOptions, after keyword: PredicateToken
+    ) throws -> PredicateNode {
         let list = try parseList(after: keyword)
         if list.values.contains(where: { if case .variable = $0 { true } else { false } }) {
             throw error("IN\(options.spelling) takes a list {…} or an array argument, not a substitution variable", at: list.token)

@@ -73,7 +73,7 @@ enum FormatSpecifier: Sendable, Equatable {
         ("lld", .integer), ("lli", .integer), ("llu", .integer),
         ("ld", .integer), ("li", .integer), ("lu", .integer), ("lf", .double),
         ("@", .object), ("K", .key), ("d", .integer), ("i", .integer), ("u", .integer),
-        ("f", .double), ("s", .string),
+        ("f", .double), ("s", .string)
     ]
 }
 
@@ -87,14 +87,14 @@ enum PredicateKeywords {
         "TRUEPREDICATE": .truePredicate, "FALSEPREDICATE": .falsePredicate,
         "BEGINSWITH": .textOperator(.beginsWith), "ENDSWITH": .textOperator(.endsWith),
         "CONTAINS": .textOperator(.contains), "LIKE": .textOperator(.like), "MATCHES": .textOperator(.matches),
-        "SUBQUERY": .subquery, "ANY": .quantifier(.any), "SOME": .quantifier(.any), "ALL": .quantifier(.all), "NONE": .quantifier(.none),
+        "SUBQUERY": .subquery, "ANY": .quantifier(.any), "SOME": .quantifier(.any), "ALL": .quantifier(.all), "NONE": .quantifier(.none)
     ]
 
     /// NSPredicate's other reserved words: recognised so they are reported as not supported yet
     /// instead of being taken for keys.
     static let unsupported: Set<String> = [
         "FUNCTION", "FIRST", "LAST", "SIZE", "ANYKEY", "CAST", "FETCH",
-        "MEMBER", "CASEINSENSITIVE", "CI", "DISTINCT", "UNION", "INTERSECT", "MINUS",
+        "MEMBER", "CASEINSENSITIVE", "CI", "DISTINCT", "UNION", "INTERSECT", "MINUS"
     ]
 
     /// `SELF`: the evaluated object itself. The lexer reads `SELF.title` as the key path `title`

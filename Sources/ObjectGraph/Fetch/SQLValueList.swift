@@ -18,9 +18,13 @@ enum SQLValueList {
             case .integer(let integer): elements.append(String(integer))
             case .boolean(let flag): elements.append(flag ? "1" : "0")
             case .object(let objectID): elements.append(String(objectID.primaryKey ?? 0))
-            case .string(let text): guard let element = string(text) else { return nil }; elements.append(element)
+            case .string(let text):
+                guard let element = string(text) else { return nil }
+                elements.append(element)
             case .decimal(let decimal): elements.append(string(decimal.description)!)
-            case .uri(let url): guard let element = string(url.absoluteString) else { return nil }; elements.append(element)
+            case .uri(let url):
+                guard let element = string(url.absoluteString) else { return nil }
+                elements.append(element)
             default: return nil
             }
         }

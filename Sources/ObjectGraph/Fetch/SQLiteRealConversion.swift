@@ -30,9 +30,9 @@ final class SQLiteRealConversion: Sendable {
         var connection: OpaquePointer?
         var statement: OpaquePointer?
         guard sqlite3_open_v2(":memory:", &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nil) == SQLITE_OK,
-              let connection,
-              sqlite3_prepare_v2(connection, "SELECT CAST(?1 AS REAL)", -1, &statement, nil) == SQLITE_OK,
-              let statement
+            let connection,
+            sqlite3_prepare_v2(connection, "SELECT CAST(?1 AS REAL)", -1, &statement, nil) == SQLITE_OK,
+            let statement
         else {
             sqlite3_close_v2(connection)
             converter = Locked(nil)
@@ -59,7 +59,8 @@ final class SQLiteRealConversion: Sendable {
             let statement = current.statement
             var value = Double(text) ?? 0
             if sqlite3_bind_text(statement, 1, text, -1, csqlite_transient()) == SQLITE_OK,
-               sqlite3_step(statement) == SQLITE_ROW {
+                sqlite3_step(statement) == SQLITE_ROW
+            {
                 value = sqlite3_column_double(statement, 0)
             }
             sqlite3_reset(statement)

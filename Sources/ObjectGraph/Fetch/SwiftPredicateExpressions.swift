@@ -13,10 +13,14 @@ extension PredicateExpressions.Variable: TranslatablePredicateExpression {
 extension PredicateExpressions.KeyPath: TranslatablePredicateExpression {
     func translate(_ translator: inout SwiftPredicateTranslator) throws -> PredicateTerm {
         let base = try translator.term(root)
-        if case .subquery(let collection, let variable, let predicate) = base, let counted = Root.Output.self as? any CountableRelationship.Type {
+        if case .subquery(let collection, let variable, let predicate) = base,
+            let counted = Root.Output.self as? any CountableRelationship.Type
+        {
             if keyPath == counted.countKeyPath { return .subqueryCount(collection: collection, variable: variable, predicate: predicate) }
             if keyPath == counted.isEmptyKeyPath {
-                return .condition(.comparison(.subqueryCount(collection: collection, variable: variable, predicate: predicate), .equal, .value(.integer(0))))
+                return .condition(
+                    .comparison(
+                        .subqueryCount(collection: collection, variable: variable, predicate: predicate), .equal, .value(.integer(0))))
             }
         }
         guard case .path(let path) = base else {
@@ -25,12 +29,15 @@ extension PredicateExpressions.KeyPath: TranslatablePredicateExpression {
         if let entityClass = Root.Output.self as? any TypedManagedObject.Type {
             if let name = entityClass.propertyName(for: keyPath) { return .path(path + [name]) }
             throw ObjectGraphError(
-                .unknownKey, "#Predicate: \(keyPath) is not a property of the model (\(entityClass.entityName) lists its key paths in propertyKeyPaths); computed properties cannot run as SQL",
+                .unknownKey,
+                "#Predicate: \(keyPath) is not a property of the model (\(entityClass.entityName) lists its key paths in propertyKeyPaths); computed properties cannot run as SQL",
                 entityName: entityClass.entityName)
         }
         if let counted = Root.Output.self as? any CountableRelationship.Type {
             if keyPath == counted.countKeyPath { return .path(path + ["@count"]) }
-            if keyPath == counted.isEmptyKeyPath { return .condition(.comparison(.keyPath(path + ["@count"]), .equal, .value(.integer(0)))) }
+            if keyPath == counted.isEmptyKeyPath {
+                return .condition(.comparison(.keyPath(path + ["@count"]), .equal, .value(.integer(0))))
+            }
         }
         throw SwiftPredicateTranslator.unsupported(self, "reads \(keyPath) of a \(Root.Output.self), which is not a class of the model")
     }
@@ -68,12 +75,13 @@ extension PredicateExpressions.NotEqual: TranslatablePredicateExpression {
 
 extension PredicateExpressions.Comparison: TranslatablePredicateExpression {
     func translate(_ translator: inout SwiftPredicateTranslator) throws -> PredicateTerm {
-        let comparison: ComparisonOperator = switch op {
-        case .lessThan: .less
-        case .lessThanOrEqual: .lessOrEqual
-        case .greaterThan: .greater
-        case .greaterThanOrEqual: .greaterOrEqual
-        }
+        let comparison: ComparisonOperator =
+            switch op {
+            case .lessThan: .less
+            case .lessThanOrEqual: .lessOrEqual
+            case .greaterThan: .greater
+            case .greaterThanOrEqual: .greaterOrEqual
+            }
         return .condition(try translator.compare(try translator.term(lhs), comparison, try translator.term(rhs)))
     }
 }
@@ -107,7 +115,8 @@ extension PredicateExpressions.OptionalFlatMap: TranslatablePredicateExpression 
 extension PredicateExpressions.SequenceContains: TranslatablePredicateExpression {
     func translate(_ translator: inout SwiftPredicateTranslator) throws -> PredicateTerm {
         guard case .constant(let values) = try translator.term(sequence), case .path(let path) = try translator.term(element),
-              let list = values as? any Sequence else {
+            let list = values as? any Sequence
+        else {
             throw SwiftPredicateTranslator.unsupported(self, "needs a captured array (or set) and a property of the object")
         }
         var members: [PredicateValue] = []
@@ -119,16 +128,18 @@ extension PredicateExpressions.SequenceContains: TranslatablePredicateExpression
 extension PredicateExpressions.RangeExpressionContains: TranslatablePredicateExpression {
     func translate(_ translator: inout SwiftPredicateTranslator) throws -> PredicateTerm {
         guard case .constant(let bounds) = try translator.term(range), case .path(let path) = try translator.term(element),
-              let range = bounds as? any PredicateRangeBounds else {
+            let range = bounds as? any PredicateRangeBounds
+        else {
             throw SwiftPredicateTranslator.unsupported(self, "needs a range of values and a property of the object")
         }
         let lower = try SwiftPredicateTranslator.value(range.bounds.lower, comparedWith: path)
         let upper = try SwiftPredicateTranslator.value(range.bounds.upper, comparedWith: path)
         if range.bounds.includesUpper { return .condition(.between(path, lower: lower, upper: upper)) }
-        return .condition(.and([
-            .comparison(.keyPath(path), .greaterOrEqual, .value(lower)),
-            .comparison(.keyPath(path), .less, .value(upper)),
-        ]))
+        return .condition(
+            .and([
+                .comparison(.keyPath(path), .greaterOrEqual, .value(lower)),
+                .comparison(.keyPath(path), .less, .value(upper))
+            ]))
     }
 }
 
@@ -158,14 +169,17 @@ private func text(
 extension PredicateExpressions.SequenceContainsWhere: TranslatablePredicateExpression {
     func translate(_ translator: inout SwiftPredicateTranslator) throws -> PredicateTerm {
         let (collection, variable, predicate) = try members(of: sequence, self.variable.key, test, &translator, self)
-        return .condition(.comparison(.subqueryCount(collection: collection, variable: variable, predicate: predicate), .greater, .value(.integer(0))))
+        return .condition(
+            .comparison(.subqueryCount(collection: collection, variable: variable, predicate: predicate), .greater, .value(.integer(0))))
     }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: TranslatablePredicateExpression {
     func translate(_ translator: inout SwiftPredicateTranslator) throws -> PredicateTerm {
         let (collection, variable, predicate) = try members(of: sequence, self.variable.key, test, &translator, self)
-        return .condition(.comparison(.subqueryCount(collection: collection, variable: variable, predicate: .not(predicate)), .equal, .value(.integer(0))))
+        return .condition(
+            .comparison(.subqueryCount(collection: collection, variable: variable, predicate: .not(predicate)), .equal, .value(.integer(0)))
+        )
     }
 }
 

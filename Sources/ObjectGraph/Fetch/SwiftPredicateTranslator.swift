@@ -84,7 +84,7 @@ struct SwiftPredicateTranslator {
             let whenNil = try Self.fold(fallback, op, value, path: path)
             return .or([
                 .and([.comparison(.keyPath(path), .notEqual, .value(.null)), whenPresent]),
-                .and([.comparison(.keyPath(path), .equal, .value(.null)), .constant(whenNil)]),
+                .and([.comparison(.keyPath(path), .equal, .value(.null)), .constant(whenNil)])
             ])
         case (.condition(let node), .constant(let value as Bool)):
             switch op {
@@ -123,14 +123,18 @@ struct SwiftPredicateTranslator {
     /// How two constants order (numbers by value, strings by UTF-8 bytes), or `nil` when they
     /// do not (different kinds, or nil).
     private static func ordering(_ left: PredicateValue, _ right: PredicateValue) -> ComparisonResult? {
-        func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult { x < y ? .orderedAscending : x == y ? .orderedSame : .orderedDescending }
+        func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
+            x < y ? .orderedAscending : x == y ? .orderedSame : .orderedDescending
+        }
         switch (left, right) {
         case (.integer(let x), .integer(let y)): return order(x, y)
         case (.integer(let x), .double(let y)): return order(Double(x), y)
         case (.double(let x), .integer(let y)): return order(x, Double(y))
         case (.double(let x), .double(let y)): return order(x, y)
         case (.decimal(let x), .decimal(let y)): return order(x, y)
-        case (.string(let x), .string(let y)): return x.utf8.elementsEqual(y.utf8) ? .orderedSame : (x.utf8.lexicographicallyPrecedes(y.utf8) ? .orderedAscending : .orderedDescending)
+        case (.string(let x), .string(let y)):
+            return x.utf8.elementsEqual(y.utf8)
+                ? .orderedSame : (x.utf8.lexicographicallyPrecedes(y.utf8) ? .orderedAscending : .orderedDescending)
         case (.date(let x), .date(let y)): return order(x, y)
         case (.boolean(let x), .boolean(let y)): return order(x ? 1 : 0, y ? 1 : 0)
         case (.null, .null): return .orderedSame
@@ -145,7 +149,8 @@ struct SwiftPredicateTranslator {
         let name = type.prefix { $0 != "<" }
         return ObjectGraphError(
             .invalidOperation,
-            "#Predicate: PredicateExpressions.\(name) \(why). Supported: comparisons, &&, ||, !, == nil and != nil, ??, optional chaining through to-one relationships, String contains and starts(with:), captured arrays' contains, ranges' contains, and a to-many relationship's count, isEmpty, contains(where:), allSatisfy and filter(…).count")
+            "#Predicate: PredicateExpressions.\(name) \(why). Supported: comparisons, &&, ||, !, == nil and != nil, ??, optional chaining through to-one relationships, String contains and starts(with:), captured arrays' contains, ranges' contains, and a to-many relationship's count, isEmpty, contains(where:), allSatisfy and filter(…).count"
+        )
     }
 }
 

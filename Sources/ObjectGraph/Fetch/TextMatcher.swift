@@ -62,7 +62,9 @@ package enum TextMatcher {
 
     /// Whether the UTF-8 text `value` matches; a Swift string is made only when it is not ASCII
     /// (SQLite hands the function its values this way).
-    static func matches(utf8 value: UnsafeBufferPointer<UInt8>, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern) -> Bool {
+    static func matches(
+        utf8 value: UnsafeBufferPointer<UInt8>, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern
+    ) -> Bool {
         asciiMatches(value, op, options, pattern) ?? characterMatches(String(decoding: value, as: UTF8.self), op, options, pattern)
     }
 
@@ -103,7 +105,9 @@ package enum TextMatcher {
         case .contains:
             if target.isEmpty { return true }
             // A value that folding made ASCII (Ö to o) is searched by bytes too.
-            if let found = subject.utf8.withContiguousStorageIfAvailable({ asciiMatches($0, .contains, [], pattern) }) ?? nil { return found }
+            if let found = subject.utf8.withContiguousStorageIfAvailable({ asciiMatches($0, .contains, [], pattern) }) ?? nil {
+                return found
+            }
             return characterContains(Array(subject), Array(target))
         case .like: return wildcardMatch(Array(subject), Array(target))
         case .matches: return false
@@ -114,7 +118,9 @@ package enum TextMatcher {
     /// them as bytes; `nil` otherwise. `[c]` folds A–Z to a–z as it goes (the pattern is folded
     /// already); `[d]` changes nothing in ASCII.
     @inline(__always)
-    private static func asciiMatches(_ value: UnsafeBufferPointer<UInt8>, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern) -> Bool? {
+    private static func asciiMatches(
+        _ value: UnsafeBufferPointer<UInt8>, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern
+    ) -> Bool? {
         guard let needle = pattern.asciiFolded, isASCII(value) else { return nil }
         let folds = options.contains(.caseInsensitive)
         return needle.withUnsafeBufferPointer { needle -> Bool? in
@@ -155,7 +161,9 @@ package enum TextMatcher {
 
     /// Whether `value` from `start` begins with `needle` (which fits).
     @inline(__always)
-    private static func bytesEqual(_ value: UnsafeBufferPointer<UInt8>, _ start: Int, _ needle: UnsafeBufferPointer<UInt8>, _ folds: Bool) -> Bool {
+    private static func bytesEqual(
+        _ value: UnsafeBufferPointer<UInt8>, _ start: Int, _ needle: UnsafeBufferPointer<UInt8>, _ folds: Bool
+    ) -> Bool {
         var index = 0
         while index < needle.count {
             guard folded(value[start + index], folds) == needle[index] else { return false }

@@ -72,7 +72,7 @@ private enum StoredNumber {
         case .float(let float): self = .real(Double(float))
         case .date(let date): self = .real(date.timeIntervalSinceReferenceDate)
         case .object(let objectID): self = .integer(objectID.primaryKey ?? 0)
-        default: self = .integer(0) // not a number: storageClass keeps these out
+        default: self = .integer(0)  // not a number: storageClass keeps these out
         }
     }
 }

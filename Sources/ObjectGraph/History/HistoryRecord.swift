@@ -21,7 +21,9 @@ struct PendingHistory: Sendable {
 extension SaveRequest {
     /// The records of the request's deletions; `tombstone` reads a row's preserved values, and is
     /// called only for entities that preserve some, before the rows are deleted.
-    func deletionRecords(tombstone: (EntityDescription, Int64, [AttributeDescription]) throws -> [(name: String, value: AttributeValue)]) throws -> [HistoryRecord] {
+    func deletionRecords(
+        tombstone: (EntityDescription, Int64, [AttributeDescription]) throws -> [(name: String, value: AttributeValue)]
+    ) throws -> [HistoryRecord] {
         try deletes.compactMap { objectID in
             guard let key = objectID.primaryKey else { return nil }
             let preserved = objectID.entity.attributes.filter(\.preservesValueInHistoryOnDeletion)
@@ -39,7 +41,8 @@ extension SaveRequest {
         var updateAt: [ManagedObjectID: Int] = [:]
         for update in updates {
             let entity = update.objectID.entity
-            let names = update.changedAttributes.filter { $0 >= entity.attributes.count || !entity.attributes[$0].isTransient }.map(entity.propertyName(atSlot:))
+            let names = update.changedAttributes.filter { $0 >= entity.attributes.count || !entity.attributes[$0].isTransient }.map(
+                entity.propertyName(atSlot:))
             guard let key = update.objectID.primaryKey, !names.isEmpty else { continue }
             updateAt[update.objectID] = records.count
             records.append(HistoryRecord(entityIndex: entity.index, primaryKey: key, type: .update, properties: names))
@@ -48,12 +51,18 @@ extension SaveRequest {
         // Inserts with permanent IDs obtained in advance are the only ones a change can name by key.
         let inserted = relationshipChanges.isEmpty ? [] : Set(inserts.lazy.map(\.objectID).filter { !$0.isTemporaryID })
         for change in relationshipChanges {
-            guard let key = change.objectID.primaryKey, !deleted.contains(change.objectID), !inserted.contains(change.objectID) else { continue }
+            guard let key = change.objectID.primaryKey, !deleted.contains(change.objectID), !inserted.contains(change.objectID) else {
+                continue
+            }
             if let index = updateAt[change.objectID] {
-                if !records[index].properties.contains(change.relationship.name) { records[index].properties.append(change.relationship.name) }
+                if !records[index].properties.contains(change.relationship.name) {
+                    records[index].properties.append(change.relationship.name)
+                }
             } else {
                 updateAt[change.objectID] = records.count
-                records.append(HistoryRecord(entityIndex: change.objectID.entity.index, primaryKey: key, type: .update, properties: [change.relationship.name]))
+                records.append(
+                    HistoryRecord(
+                        entityIndex: change.objectID.entity.index, primaryKey: key, type: .update, properties: [change.relationship.name]))
             }
         }
         return records

@@ -61,7 +61,8 @@ enum HistoryRecordCoding {
         records.reserveCapacity(count)
         for position in 0..<count {
             guard let entityName = next(), entityName < names.count, let zigzag = next(), offset < blob.count,
-                  let type = PersistentHistoryChangeType(rawValue: Int(blob[offset])) else { return nil }
+                let type = PersistentHistoryChangeType(rawValue: Int(blob[offset]))
+            else { return nil }
             offset += 1
             guard let propertyCount = next() else { return nil }
             var properties: [String] = []

@@ -12,9 +12,12 @@ extension InMemoryStore {
         state.lastHistoryTransaction += 1
         let number = state.lastHistoryTransaction
         // Change IDs numbered as the SQLite store numbers them.
-        state.history.append(StoredHistoryTransaction(
-            number: number, timestamp: Date(), contextName: pending.contextName, author: pending.author,
-            changes: pending.records.enumerated().map { (number * SQLiteStoreState.changesPerTransaction + Int64($0.offset), $0.element) }))
+        state.history.append(
+            StoredHistoryTransaction(
+                number: number, timestamp: Date(), contextName: pending.contextName, author: pending.author,
+                changes: pending.records.enumerated().map {
+                    (number * SQLiteStoreState.changesPerTransaction + Int64($0.offset), $0.element)
+                }))
     }
 
     func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> [PersistentHistoryTransaction] {
@@ -42,13 +45,16 @@ extension InMemoryStore {
         try state.withLock { state in
             try Self.checkOpen(state)
             try requireHistory()
-            return state.lastHistoryTransaction > 0 ? PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: state.lastHistoryTransaction) : nil
+            return state.lastHistoryTransaction > 0
+                ? PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: state.lastHistoryTransaction) : nil
         }
     }
 
     private func requireHistory() throws {
         guard storeDescription.recordsPersistentHistory else {
-            throw ObjectGraphError(.invalidOperation, "The in-memory store keeps no persistent history: set recordsPersistentHistory on its description to record it")
+            throw ObjectGraphError(
+                .invalidOperation,
+                "The in-memory store keeps no persistent history: set recordsPersistentHistory on its description to record it")
         }
     }
 }

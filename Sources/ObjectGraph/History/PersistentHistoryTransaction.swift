@@ -21,7 +21,8 @@ public struct PersistentHistoryTransaction: Sendable, Identifiable {
         func ids(_ type: PersistentHistoryChangeType) -> Set<ManagedObjectID> {
             Set(changes.filter { $0.changeType == type }.map(\.changedObjectID))
         }
-        return ContextChanges(event: .didSave, insertedObjectIDs: ids(.insert), updatedObjectIDs: ids(.update), deletedObjectIDs: ids(.delete))
+        return ContextChanges(
+            event: .didSave, insertedObjectIDs: ids(.insert), updatedObjectIDs: ids(.update), deletedObjectIDs: ids(.delete))
     }
 }
 

@@ -5,7 +5,10 @@ extension PersistentStoreCoordinator {
     /// keeps no history (`recordsPersistentHistory`), or for another store's token.
     public func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> [PersistentHistoryTransaction] {
         guard request.operation == .fetch else {
-            throw ObjectGraphError(.invalidOperation, "fetchHistory(_:) needs a fetch request (PersistentHistoryChangeRequest.fetchHistory(after:)); run a deleteHistory(before:) request with deleteHistory(_:)")
+            throw ObjectGraphError(
+                .invalidOperation,
+                "fetchHistory(_:) needs a fetch request (PersistentHistoryChangeRequest.fetchHistory(after:)); run a deleteHistory(before:) request with deleteHistory(_:)"
+            )
         }
         return try requireStore().fetchHistory(request)
     }
@@ -16,7 +19,10 @@ extension PersistentStoreCoordinator {
     @discardableResult
     public func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int {
         guard request.operation == .delete else {
-            throw ObjectGraphError(.invalidOperation, "deleteHistory(_:) needs a delete request (PersistentHistoryChangeRequest.deleteHistory(before:)); run a fetchHistory(after:) request with fetchHistory(_:)")
+            throw ObjectGraphError(
+                .invalidOperation,
+                "deleteHistory(_:) needs a delete request (PersistentHistoryChangeRequest.deleteHistory(before:)); run a fetchHistory(after:) request with fetchHistory(_:)"
+            )
         }
         return try requireStore().deleteHistory(request)
     }

@@ -15,23 +15,31 @@ extension SQLiteStoreState {
     /// Creates the history tables if they are not there yet (turning history on for a store that
     /// had it off is just this).
     static func createHistoryTables(on connection: SQLiteConnection) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyTable)) (
                 "token" INTEGER PRIMARY KEY AUTOINCREMENT, "timestamp" REAL NOT NULL, "context_name" TEXT, "author" TEXT,
                 "changes" BLOB NOT NULL) STRICT
             """)
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyTombstonesTable)) (
                 "change" INTEGER NOT NULL, "attribute" TEXT NOT NULL, "value" ANY) STRICT
             """)
-        try connection.execute("CREATE INDEX IF NOT EXISTS \"_objectgraph_history_tombstones_change\" ON \(quoteIdentifier(historyTombstonesTable)) (\"change\")")
+        try connection.execute(
+            "CREATE INDEX IF NOT EXISTS \"_objectgraph_history_tombstones_change\" ON \(quoteIdentifier(historyTombstonesTable)) (\"change\")"
+        )
     }
 
     /// The preserved values of the row `key` of `entity`, read inside the saving transaction
     /// before the row is deleted.
-    func tombstone(of entity: EntityDescription, key: Int64, _ attributes: [AttributeDescription]) throws -> [(name: String, value: AttributeValue)] {
+    func tombstone(
+        of entity: EntityDescription, key: Int64, _ attributes: [AttributeDescription]
+    ) throws -> [(name: String, value: AttributeValue)] {
         let columns = attributes.map { quoteIdentifier($0.columnName) }.joined(separator: ", ")
-        let statement = try connection.cachedStatement("SELECT \(columns) FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?")
+        let statement = try connection.cachedStatement(
+            "SELECT \(columns) FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?"
+        )
         statement.reset()
         try statement.bind(.integer(key), at: 1)
         guard try statement.step() else { return [] }
@@ -43,19 +51,25 @@ extension SQLiteStoreState {
     /// Writes one transaction's history inside the open write transaction.
     func writeHistory(_ pending: PendingHistory) throws {
         guard Int64(pending.records.count) < Self.changesPerTransaction else {
-            throw ObjectGraphError(.invalidOperation, "A transaction of \(pending.records.count) changes is more than persistent history records in one transaction (\(Self.changesPerTransaction - 1))")
+            throw ObjectGraphError(
+                .invalidOperation,
+                "A transaction of \(pending.records.count) changes is more than persistent history records in one transaction (\(Self.changesPerTransaction - 1))"
+            )
         }
-        let transaction = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyTable)) (\"timestamp\", \"context_name\", \"author\", \"changes\") VALUES (?, ?, ?, ?)")
+        let transaction = try connection.cachedStatement(
+            "INSERT INTO \(quoteIdentifier(Self.historyTable)) (\"timestamp\", \"context_name\", \"author\", \"changes\") VALUES (?, ?, ?, ?)"
+        )
         transaction.reset()
         try transaction.bind([
             .double(Date().timeIntervalSinceReferenceDate), pending.contextName.map(AttributeValue.string) ?? .null,
-            pending.author.map(AttributeValue.string) ?? .null, .binary(Data(HistoryRecordCoding.encode(pending.records, model: model))),
+            pending.author.map(AttributeValue.string) ?? .null, .binary(Data(HistoryRecordCoding.encode(pending.records, model: model)))
         ])
         try transaction.execute()
         let token = sqlite3_last_insert_rowid(connection.handle)
         // Numbers are never reused (AUTOINCREMENT), so one from a rolled-back save names nothing.
         ownHistoryTransactions.insert(token)
-        let tombstone = try connection.cachedStatement("INSERT INTO \(quoteIdentifier(Self.historyTombstonesTable)) (\"change\", \"attribute\", \"value\") VALUES (?, ?, ?)")
+        let tombstone = try connection.cachedStatement(
+            "INSERT INTO \(quoteIdentifier(Self.historyTombstonesTable)) (\"change\", \"attribute\", \"value\") VALUES (?, ?, ?)")
         for (position, record) in pending.records.enumerated() {
             for (name, value) in record.tombstone where !value.isNull {
                 tombstone.reset()
@@ -71,7 +85,9 @@ extension SQLiteStoreState {
         try requireHistoryTables()
         return try connection.readTransaction {
             let (condition, bound) = historyCondition(request, comparison: ">")
-            let transactions = try connection.prepare("SELECT \"token\", \"timestamp\", \"context_name\", \"author\", \"changes\" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition) ORDER BY \"token\"")
+            let transactions = try connection.prepare(
+                "SELECT \"token\", \"timestamp\", \"context_name\", \"author\", \"changes\" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition) ORDER BY \"token\""
+            )
             try transactions.bind([bound])
             var stored: [StoredHistoryTransaction] = []
             // Where each deletion's record is, for its tombstone values.
@@ -79,26 +95,33 @@ extension SQLiteStoreState {
             while try transactions.step() {
                 let number = transactions.int64(at: 0)
                 guard case .binary(let blob) = try transactions.value(at: 4, as: .binary),
-                      let records = HistoryRecordCoding.decode([UInt8](blob), model: model) else {
-                    throw ObjectGraphError(.corruptStore, "The persistent history of the store at \(connection.path) is damaged: transaction \(number) cannot be read")
+                    let records = HistoryRecordCoding.decode([UInt8](blob), model: model)
+                else {
+                    throw ObjectGraphError(
+                        .corruptStore,
+                        "The persistent history of the store at \(connection.path) is damaged: transaction \(number) cannot be read")
                 }
                 var transaction = StoredHistoryTransaction(
                     number: number, timestamp: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(transactions.handle, 1)),
                     contextName: transactions.text(at: 2), author: transactions.text(at: 3), changes: [])
                 for (position, record) in records {
                     let changeID = number * Self.changesPerTransaction + Int64(position)
-                    if record.type == .delete { deletions[changeID] = (stored.count, transaction.changes.count, model.entities[record.entityIndex]) }
+                    if record.type == .delete {
+                        deletions[changeID] = (stored.count, transaction.changes.count, model.entities[record.entityIndex])
+                    }
                     transaction.changes.append((changeID, record))
                 }
                 stored.append(transaction)
             }
             guard let firstDeletion = deletions.keys.min() else { return stored }
-            let tombstones = try connection.prepare("SELECT \"change\", \"attribute\", \"value\" FROM \(quoteIdentifier(Self.historyTombstonesTable)) WHERE \"change\" >= ?")
+            let tombstones = try connection.prepare(
+                "SELECT \"change\", \"attribute\", \"value\" FROM \(quoteIdentifier(Self.historyTombstonesTable)) WHERE \"change\" >= ?")
             try tombstones.bind([.integer(firstDeletion)])
             while try tombstones.step() {
                 // Values of attributes the model no longer has, or of another type now, are left out.
                 guard let place = deletions[tombstones.int64(at: 0)], let name = tombstones.text(at: 1),
-                      let attribute = place.entity.attribute(named: name), let value = try? tombstones.value(at: 2, as: attribute.type) else { continue }
+                    let attribute = place.entity.attribute(named: name), let value = try? tombstones.value(at: 2, as: attribute.type)
+                else { continue }
                 stored[place.transaction].changes[place.change].record.tombstone.append((name, value))
             }
             return stored
@@ -110,7 +133,8 @@ extension SQLiteStoreState {
         try requireHistoryTables()
         return try connection.transaction {
             let (condition, bound) = historyCondition(request, comparison: "<")
-            let tombstones = try connection.prepare("""
+            let tombstones = try connection.prepare(
+                """
                 DELETE FROM \(quoteIdentifier(Self.historyTombstonesTable))
                 WHERE "change" / \(Self.changesPerTransaction) IN (SELECT "token" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition))
                 """)
@@ -145,7 +169,9 @@ extension SQLiteStoreState {
         let probe = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
         try probe.bind([.string(Self.historyTable)])
         guard try probe.step() else {
-            throw ObjectGraphError(.invalidOperation, "The store at \(connection.path) keeps no persistent history: set recordsPersistentHistory on its description to record it")
+            throw ObjectGraphError(
+                .invalidOperation,
+                "The store at \(connection.path) keeps no persistent history: set recordsPersistentHistory on its description to record it")
         }
     }
 }

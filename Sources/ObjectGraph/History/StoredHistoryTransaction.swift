@@ -13,10 +13,11 @@ struct StoredHistoryTransaction: Sendable {
 extension PersistentHistoryChangeRequest {
     /// Whether a fetch returns the transaction (after the bound, by one of the authors).
     func selects(_ transaction: StoredHistoryTransaction) -> Bool {
-        let after = switch bound {
-        case .token(let token): transaction.number > token?.transactionNumber ?? 0
-        case .date(let date): transaction.timestamp > date
-        }
+        let after =
+            switch bound {
+            case .token(let token): transaction.number > token?.transactionNumber ?? 0
+            case .date(let date): transaction.timestamp > date
+            }
         return after && (authors.map { transaction.author.map($0.contains) ?? false } ?? true)
     }
 
@@ -31,20 +32,27 @@ extension PersistentHistoryChangeRequest {
     /// The token a fetch or delete is bounded by must be this store's.
     func checkToken(storeIdentifier: String) throws {
         guard case .token(let token?) = bound, token.storeIdentifier != storeIdentifier else { return }
-        throw ObjectGraphError(.invalidOperation, "The history token \(token) belongs to another store (this store's identifier is \(storeIdentifier))")
+        throw ObjectGraphError(
+            .invalidOperation, "The history token \(token) belongs to another store (this store's identifier is \(storeIdentifier))")
     }
 
     /// The transactions a fetch returns, as the public type: changes of the requested entities
     /// only (a transaction left with none is left out), keys as object IDs of `idSpaces`.
-    func results(_ stored: [StoredHistoryTransaction], storeIdentifier: String, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) -> [PersistentHistoryTransaction] {
+    func results(
+        _ stored: [StoredHistoryTransaction], storeIdentifier: String, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]
+    ) -> [PersistentHistoryTransaction] {
         stored.filter(selects).compactMap { transaction in
             let changes = transaction.changes.compactMap { changeID, record -> PersistentHistoryChange? in
                 let entity = model.entities[record.entityIndex]
                 if let entityNames, !entityNames.contains(entity.name) { return nil }
                 return PersistentHistoryChange(
-                    changeID: changeID, changedObjectID: ManagedObjectID(space: idSpaces[record.entityIndex], primaryKey: record.primaryKey),
+                    changeID: changeID,
+                    changedObjectID: ManagedObjectID(space: idSpaces[record.entityIndex], primaryKey: record.primaryKey),
                     changeType: record.type, updatedProperties: record.type == .update ? Set(record.properties) : nil,
-                    tombstone: record.type == .delete ? Dictionary(record.tombstone.compactMap { name, value in value.anyValue.map { (name, $0) } }, uniquingKeysWith: { first, _ in first }) : nil)
+                    tombstone: record.type == .delete
+                        ? Dictionary(
+                            record.tombstone.compactMap { name, value in value.anyValue.map { (name, $0) } },
+                            uniquingKeysWith: { first, _ in first }) : nil)
             }
             guard !changes.isEmpty || (entityNames == nil && transaction.changes.isEmpty) else { return nil }
             return PersistentHistoryTransaction(

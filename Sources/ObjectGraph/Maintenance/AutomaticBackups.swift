@@ -58,7 +58,8 @@ final class BackupSchedule: Sendable {
         queue.async {
             do {
                 try FileManager.default.createDirectory(at: settings.directory, withIntermediateDirectories: true)
-                let stamp = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)).replacingOccurrences(of: ":", with: "-")
+                let stamp = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)).replacingOccurrences(
+                    of: ":", with: "-")
                 try backup(settings.directory.appendingPathComponent("\(storeName)-\(stamp).sqlite"))
                 try Self.prune(settings, storeName: storeName)
             } catch {

@@ -18,10 +18,13 @@ extension PersistentStoreCoordinator {
     public func restore(from backupURL: URL) throws {
         try replaceStore { description in
             guard description.type == .sqlite, let url = description.url else {
-                throw ObjectGraphError(.invalidOperation, "Cannot restore the \(description) from \(backupURL.path): only a SQLite store file can be restored")
+                throw ObjectGraphError(
+                    .invalidOperation, "Cannot restore the \(description) from \(backupURL.path): only a SQLite store file can be restored")
             }
             let path = SQLiteStoreState.fileSystemPath(url), backup = SQLiteStoreState.fileSystemPath(backupURL)
-            let staging = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(".restoring-\(UUID().uuidString).sqlite").path
+            let staging = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(
+                ".restoring-\(UUID().uuidString).sqlite"
+            ).path
             do {
                 let source = try SQLiteConnection(path: backup, readOnly: true, busyTimeout: description.busyTimeout)
                 defer { source.close() }

@@ -13,7 +13,9 @@ enum SQLiteDump {
             func emit(_ line: String) throws { try output.write(contentsOf: Data((line + "\n").utf8)) }
             try emit("-- ObjectGraph store dump of \(connection.path)")
             try emit("BEGIN;")
-            let schema = try connection.prepare("SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type = 'index', rowid")
+            let schema = try connection.prepare(
+                "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type = 'index', rowid"
+            )
             var tables: [String] = []
             var indexes: [String] = []
             while try schema.step() {
@@ -29,7 +31,9 @@ enum SQLiteDump {
                 let rows = try connection.prepare("SELECT * FROM \(quoteIdentifier(table))")
                 let columns = sqlite3_column_count(rows.handle)
                 while try rows.step() {
-                    try emit("INSERT INTO \(quoteIdentifier(table)) VALUES(\((0..<columns).map { literal(rows.handle, $0) }.joined(separator: ",")));")
+                    try emit(
+                        "INSERT INTO \(quoteIdentifier(table)) VALUES(\((0..<columns).map { literal(rows.handle, $0) }.joined(separator: ",")));"
+                    )
                 }
             }
             for index in indexes { try emit(index) }
@@ -49,7 +53,8 @@ enum SQLiteDump {
             let text = value.description
             return text.contains(where: { $0 == "." || $0 == "e" }) ? text : text + ".0"
         case SQLITE_TEXT:
-            let bytes = UnsafeBufferPointer(start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
+            let bytes = UnsafeBufferPointer(
+                start: sqlite3_column_text(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
             // Quoted when printable; control characters (NUL among them) in hexadecimal.
             if bytes.allSatisfy({ $0 >= 0x20 }) {
                 return "'" + String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "'", with: "''") + "'"
@@ -84,7 +89,8 @@ extension SQLiteStore {
             throw ObjectGraphError(.invalidOperation, "Cannot dump the store: it has no file")
         }
         guard !FileManager.default.fileExists(atPath: target) else {
-            throw ObjectGraphError(.invalidOperation, "Cannot dump the store at \(sourcePath) to \(target): that file exists already; dump to a new file")
+            throw ObjectGraphError(
+                .invalidOperation, "Cannot dump the store at \(sourcePath) to \(target): that file exists already; dump to a new file")
         }
         guard FileManager.default.createFile(atPath: target, contents: nil), let output = FileHandle(forWritingAtPath: target) else {
             throw ObjectGraphError(.storeUnavailable, "Cannot dump the store at \(sourcePath) to \(target): the file cannot be created")
@@ -101,7 +107,8 @@ extension SQLiteStoreState {
     /// fails half-way leaves no file), in WAL mode, and checks that it is an ObjectGraph store.
     static func load(dumpAt dumpPath: String, into path: String) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
-            throw ObjectGraphError(.invalidOperation, "Cannot load the dump \(dumpPath) into \(path): that file exists already; load into a new file")
+            throw ObjectGraphError(
+                .invalidOperation, "Cannot load the dump \(dumpPath) into \(path): that file exists already; load into a new file")
         }
         let sql: String
         do {

@@ -12,7 +12,12 @@ extension SQLiteStoreState {
         do {
             let stored = try SQLiteStoreMetadata(readFrom: connection)
             if stored.modelHash != model.versionHash {
-                problems.append(.init(kind: .metadata, entityName: nil, message: "the metadata records model '\(stored.modelName)' version \(stored.modelVersion) (hash \(stored.modelHash)), but the store is open with '\(model.name)' version \(model.version) (hash \(model.versionHash))"))
+                problems.append(
+                    .init(
+                        kind: .metadata, entityName: nil,
+                        message:
+                            "the metadata records model '\(stored.modelName)' version \(stored.modelVersion) (hash \(stored.modelHash)), but the store is open with '\(model.name)' version \(model.version) (hash \(model.versionHash))"
+                    ))
             }
         } catch let error as ObjectGraphError {
             problems.append(.init(kind: .metadata, entityName: nil, message: error.message))
@@ -27,7 +32,10 @@ extension SQLiteStoreState {
         let check = try connection.prepare("PRAGMA \(quick ? "quick_check" : "integrity_check")")
         while try check.step() {
             guard let line = check.text(at: 0), line != "ok" else { continue }
-            problems.append(.init(kind: .damagedFile, entityName: nil, message: "SQLite's \(quick ? "quick_check" : "integrity_check") of \(connection.path): \(line)"))
+            problems.append(
+                .init(
+                    kind: .damagedFile, entityName: nil,
+                    message: "SQLite's \(quick ? "quick_check" : "integrity_check") of \(connection.path): \(line)"))
         }
         return problems
     }
@@ -39,7 +47,12 @@ extension SQLiteStoreState {
             let filter = SQLiteTableLayout.entityFilter(model.kinds(of: root))
             let count = try scalar("SELECT count(*) FROM \(quoteIdentifier(root.name)) WHERE NOT (\(filter))")
             if count > 0 {
-                problems.append(.init(kind: .wrongEntity, entityName: root.name, message: "\(count) \(count == 1 ? "row" : "rows") of the \(root.name) table \(count == 1 ? "names" : "name") an entity the table does not hold"))
+                problems.append(
+                    .init(
+                        kind: .wrongEntity, entityName: root.name,
+                        message:
+                            "\(count) \(count == 1 ? "row" : "rows") of the \(root.name) table \(count == 1 ? "names" : "name") an entity the table does not hold"
+                    ))
             }
         }
         return problems
@@ -54,9 +67,19 @@ extension SQLiteStoreState {
             guard count > 0 else { continue }
             let destination = reference.destination.name
             if let entity = reference.entity, let relationship = reference.relationship {
-                problems.append(.init(kind: .danglingReference, entityName: entity.name, message: "\(count) \(entity.name) \(count == 1 ? "object refers" : "objects refer") through \(relationship.name) to \(destination) objects that do not exist"))
+                problems.append(
+                    .init(
+                        kind: .danglingReference, entityName: entity.name,
+                        message:
+                            "\(count) \(entity.name) \(count == 1 ? "object refers" : "objects refer") through \(relationship.name) to \(destination) objects that do not exist"
+                    ))
             } else if let table = reference.joinTable {
-                problems.append(.init(kind: .danglingReference, entityName: destination, message: "\(count) \(count == 1 ? "pair of \(table.name) refers" : "pairs of \(table.name) refer") to \(destination) objects that do not exist"))
+                problems.append(
+                    .init(
+                        kind: .danglingReference, entityName: destination,
+                        message:
+                            "\(count) \(count == 1 ? "pair of \(table.name) refers" : "pairs of \(table.name) refer") to \(destination) objects that do not exist"
+                    ))
             }
         }
         return problems

@@ -31,18 +31,22 @@ struct StoredReference {
                 let destination = model.entities[relationship.destinationIndex]
                 let rows = model.isInHierarchy(entity) ? "(\(SQLiteTableLayout.entityFilter(model.kinds(of: entity)))) AND " : ""
                 let column = quoteIdentifier(relationship.name)
-                references.append(StoredReference(
-                    table: quoteIdentifier(model.root(of: entity).name), column: column, entity: entity, relationship: relationship,
-                    joinTable: nil, destination: destination, danglingCondition: rows + dangling(column, to: destination)))
+                references.append(
+                    StoredReference(
+                        table: quoteIdentifier(model.root(of: entity).name), column: column, entity: entity, relationship: relationship,
+                        joinTable: nil, destination: destination, danglingCondition: rows + dangling(column, to: destination)))
             }
         }
         for table in layout.joinTables {
-            for (column, entityIndex) in [(JoinTable.sourceColumn, table.sourceEntityIndex), (JoinTable.destinationColumn, table.destinationEntityIndex)] {
+            for (column, entityIndex) in [
+                (JoinTable.sourceColumn, table.sourceEntityIndex), (JoinTable.destinationColumn, table.destinationEntityIndex)
+            ] {
                 let destination = model.entities[entityIndex]
                 let quoted = quoteIdentifier(column)
-                references.append(StoredReference(
-                    table: quoteIdentifier(table.name), column: quoted, entity: nil, relationship: nil, joinTable: table,
-                    destination: destination, danglingCondition: dangling(quoted, to: destination)))
+                references.append(
+                    StoredReference(
+                        table: quoteIdentifier(table.name), column: quoted, entity: nil, relationship: nil, joinTable: table,
+                        destination: destination, danglingCondition: dangling(quoted, to: destination)))
             }
         }
         return references

@@ -109,8 +109,10 @@ public indirect enum MappingExpression: Sendable {
             for option in options { if let value = try option.evaluate(object) { return value } }
             return nil
         case .text(let inner): return try Self.text(of: inner.evaluate(object))
-        case .integerFrom(let inner): return try Self.text(of: inner.evaluate(object)).flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
-        case .doubleFrom(let inner): return try Self.text(of: inner.evaluate(object)).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        case .integerFrom(let inner):
+            return try Self.text(of: inner.evaluate(object)).flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        case .doubleFrom(let inner):
+            return try Self.text(of: inner.evaluate(object)).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         }
     }
 
@@ -160,6 +162,8 @@ extension MappingModel {
 
     /// The source entity names the mapping gives, by destination entity name.
     var sourceEntityNames: [String: String] {
-        Dictionary(entityMappings.compactMap { mapping in mapping.sourceEntity.map { (mapping.destinationEntity, $0) } }, uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            entityMappings.compactMap { mapping in mapping.sourceEntity.map { (mapping.destinationEntity, $0) } },
+            uniquingKeysWith: { first, _ in first })
     }
 }

@@ -57,7 +57,9 @@ public final class MigrationStageContext {
     public func forEachObject(ofEntity entityName: String, _ body: (MigrationObject) throws -> Void) throws {
         let entity = try requireEntity(entityName)
         let filter = model.isInHierarchy(entity) ? " WHERE \(SQLiteTableLayout.entityFilter([entity]))" : ""
-        let statement = try connection.prepare("SELECT \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) FROM \(quoteIdentifier(model.root(of: entity).name))\(filter) ORDER BY 1")
+        let statement = try connection.prepare(
+            "SELECT \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) FROM \(quoteIdentifier(model.root(of: entity).name))\(filter) ORDER BY 1"
+        )
         var keys: [Int64] = []
         while try statement.step() { keys.append(statement.int64(at: 0)) }
         for key in keys { try body(MigrationObject(context: self, entity: entity, primaryKey: key)) }
@@ -65,7 +67,9 @@ public final class MigrationStageContext {
 
     func requireEntity(_ name: String) throws -> EntityDescription {
         guard let entity = model.entity(named: name) else {
-            throw ObjectGraphError(.unknownEntity, "a migration stage asked for the entity \(name), which version \(model.version) of '\(model.name)' does not have")
+            throw ObjectGraphError(
+                .unknownEntity,
+                "a migration stage asked for the entity \(name), which version \(model.version) of '\(model.name)' does not have")
         }
         return entity
     }
@@ -99,7 +103,8 @@ public struct MigrationObject {
         let attribute = try storedAttribute(key, of: entity)
         let stored = try AttributeValue(converting: value, toSlot: attribute.index, of: entity)
         let statement = try context.connection.prepare(
-            "UPDATE \(quoteIdentifier(context.model.root(of: entity).name)) SET \(quoteIdentifier(attribute.columnName)) = ? WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?")
+            "UPDATE \(quoteIdentifier(context.model.root(of: entity).name)) SET \(quoteIdentifier(attribute.columnName)) = ? WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?"
+        )
         try statement.bind([stored, .integer(primaryKey)])
         try statement.execute()
         if !stored.isNull { context.assigned[entity.index, default: [:]][attribute.index, default: []].insert(primaryKey) }
@@ -109,13 +114,18 @@ public struct MigrationObject {
     /// what the older version holds, before anything is copied).
     public func delete() throws {
         let model = context.model
-        try context.connection.execute("DELETE FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(primaryKey)")
+        try context.connection.execute(
+            "DELETE FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(primaryKey)"
+        )
         for (table, column) in RelationshipLayout(model: model).joinColumns(holding: entity, in: model) {
             try context.connection.execute("DELETE FROM \(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column)) = \(primaryKey)")
         }
         for source in model.entities {
-            for relationship in source.ownRelationships where relationship.isToOne && model.entity(entity, isKindOf: model.entities[relationship.destinationIndex]) {
-                try context.connection.execute("UPDATE \(quoteIdentifier(model.root(of: source).name)) SET \(quoteIdentifier(relationship.name)) = NULL WHERE \(quoteIdentifier(relationship.name)) = \(primaryKey)")
+            for relationship in source.ownRelationships
+            where relationship.isToOne && model.entity(entity, isKindOf: model.entities[relationship.destinationIndex]) {
+                try context.connection.execute(
+                    "UPDATE \(quoteIdentifier(model.root(of: source).name)) SET \(quoteIdentifier(relationship.name)) = NULL WHERE \(quoteIdentifier(relationship.name)) = \(primaryKey)"
+                )
             }
         }
     }
@@ -123,14 +133,17 @@ public struct MigrationObject {
     private func storedAttribute(_ key: String, of entity: EntityDescription) throws -> AttributeDescription {
         let attribute = try entity.requireAttribute(key)
         guard !attribute.isTransient else {
-            throw ObjectGraphError(.unknownKey, "\(entity.name).\(key) is transient: a migration stage reads and writes stored attributes only", entityName: entity.name, key: key)
+            throw ObjectGraphError(
+                .unknownKey, "\(entity.name).\(key) is transient: a migration stage reads and writes stored attributes only",
+                entityName: entity.name, key: key)
         }
         return attribute
     }
 
     private func read(_ attribute: AttributeDescription, table: String) throws -> AttributeValue {
         let statement = try context.connection.prepare(
-            "SELECT \(quoteIdentifier(attribute.columnName)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?")
+            "SELECT \(quoteIdentifier(attribute.columnName)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?"
+        )
         try statement.bind([.integer(primaryKey)])
         guard try statement.step() else { return .null }
         return try statement.value(at: 0, as: attribute.type)

@@ -31,7 +31,9 @@ extension ModelMapping {
                 continue
             }
             if old.name != entity.name { changes.append("\(entity.name): renamed from \(old.name)") }
-            if old.parentName.flatMap({ name in destination.entities.first { sourceEntities[$0.index]?.name == name }?.name }) != entity.parentName {
+            if old.parentName.flatMap({ name in destination.entities.first { sourceEntities[$0.index]?.name == name }?.name })
+                != entity.parentName
+            {
                 changes.append("\(entity.name): parent \(old.parentName ?? "none") → \(entity.parentName ?? "none")")
             }
             for attribute in entity.ownAttributes {
@@ -42,11 +44,18 @@ extension ModelMapping {
                 }
                 if before.name != attribute.name { changes.append("\(name): renamed from \(before.name)") }
                 if before.type != attribute.type { changes.append("\(name): \(before.type.rawValue) → \(attribute.type.rawValue)") }
-                if before.isOptional != attribute.isOptional { changes.append("\(name): \(attribute.isOptional ? "now optional" : "now required")") }
-                if before.isTransient != attribute.isTransient { changes.append("\(name): \(attribute.isTransient ? "now transient" : "now stored")") }
-                if before.isIndexed != attribute.isIndexed { changes.append("\(name): \(attribute.isIndexed ? "now indexed" : "no longer indexed")") }
+                if before.isOptional != attribute.isOptional {
+                    changes.append("\(name): \(attribute.isOptional ? "now optional" : "now required")")
+                }
+                if before.isTransient != attribute.isTransient {
+                    changes.append("\(name): \(attribute.isTransient ? "now transient" : "now stored")")
+                }
+                if before.isIndexed != attribute.isIndexed {
+                    changes.append("\(name): \(attribute.isIndexed ? "now indexed" : "no longer indexed")")
+                }
             }
-            for attribute in old.ownAttributes where !entity.attributes.contains(where: { ($0.renamingIdentifier ?? $0.name) == attribute.name }) {
+            for attribute in old.ownAttributes
+            where !entity.attributes.contains(where: { ($0.renamingIdentifier ?? $0.name) == attribute.name }) {
                 changes.append("\(entity.name).\(attribute.name): removed")
             }
             for relationship in entity.ownRelationships {
@@ -57,14 +66,18 @@ extension ModelMapping {
                 }
                 if before.name != relationship.name { changes.append("\(name): renamed from \(before.name)") }
                 if before.isToMany != relationship.isToMany || before.isOrdered != relationship.isOrdered {
-                    changes.append("\(name): \(before.isToMany ? "to-many" : "to-one") → \(relationship.isToMany ? "to-many" : "to-one")\(relationship.isOrdered ? " (ordered)" : "")")
+                    changes.append(
+                        "\(name): \(before.isToMany ? "to-many" : "to-one") → \(relationship.isToMany ? "to-many" : "to-one")\(relationship.isOrdered ? " (ordered)" : "")"
+                    )
                 }
             }
-            for relationship in old.ownRelationships where !entity.relationships.contains(where: { ($0.renamingIdentifier ?? $0.name) == relationship.name }) {
+            for relationship in old.ownRelationships
+            where !entity.relationships.contains(where: { ($0.renamingIdentifier ?? $0.name) == relationship.name }) {
                 changes.append("\(entity.name).\(relationship.name): removed")
             }
             if Set(old.ownUniquenessConstraints.map { $0.sorted() }) != Set(entity.ownUniquenessConstraints.map { $0.sorted() }) {
-                changes.append("\(entity.name): uniqueness constraints \(old.ownUniquenessConstraints) → \(entity.ownUniquenessConstraints)")
+                changes.append(
+                    "\(entity.name): uniqueness constraints \(old.ownUniquenessConstraints) → \(entity.ownUniquenessConstraints)")
             }
             if old.ownIndexes.elementsEqual(entity.ownIndexes) == false {
                 changes.append("\(entity.name): indexes \(old.ownIndexes) → \(entity.ownIndexes)")

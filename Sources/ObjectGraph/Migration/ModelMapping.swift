@@ -24,7 +24,8 @@ struct ModelMapping {
     /// not copied.
     let explicitAttributes: Set<String>
 
-    init(from source: ManagedObjectModel, to destination: ManagedObjectModel, completedByStage: Bool = false, explicit: MappingModel? = nil) {
+    init(from source: ManagedObjectModel, to destination: ManagedObjectModel, completedByStage: Bool = false, explicit: MappingModel? = nil)
+    {
         self.source = source
         self.destination = destination
         self.completedByStage = completedByStage
@@ -43,7 +44,8 @@ struct ModelMapping {
         self.textConversions = destination.entities.flatMap { entity in
             entity.attributes.compactMap { attribute in
                 guard attribute.type == .string, !explicitAttributes.contains("\(entity.name).\(attribute.name)"),
-                      let old = Self.sourceAttribute(of: attribute, in: sourceEntities[entity.index]), Self.convertsToText(old.type) else { return nil }
+                    let old = Self.sourceAttribute(of: attribute, in: sourceEntities[entity.index]), Self.convertsToText(old.type)
+                else { return nil }
                 return (entity, attribute, old.name)
             }
         }
@@ -59,13 +61,17 @@ struct ModelMapping {
     var textConversionMapping: MappingModel? {
         guard !textConversions.isEmpty else { return nil }
         let byEntity = Dictionary(grouping: textConversions, by: { $0.entity.name })
-        return MappingModel(from: source.version, to: destination.version, byEntity.map { name, conversions in
-            EntityMapping(name, properties: conversions.map { conversion in
-                let text = MappingExpression.text(.source(conversion.oldName))
-                let fallback = conversion.attribute.defaultValue.anyValue as? String
-                return PropertyMapping(conversion.attribute.name, fallback.map { .coalesce([text, .string($0)]) } ?? text)
+        return MappingModel(
+            from: source.version, to: destination.version,
+            byEntity.map { name, conversions in
+                EntityMapping(
+                    name,
+                    properties: conversions.map { conversion in
+                        let text = MappingExpression.text(.source(conversion.oldName))
+                        let fallback = conversion.attribute.defaultValue.anyValue as? String
+                        return PropertyMapping(conversion.attribute.name, fallback.map { .coalesce([text, .string($0)]) } ?? text)
+                    })
             })
-        })
     }
 
     /// The required attributes a stage or an explicit mapping must give every object a value:
@@ -99,11 +105,15 @@ struct ModelMapping {
     }
 
     private static func sourceAttribute(of attribute: AttributeDescription, in entity: EntityDescription?) -> AttributeDescription? {
-        guard !attribute.isTransient, let found = entity?.attribute(named: attribute.renamingIdentifier ?? attribute.name), !found.isTransient else { return nil }
+        guard !attribute.isTransient, let found = entity?.attribute(named: attribute.renamingIdentifier ?? attribute.name),
+            !found.isTransient
+        else { return nil }
         return found
     }
 
-    private static func sourceRelationship(of relationship: RelationshipDescription, in entity: EntityDescription?) -> RelationshipDescription? {
+    private static func sourceRelationship(
+        of relationship: RelationshipDescription, in entity: EntityDescription?
+    ) -> RelationshipDescription? {
         entity?.relationship(named: relationship.renamingIdentifier ?? relationship.name)
     }
 
@@ -111,12 +121,16 @@ struct ModelMapping {
     /// inherited property is checked where it is declared).
     private static func check(
         _ entity: EntityDescription, from sourceEntity: EntityDescription?, sourceEntities: [EntityDescription?],
-        source: ManagedObjectModel, destination: ManagedObjectModel, completedByStage: Bool, explicitAttributes: Set<String>, into issues: inout IssueList
+        source: ManagedObjectModel, destination: ManagedObjectModel, completedByStage: Bool, explicitAttributes: Set<String>,
+        into issues: inout IssueList
     ) {
         let entityPath = "entities[\(entity.index)]"
         if let sourceEntity {
             if sourceEntity.primaryKey != entity.primaryKey {
-                issues.add(entityPath, "\(entity.name)'s primaryKey changed from \(sourceEntity.primaryKey ?? "none") to \(entity.primaryKey ?? "none"); object IDs are made of it, so it cannot change by migration")
+                issues.add(
+                    entityPath,
+                    "\(entity.name)'s primaryKey changed from \(sourceEntity.primaryKey ?? "none") to \(entity.primaryKey ?? "none"); object IDs are made of it, so it cannot change by migration"
+                )
             }
         }
         if entity.parentName == nil {
@@ -124,23 +138,34 @@ struct ModelMapping {
             // (and so object IDs) cannot collide.
             let sourceTables = Set(destination.kinds(of: entity).compactMap { sourceEntities[$0.index] }.map { source.root(of: $0).name })
             if sourceTables.count > 1 {
-                issues.add(entityPath, "\(entity.name)'s hierarchy would gather the objects of \(sourceTables.sorted().joined(separator: " and ")), which were numbered apart and may share keys; migration does not merge them")
+                issues.add(
+                    entityPath,
+                    "\(entity.name)'s hierarchy would gather the objects of \(sourceTables.sorted().joined(separator: " and ")), which were numbered apart and may share keys; migration does not merge them"
+                )
             }
         }
-        for attribute in entity.ownAttributes where !attribute.isTransient && !attribute.isPrimaryKey && !explicitAttributes.contains("\(entity.name).\(attribute.name)") {
+        for attribute in entity.ownAttributes
+        where !attribute.isTransient && !attribute.isPrimaryKey && !explicitAttributes.contains("\(entity.name).\(attribute.name)") {
             let path = "\(entityPath).attributes[\(attribute.index - entity.inheritedCounts.attributes)]"
             let name = "\(entity.name).\(attribute.name)"
             guard let old = sourceAttribute(of: attribute, in: sourceEntity) else {
                 if sourceEntity != nil, !attribute.isOptional, attribute.defaultValue.isNull, !completedByStage {
-                    issues.add(path, "\(name) is new and required but has no default, so the objects already stored would have no value; give it a \"default\", make it optional, or compute it in a MigrationStage's complete")
+                    issues.add(
+                        path,
+                        "\(name) is new and required but has no default, so the objects already stored would have no value; give it a \"default\", make it optional, or compute it in a MigrationStage's complete"
+                    )
                 }
                 continue
             }
             if SQLiteValueConversion(from: old.type, to: attribute.type) == nil, !(attribute.type == .string && convertsToText(old.type)) {
-                issues.add(path, "\(name) changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a lossless widening (integer16 → integer32 → integer64, float → double, integers → double, anything but binary → string); map it with a MappingModel")
+                issues.add(
+                    path,
+                    "\(name) changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a lossless widening (integer16 → integer32 → integer64, float → double, integers → double, anything but binary → string); map it with a MappingModel"
+                )
             }
             if old.isOptional, !attribute.isOptional, attribute.defaultValue.isNull {
-                issues.add(path, "\(name) becomes required but has no default for the objects stored without a value; give it a \"default\"")
+                issues.add(
+                    path, "\(name) becomes required but has no default for the objects stored without a value; give it a \"default\"")
             }
         }
         for relationship in entity.ownRelationships {
@@ -158,19 +183,32 @@ struct ModelMapping {
             // positions; a to-many becoming a to-one would drop objects.
             let becomesJoinTable = relationship.isToMany && storageKind(of: relationship, in: entity, destination) == "a join table"
             if relationship.isToOne && old.isToMany {
-                issues.add(path, "\(name) changes from \(shape(of: old)) to \(shape(of: relationship)), which would drop the objects past the first; migration does not infer it")
-            } else if let sourceEntity, !becomesJoinTable, storageKind(of: old, in: sourceEntity, source) != storageKind(of: relationship, in: entity, destination) {
-                issues.add(path, "\(name) would be kept another way (\(storageKind(of: old, in: sourceEntity, source)) before, \(storageKind(of: relationship, in: entity, destination)) now) because its inverse changed, which migration does not infer yet")
+                issues.add(
+                    path,
+                    "\(name) changes from \(shape(of: old)) to \(shape(of: relationship)), which would drop the objects past the first; migration does not infer it"
+                )
+            } else if let sourceEntity, !becomesJoinTable,
+                storageKind(of: old, in: sourceEntity, source) != storageKind(of: relationship, in: entity, destination)
+            {
+                issues.add(
+                    path,
+                    "\(name) would be kept another way (\(storageKind(of: old, in: sourceEntity, source)) before, \(storageKind(of: relationship, in: entity, destination)) now) because its inverse changed, which migration does not infer yet"
+                )
             }
             let oldDestination = destination.entity(named: relationship.destinationEntityName).flatMap { sourceEntities[$0.index] }
             if oldDestination?.name != old.destinationEntityName {
-                issues.add(path, "\(name) now leads to \(relationship.destinationEntityName), which does not come from its old destination \(old.destinationEntityName)")
+                issues.add(
+                    path,
+                    "\(name) now leads to \(relationship.destinationEntityName), which does not come from its old destination \(old.destinationEntityName)"
+                )
             }
         }
     }
 
     /// How a store keeps `relationship`, in words.
-    private static func storageKind(of relationship: RelationshipDescription, in entity: EntityDescription, _ model: ManagedObjectModel) -> String {
+    private static func storageKind(
+        of relationship: RelationshipDescription, in entity: EntityDescription, _ model: ManagedObjectModel
+    ) -> String {
         switch RelationshipStorage(relationship, of: entity, in: model) {
         case .foreignKey: "a key in its own rows"
         case .inverseForeignKey: "its inverse's key"

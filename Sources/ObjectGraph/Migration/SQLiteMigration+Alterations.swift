@@ -28,7 +28,8 @@ extension SQLiteMigration {
             guard source.root(of: oldRoot) === oldRoot else { return nil }
             let oldLayout = SQLiteTableLayout(root: oldRoot, model: source, relationshipLayout: oldRelationships)
             guard oldLayout.hasEntityColumn == newLayout.hasEntityColumn,
-                  Set(source.kinds(of: oldRoot).map(\.name)).isSubset(of: Set(destination.kinds(of: root).map(\.name))) else { return nil }
+                Set(source.kinds(of: oldRoot).map(\.name)).isSubset(of: Set(destination.kinds(of: root).map(\.name)))
+            else { return nil }
             let newColumns = Dictionary(newLayout.columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             // Every old column stays as it is; every new one can be empty in every existing row.
             for column in oldLayout.columns {
@@ -37,7 +38,8 @@ extension SQLiteMigration {
             let oldNames = Set(oldLayout.columns.map(\.name))
             for column in newLayout.columns where !oldNames.contains(column.name) {
                 guard !column.isRequired, isEmptyForExistingRows(column.name, in: root, mapping) else { return nil }
-                steps.append(Step(sql: "ALTER TABLE \(quoteIdentifier(root.name)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.type)"))
+                steps.append(
+                    Step(sql: "ALTER TABLE \(quoteIdentifier(root.name)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.type)"))
             }
             // Values keep their meaning: the same attribute under the same name, stored alike.
             for entity in destination.kinds(of: root) {
@@ -45,12 +47,14 @@ extension SQLiteMigration {
                 for attribute in entity.attributes where !attribute.isTransient {
                     guard let before = mapping.sourceAttribute(of: attribute, in: entity) else { continue }
                     guard before.name == attribute.name, SQLiteValueConversion(from: before.type, to: attribute.type) == .asStored,
-                          attribute.isOptional || !before.isOptional else { return nil }
+                        attribute.isOptional || !before.isOptional
+                    else { return nil }
                 }
                 for relationship in entity.relationships {
                     guard let before = mapping.sourceRelationship(of: relationship, in: entity) else { continue }
                     guard before.name == relationship.name, before.isToMany == relationship.isToMany,
-                          sameStorage(before, of: old, in: source, relationship, of: entity, in: destination) else { return nil }
+                        sameStorage(before, of: old, in: source, relationship, of: entity, in: destination)
+                    else { return nil }
                 }
             }
         }
@@ -77,14 +81,18 @@ extension SQLiteMigration {
         }
         let oldTables = Set(source.entities.map(\.name) + oldRelationships.joinTables.map(\.name))
         for root in destination.entities where destination.root(of: root) === root && !oldTables.contains(root.name) {
-            steps.append(Step(sql: SQLiteSchema.createTable(SQLiteTableLayout(root: root, model: destination, relationshipLayout: newRelationships))))
+            steps.append(
+                Step(sql: SQLiteSchema.createTable(SQLiteTableLayout(root: root, model: destination, relationshipLayout: newRelationships)))
+            )
         }
         for table in newRelationships.joinTables where !oldTables.contains(table.name) {
             var names = SQLiteSchema.IndexNames()
             steps.append(Step(sql: SQLiteSchema.joinTable(table, names: &names)[0]))
         }
         steps += SQLiteSchema.statements(for: destination, includingOwnTables: false).compactMap { statement in
-            SQLiteSchema.indexStatements(in: [statement]).first.flatMap { name, _ in oldIndexes[name] == statement ? nil : Step(sql: statement) }
+            SQLiteSchema.indexStatements(in: [statement]).first.flatMap { name, _ in
+                oldIndexes[name] == statement ? nil : Step(sql: statement)
+            }
         }
         return steps
     }
@@ -95,13 +103,17 @@ extension SQLiteMigration {
     private static func isEmptyForExistingRows(_ column: String, in root: EntityDescription, _ mapping: ModelMapping) -> Bool {
         for entity in mapping.destination.kinds(of: root) where mapping.sourceEntities[entity.index] != nil {
             if let attribute = entity.attribute(named: column), !attribute.isTransient,
-               mapping.sourceAttribute(of: attribute, in: entity) == nil, !attribute.isOptional || !attribute.defaultValue.isNull {
+                mapping.sourceAttribute(of: attribute, in: entity) == nil, !attribute.isOptional || !attribute.defaultValue.isNull
+            {
                 return false
             }
             // A relationship's key, or the entity column of a kept relationship whose destination
             // gained sub-entities: the rows hold references that column would have to name.
-            let relationshipName = column.hasPrefix("_") && column.hasSuffix("_entity") ? String(column.dropFirst().dropLast("_entity".count)) : column
-            if let relationship = entity.relationship(named: relationshipName), mapping.sourceRelationship(of: relationship, in: entity) != nil {
+            let relationshipName =
+                column.hasPrefix("_") && column.hasSuffix("_entity") ? String(column.dropFirst().dropLast("_entity".count)) : column
+            if let relationship = entity.relationship(named: relationshipName),
+                mapping.sourceRelationship(of: relationship, in: entity) != nil
+            {
                 return false
             }
         }

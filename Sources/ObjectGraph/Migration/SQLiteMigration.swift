@@ -51,10 +51,12 @@ struct SQLiteMigration: CustomStringConvertible {
         steps += schema.filter { !isIndex($0) }.map { Step(sql: $0) }
         for entity in destination.entities {
             guard let sourceEntity = mapping.sourceEntities[entity.index] else { continue }
-            steps.append(Self.copyRows(
-                of: entity, from: sourceEntity, mapping,
-                newLayout: SQLiteTableLayout(root: destination.root(of: entity), model: destination, relationshipLayout: newRelationships),
-                oldLayout: SQLiteTableLayout(root: source.root(of: sourceEntity), model: source, relationshipLayout: oldRelationships)))
+            steps.append(
+                Self.copyRows(
+                    of: entity, from: sourceEntity, mapping,
+                    newLayout: SQLiteTableLayout(
+                        root: destination.root(of: entity), model: destination, relationshipLayout: newRelationships),
+                    oldLayout: SQLiteTableLayout(root: source.root(of: sourceEntity), model: source, relationshipLayout: oldRelationships)))
         }
         steps += Self.copyJoinTables(mapping, old: oldRelationships, new: newRelationships)
         completionPoint = steps.count
@@ -69,14 +71,16 @@ struct SQLiteMigration: CustomStringConvertible {
     /// anything is copied and after the rows are copied (while the old tables are still there).
     func run(on connection: SQLiteConnection, stage: MigrationStage?, copied: (_ rows: Int, _ what: String) -> Void) throws {
         if let prepare = stage?.prepare {
-            try prepare(MigrationStageContext(model: mapping.source, otherModel: mapping.destination, connection: connection, sourceEntities: []))
+            try prepare(
+                MigrationStageContext(model: mapping.source, otherModel: mapping.destination, connection: connection, sourceEntities: []))
         }
         for step in steps[..<completionPoint] {
             try execute(step, on: connection)
             if let what = step.copies { copied(connection.changes, what) }
         }
         if let complete = stage?.complete {
-            let context = MigrationStageContext(model: mapping.destination, otherModel: mapping.source, connection: connection, sourceEntities: mapping.sourceEntities)
+            let context = MigrationStageContext(
+                model: mapping.destination, otherModel: mapping.source, connection: connection, sourceEntities: mapping.sourceEntities)
             try complete(context)
             try checkEveryValueGiven(by: context, stage: stage!)
         }
@@ -145,7 +149,9 @@ struct SQLiteMigration: CustomStringConvertible {
             targets.append(attribute.name)
             // A new attribute starts at its default, as in Core Data; one that becomes required
             // takes its default where it had no value.
-            guard let old = mapping.sourceAttribute(of: attribute, in: entity), let conversion = SQLiteValueConversion(from: old.type, to: attribute.type) else {
+            guard let old = mapping.sourceAttribute(of: attribute, in: entity),
+                let conversion = SQLiteValueConversion(from: old.type, to: attribute.type)
+            else {
                 if !attribute.defaultValue.isNull {
                     values.append("?")
                     bindings.append(attribute.defaultValue)
@@ -180,7 +186,8 @@ struct SQLiteMigration: CustomStringConvertible {
         }
         let filter = oldLayout.hasEntityColumn ? " WHERE \(SQLiteTableLayout.entityFilter([sourceEntity]))" : ""
         return Step(
-            sql: "INSERT INTO \(quoteIdentifier(newLayout.root.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldLayout.root.name))\(filter)",
+            sql:
+                "INSERT INTO \(quoteIdentifier(newLayout.root.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldLayout.root.name))\(filter)",
             bindings: bindings, copies: entity.name)
     }
 
@@ -197,11 +204,15 @@ struct SQLiteMigration: CustomStringConvertible {
     /// The new `_<relationship>_entity` value: the destination's entity in the newer model's
     /// names, from the old column of that kind or, when the old destination had no sub-entities,
     /// the one entity it could be.
-    private static func referencedEntity(of relationship: RelationshipDescription, from old: RelationshipDescription, _ mapping: ModelMapping, oldColumns: Set<String>) -> String {
+    private static func referencedEntity(
+        of relationship: RelationshipDescription, from old: RelationshipDescription, _ mapping: ModelMapping, oldColumns: Set<String>
+    ) -> String {
         let key = quoteIdentifier(old.name)
         let renamed: (EntityDescription) -> String = { mapping.destinationEntity(from: $0)?.name ?? $0.name }
         if let column = SQLiteTableLayout.referenceEntityColumn(old, model: mapping.source), oldColumns.contains(column) {
-            let cases = mapping.source.kinds(of: mapping.source.entities[old.destinationIndex]).map { "WHEN '\($0.name)' THEN '\(renamed($0))'" }
+            let cases = mapping.source.kinds(of: mapping.source.entities[old.destinationIndex]).map {
+                "WHEN '\($0.name)' THEN '\(renamed($0))'"
+            }
             return "CASE \(quoteIdentifier(column)) \(cases.joined(separator: " ")) END"
         }
         return "CASE WHEN \(key) IS NULL THEN NULL ELSE '\(renamed(mapping.source.entities[old.destinationIndex]))' END"
@@ -216,23 +227,32 @@ struct SQLiteMigration: CustomStringConvertible {
         for entity in mapping.destination.entities {
             for relationship in entity.relationships {
                 guard case .joinTable(let table, .source) = new[relationship, of: entity],
-                      !steps.contains(where: { $0.sql.hasPrefix("INSERT INTO \(quoteIdentifier(table.name)) ") }) else { continue }
+                    !steps.contains(where: { $0.sql.hasPrefix("INSERT INTO \(quoteIdentifier(table.name)) ") })
+                else { continue }
                 let destination = mapping.destination.entities[relationship.destinationIndex]
                 let inverse = relationship.inverseIndex.map { destination.relationships[$0] }
-                let pairs = sourcePairs(of: relationship, in: entity, mapping, old)
-                    ?? inverse.flatMap { sourcePairs(of: $0, in: destination, mapping, old) }.map { (select: $0.select, ownFirst: false, positions: nil) }
+                let pairs =
+                    sourcePairs(of: relationship, in: entity, mapping, old)
+                    ?? inverse.flatMap { sourcePairs(of: $0, in: destination, mapping, old) }.map {
+                        (select: $0.select, ownFirst: false, positions: nil)
+                    }
                 guard let pairs else { continue }
-                var targets = pairs.ownFirst ? [JoinTable.sourceColumn, JoinTable.destinationColumn] : [JoinTable.destinationColumn, JoinTable.sourceColumn]
+                var targets =
+                    pairs.ownFirst
+                    ? [JoinTable.sourceColumn, JoinTable.destinationColumn] : [JoinTable.destinationColumn, JoinTable.sourceColumn]
                 var select = pairs.select
                 if let positions = pairs.positions {
-                    for (target, column) in zip([JoinTable.positionColumn, JoinTable.inversePositionColumn], positions) where target == JoinTable.positionColumn ? table.hasPosition : table.hasInversePosition {
+                    for (target, column) in zip([JoinTable.positionColumn, JoinTable.inversePositionColumn], positions)
+                    where target == JoinTable.positionColumn ? table.hasPosition : table.hasInversePosition {
                         targets.append(target)
                         select = select.replacingOccurrences(of: " FROM ", with: ", \(column.map(quoteIdentifier) ?? "NULL") FROM ")
                     }
                 }
-                steps.append(Step(
-                    sql: "INSERT INTO \(quoteIdentifier(table.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) \(select)",
-                    copies: "\(entity.name).\(relationship.name)"))
+                steps.append(
+                    Step(
+                        sql:
+                            "INSERT INTO \(quoteIdentifier(table.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) \(select)",
+                        copies: "\(entity.name).\(relationship.name)"))
             }
         }
         return steps
@@ -244,23 +264,34 @@ struct SQLiteMigration: CustomStringConvertible {
     private static func sourcePairs(
         of relationship: RelationshipDescription, in entity: EntityDescription, _ mapping: ModelMapping, _ old: RelationshipLayout
     ) -> (select: String, ownFirst: Bool, positions: [String?]?)? {
-        guard let sourceEntity = mapping.sourceEntities[entity.index], let sourceRelationship = mapping.sourceRelationship(of: relationship, in: entity) else { return nil }
+        guard let sourceEntity = mapping.sourceEntities[entity.index],
+            let sourceRelationship = mapping.sourceRelationship(of: relationship, in: entity)
+        else { return nil }
         let source = mapping.source, key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
         /// The rows of `entity`'s kinds in its old table.
         func rows(of entity: EntityDescription, where column: String) -> String {
             let kinds = source.isInHierarchy(entity) ? " AND \(SQLiteTableLayout.entityFilter(source.kinds(of: entity)))" : ""
-            return "FROM \(quoteIdentifier(oldTablePrefix + source.root(of: entity).name)) WHERE \(quoteIdentifier(column)) IS NOT NULL\(kinds)"
+            return
+                "FROM \(quoteIdentifier(oldTablePrefix + source.root(of: entity).name)) WHERE \(quoteIdentifier(column)) IS NOT NULL\(kinds)"
         }
         switch old[sourceRelationship, of: sourceEntity] {
         case .foreignKey:
-            return ("SELECT \(key), \(quoteIdentifier(sourceRelationship.name)) \(rows(of: sourceEntity, where: sourceRelationship.name))", true, nil)
+            return (
+                "SELECT \(key), \(quoteIdentifier(sourceRelationship.name)) \(rows(of: sourceEntity, where: sourceRelationship.name))",
+                true, nil
+            )
         case .inverseForeignKey(let inverse, _):
             let holder = source.entities[sourceRelationship.destinationIndex]
             return ("SELECT \(quoteIdentifier(inverse.name)), \(key) \(rows(of: holder, where: inverse.name))", true, nil)
         case .joinTable(let table, let side):
             let columns = table.columns(for: side)
-            let inversePosition = side == .source ? (table.hasInversePosition ? JoinTable.inversePositionColumn : nil) : (table.hasPosition ? JoinTable.positionColumn : nil)
-            return ("SELECT \(quoteIdentifier(columns.own)), \(quoteIdentifier(columns.other)) FROM \(quoteIdentifier(oldTablePrefix + table.name))", true, [columns.position, inversePosition])
+            let inversePosition =
+                side == .source
+                ? (table.hasInversePosition ? JoinTable.inversePositionColumn : nil) : (table.hasPosition ? JoinTable.positionColumn : nil)
+            return (
+                "SELECT \(quoteIdentifier(columns.own)), \(quoteIdentifier(columns.other)) FROM \(quoteIdentifier(oldTablePrefix + table.name))",
+                true, [columns.position, inversePosition]
+            )
         }
     }
 
@@ -271,16 +302,18 @@ struct SQLiteMigration: CustomStringConvertible {
         let table = quoteIdentifier(SQLiteSchema.primaryKeysTable), saved = "temp.\(quoteIdentifier("_og_old_keys"))"
         var steps = [
             Step(sql: "CREATE TEMP TABLE \(quoteIdentifier("_og_old_keys")) AS SELECT \"entity\", \"max_key\" FROM \(table)"),
-            Step(sql: "DELETE FROM \(table)"),
+            Step(sql: "DELETE FROM \(table)")
         ]
         let destination = mapping.destination
         for entity in destination.entities {
             let sources = destination.kinds(of: destination.root(of: entity)).compactMap { mapping.sourceEntities[$0.index] }
             let names = Set(sources.flatMap { mapping.source.kinds(of: mapping.source.root(of: $0)) }.map(\.name)).sorted()
             guard !names.isEmpty else { continue }
-            steps.append(Step(
-                sql: "INSERT INTO \(table) (\"entity\", \"max_key\") SELECT ?, max(\"max_key\") FROM \(saved) WHERE \"entity\" IN (\(names.map { "'\($0)'" }.joined(separator: ", "))) HAVING max(\"max_key\") IS NOT NULL",
-                bindings: [.string(entity.name)]))
+            steps.append(
+                Step(
+                    sql:
+                        "INSERT INTO \(table) (\"entity\", \"max_key\") SELECT ?, max(\"max_key\") FROM \(saved) WHERE \"entity\" IN (\(names.map { "'\($0)'" }.joined(separator: ", "))) HAVING max(\"max_key\") IS NOT NULL",
+                    bindings: [.string(entity.name)]))
         }
         steps.append(Step(sql: "DROP TABLE \(saved)"))
         return steps
@@ -292,10 +325,12 @@ struct SQLiteMigration: CustomStringConvertible {
             (SQLiteStoreMetadata.Key.modelName, .string(model.name)),
             (SQLiteStoreMetadata.Key.modelVersion, .integer(Int64(model.version))),
             (SQLiteStoreMetadata.Key.modelHash, .string(model.versionHash)),
-            (SQLiteStoreMetadata.Key.modelJSON, .string(String(decoding: model.canonicalJSON, as: UTF8.self))),
+            (SQLiteStoreMetadata.Key.modelJSON, .string(String(decoding: model.canonicalJSON, as: UTF8.self)))
         ]
         return entries.map { key, value in
-            Step(sql: "UPDATE \(quoteIdentifier(SQLiteSchema.metadataTable)) SET \"value\" = ? WHERE \"key\" = ?", bindings: [value, .string(key)])
+            Step(
+                sql: "UPDATE \(quoteIdentifier(SQLiteSchema.metadataTable)) SET \"value\" = ? WHERE \"key\" = ?",
+                bindings: [value, .string(key)])
         }
     }
 }

@@ -20,8 +20,12 @@ struct SQLiteMigrationPath: CustomStringConvertible {
         let pairs = Array(zip(models, models.dropFirst()))
         // An explicit mapping's work (and the text conversions inference adds) runs as the first
         // part of the step's stage.
-        let explicitMappings = pairs.map { source, destination in explicit.first { $0.sourceVersion == source.version && $0.destinationVersion == destination.version } }
-        let givenStages = pairs.map { source, destination in given.first { $0.sourceVersion == source.version && $0.destinationVersion == destination.version } }
+        let explicitMappings = pairs.map { source, destination in
+            explicit.first { $0.sourceVersion == source.version && $0.destinationVersion == destination.version }
+        }
+        let givenStages = pairs.map { source, destination in
+            given.first { $0.sourceVersion == source.version && $0.destinationVersion == destination.version }
+        }
         let mappings = zip(pairs, zip(givenStages, explicitMappings)).map { pair, extra in
             ModelMapping(from: pair.0, to: pair.1, completedByStage: extra.0?.complete != nil || extra.1 != nil, explicit: extra.1)
         }
@@ -30,7 +34,8 @@ struct SQLiteMigrationPath: CustomStringConvertible {
             var complete = explicit.map { $0.complete(then: stage?.complete) } ?? stage?.complete
             if let conversions = mapping.textConversionMapping { complete = conversions.complete(then: complete) }
             guard complete != nil || stage != nil else { return nil }
-            return MigrationStage(from: mapping.source.version, to: mapping.destination.version, prepare: stage?.prepare, complete: complete)
+            return MigrationStage(
+                from: mapping.source.version, to: mapping.destination.version, prepare: stage?.prepare, complete: complete)
         }
         let issues = mappings.flatMap(\.issues)
         guard issues.isEmpty else {
@@ -71,7 +76,8 @@ struct SQLiteMigrationPath: CustomStringConvertible {
     /// The rows of the tables the first step copies (entities' and join tables').
     private func rowCount(on connection: SQLiteConnection) throws -> Int {
         guard let source = steps.first?.mapping.source else { return 0 }
-        let tables = source.entities.filter { source.root(of: $0) === $0 }.map(\.name) + RelationshipLayout(model: source).joinTables.map(\.name)
+        let tables =
+            source.entities.filter { source.root(of: $0) === $0 }.map(\.name) + RelationshipLayout(model: source).joinTables.map(\.name)
         var total = 0
         for table in tables {
             let statement = try connection.prepare("SELECT count(*) FROM \(quoteIdentifier(table))")

@@ -47,7 +47,8 @@ public final class AttributeDescription: Sendable, CustomStringConvertible {
 
     init(
         name: String, type: AttributeType, isOptional: Bool = false, isTransient: Bool = false,
-        isIndexed: Bool = false, preservesValueInHistoryOnDeletion: Bool = false, renamingIdentifier: String? = nil, versionHashModifier: String? = nil,
+        isIndexed: Bool = false, preservesValueInHistoryOnDeletion: Bool = false, renamingIdentifier: String? = nil,
+        versionHashModifier: String? = nil,
         minimum: AttributeValue? = nil, maximum: AttributeValue? = nil,
         minLength: Int? = nil, maxLength: Int? = nil, regex: String? = nil, valueTransformerName: String? = nil,
         validationPredicates: [ValidationPredicate] = [], defaultValue: AttributeValue = .null, index: Int, isPrimaryKey: Bool = false

@@ -33,7 +33,9 @@ public enum AttributeTransformers {
 
     /// The transformer of a transformable `attribute` of `entity`, or an error saying it is not
     /// registered.
-    static func require(for attribute: AttributeDescription, of entity: EntityDescription, named name: String) throws -> any AttributeTransformer {
+    static func require(
+        for attribute: AttributeDescription, of entity: EntityDescription, named name: String
+    ) throws -> any AttributeTransformer {
         guard let transformer = transformer(forName: name) else {
             throw ObjectGraphError(
                 .invalidOperation,
@@ -46,7 +48,9 @@ public enum AttributeTransformers {
 
 extension AttributeValue {
     /// The value of a transformable attribute a program set, as the bytes its transformer makes.
-    static func transformed(_ value: Any, for attribute: AttributeDescription, of entity: EntityDescription, by name: String) throws -> AttributeValue {
+    static func transformed(
+        _ value: Any, for attribute: AttributeDescription, of entity: EntityDescription, by name: String
+    ) throws -> AttributeValue {
         let transformer = try AttributeTransformers.require(for: attribute, of: entity, named: name)
         do {
             return .binary(try transformer.transformedValue(value))

@@ -144,7 +144,8 @@ func exactInt64(_ value: Any) -> Int64? {
 }
 
 private func typeMismatch(_ value: Any, attribute: AttributeDescription, entity: EntityDescription, detail: String?) -> ObjectGraphError {
-    var message = "\(entity.name).\(attribute.name) is \(attribute.type.rawValue) (\(attribute.type.swiftTypeName)), but the value given is \(type(of: value)) \(MessageText.of(value).prefix(60))"
+    var message =
+        "\(entity.name).\(attribute.name) is \(attribute.type.rawValue) (\(attribute.type.swiftTypeName)), but the value given is \(type(of: value)) \(MessageText.of(value).prefix(60))"
     if let detail { message += " — \(detail)" }
     return ObjectGraphError(.typeMismatch, message, entityName: entity.name, key: attribute.name)
 }

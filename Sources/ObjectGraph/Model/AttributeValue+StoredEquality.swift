@@ -27,8 +27,11 @@ struct StoredValuesKey: Hashable {
     func hash(into hasher: inout Hasher) {
         for value in values {
             switch value {
-            case .string(let string): hasher.combine(0 as UInt8); string.utf8.forEach { hasher.combine($0) }
-            case .uri(let url): url.absoluteString.utf8.forEach { hasher.combine($0) }
+            case .string(let string):
+                hasher.combine(0 as UInt8)
+                for byte in string.utf8 { hasher.combine(byte) }
+            case .uri(let url):
+                for byte in url.absoluteString.utf8 { hasher.combine(byte) }
             case .decimal(let decimal): hasher.combine(decimal.description)
             case .double(let double): hasher.combine(double == 0 ? 0 : double)
             default: hasher.combine(value)

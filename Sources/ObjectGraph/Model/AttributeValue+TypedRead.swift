@@ -10,12 +10,19 @@ extension AttributeValue {
         switch self {
         case .string(let value): T.self == String.self ? unsafeBitCast(value, to: T.self) : nil
         case .integer(let value):
-            if T.self == Int64.self { unsafeBitCast(value, to: T.self) }
-            else if T.self == Int.self { unsafeBitCast(Int(value), to: T.self) }
+            if T.self == Int64.self {
+                unsafeBitCast(value, to: T.self)
+            } else if T.self == Int.self {
+                unsafeBitCast(Int(value), to: T.self)
+            }
             // A value that does not fit is left to the caller, which reports the mismatch.
-            else if T.self == Int32.self, let narrow = Int32(exactly: value) { unsafeBitCast(narrow, to: T.self) }
-            else if T.self == Int16.self, let narrow = Int16(exactly: value) { unsafeBitCast(narrow, to: T.self) }
-            else { nil }
+            else if T.self == Int32.self, let narrow = Int32(exactly: value) {
+                unsafeBitCast(narrow, to: T.self)
+            } else if T.self == Int16.self, let narrow = Int16(exactly: value) {
+                unsafeBitCast(narrow, to: T.self)
+            } else {
+                nil
+            }
         case .double(let value): T.self == Double.self ? unsafeBitCast(value, to: T.self) : nil
         case .date(let value): T.self == Date.self ? unsafeBitCast(value, to: T.self) : nil
         case .boolean(let value): T.self == Bool.self ? unsafeBitCast(value, to: T.self) : nil

@@ -77,7 +77,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     init(
         name: String, className: String? = nil, isAbstract: Bool = false, parentName: String? = nil,
         attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
-        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], versionHashModifier: String? = nil, renamingIdentifier: String? = nil, index: Int, primaryKeyIndex: Int? = nil,
+        uniquenessConstraints: [[String]] = [], indexes: [[String]] = [], versionHashModifier: String? = nil,
+        renamingIdentifier: String? = nil, index: Int, primaryKeyIndex: Int? = nil,
         inheritedCounts: InheritedCounts = InheritedCounts()
     ) {
         self.primaryKeyIndex = primaryKeyIndex

@@ -27,13 +27,20 @@ extension ManagedObjectModel {
             .filter { $0.pathExtension == "json" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
         let versions = try files.map(ManagedObjectModel.init(contentsOf:)).sorted { $0.version < $1.version }
         guard let newest = versions.last, let url = newest.sourceURL else {
-            throw ObjectGraphError(.invalidModel, "No model versions in \(directory.path): expected one JSON model file per version (1.json, 2.json, …)")
+            throw ObjectGraphError(
+                .invalidModel, "No model versions in \(directory.path): expected one JSON model file per version (1.json, 2.json, …)")
         }
         if let other = versions.first(where: { $0.name != newest.name }) {
-            throw ObjectGraphError(.invalidModel, "\(directory.path) holds versions of more than one model ('\(other.name)' in \(other.sourceURL?.lastPathComponent ?? "?"), '\(newest.name)' in \(url.lastPathComponent)); keep one model's versions per folder")
+            throw ObjectGraphError(
+                .invalidModel,
+                "\(directory.path) holds versions of more than one model ('\(other.name)' in \(other.sourceURL?.lastPathComponent ?? "?"), '\(newest.name)' in \(url.lastPathComponent)); keep one model's versions per folder"
+            )
         }
         for (earlier, later) in zip(versions, versions.dropFirst()) where earlier.version == later.version {
-            throw ObjectGraphError(.invalidModel, "\(directory.path) holds two files of version \(later.version) of '\(newest.name)': \(earlier.sourceURL?.lastPathComponent ?? "?") and \(later.sourceURL?.lastPathComponent ?? "?")")
+            throw ObjectGraphError(
+                .invalidModel,
+                "\(directory.path) holds two files of version \(later.version) of '\(newest.name)': \(earlier.sourceURL?.lastPathComponent ?? "?") and \(later.sourceURL?.lastPathComponent ?? "?")"
+            )
         }
         try self.init(data: try Data(contentsOf: url), file: url.path, sourceURL: url, previousVersions: Array(versions.dropLast()))
     }
@@ -49,8 +56,9 @@ extension ManagedObjectModel {
     public convenience init(named name: String, in bundle: Bundle) throws {
         let baseName = Self.baseName(name)
         guard let url = Self.modelURL(baseName, in: bundle) else {
-            throw Self.modelNotFound(baseName, place: "bundle \(bundle.bundlePath) (looked for \(baseName).json at its root and in Models/)",
-                                     available: Self.modelURLs(in: bundle))
+            throw Self.modelNotFound(
+                baseName, place: "bundle \(bundle.bundlePath) (looked for \(baseName).json at its root and in Models/)",
+                available: Self.modelURLs(in: bundle))
         }
         try self.init(contentsOf: url)
     }
@@ -72,8 +80,11 @@ extension ManagedObjectModel {
         let baseName = Self.baseName(name)
         let url = directory.appendingPathComponent(baseName + ".json")
         guard FileManager.default.fileExists(atPath: url.path) else {
-            let contents = (try? FileManager.default.contentsOfDirectory(at: directory.resolvingSymlinksInPath(), includingPropertiesForKeys: nil)) ?? []
-            throw Self.modelNotFound(baseName, place: "directory \(directory.path)", available: contents.filter { $0.pathExtension == "json" })
+            let contents =
+                (try? FileManager.default.contentsOfDirectory(at: directory.resolvingSymlinksInPath(), includingPropertiesForKeys: nil))
+                ?? []
+            throw Self.modelNotFound(
+                baseName, place: "directory \(directory.path)", available: contents.filter { $0.pathExtension == "json" })
         }
         try self.init(contentsOf: url)
     }
@@ -85,8 +96,9 @@ extension ManagedObjectModel {
         do {
             root = try ModelJSONParser.parse(data)
         } catch {
-            let issue = ModelIssue(file: file, path: "", message: "malformed JSON: \(error.message)",
-                                   line: error.position.line, column: error.position.column)
+            let issue = ModelIssue(
+                file: file, path: "", message: "malformed JSON: \(error.message)",
+                line: error.position.line, column: error.position.column)
             throw ModelIssueLog.error(for: [issue], displayName: displayName)
         }
         switch ModelValidator.validate(root, file: file) {
@@ -100,14 +112,16 @@ extension ManagedObjectModel {
                 canonicalJSON: Data(root.canonicalText.utf8), sourceURL: sourceURL, previousVersions: previousVersions)
             let overflows = sqliteTablesOverColumnLimit()
             guard overflows.isEmpty else {
-                throw ModelIssueLog.error(for: overflows.map { root, columns in
-                    let draft = draft.entities[root.index]
-                    let members = kinds(of: root).count
-                    return ModelIssue(
-                        file: file, path: draft.path.description,
-                        message: "\(root.name)\(members > 1 ? " and its \(members - 1) sub-entities, which share its table," : "") would need a table of \(columns) columns (attributes, to-one relationships and ObjectGraph's own), more than the \(Self.maximumSQLiteColumns) SQLite allows; move attributes into related entities",
-                        line: draft.namePosition.line, column: draft.namePosition.column)
-                }, displayName: displayName)
+                throw ModelIssueLog.error(
+                    for: overflows.map { root, columns in
+                        let draft = draft.entities[root.index]
+                        let members = kinds(of: root).count
+                        return ModelIssue(
+                            file: file, path: draft.path.description,
+                            message:
+                                "\(root.name)\(members > 1 ? " and its \(members - 1) sub-entities, which share its table," : "") would need a table of \(columns) columns (attributes, to-one relationships and ObjectGraph's own), more than the \(Self.maximumSQLiteColumns) SQLite allows; move attributes into related entities",
+                            line: draft.namePosition.line, column: draft.namePosition.column)
+                    }, displayName: displayName)
             }
             let logger = Logger(label: "ObjectGraph.Model")
             for warning in warnings { logger.warning("\(displayName): \(warning)") }

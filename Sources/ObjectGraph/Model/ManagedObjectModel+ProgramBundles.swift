@@ -16,7 +16,9 @@ extension ManagedObjectModel {
         }
         let available = bundles.flatMap(Self.modelURLs(in:))
         throw Self.modelNotFound(
-            baseName, place: "the program's bundles (\(bundles.map(\.bundlePath).joined(separator: ", "))); a target's own resources load with ManagedObjectModel(named:in: .module)",
+            baseName,
+            place:
+                "the program's bundles (\(bundles.map(\.bundlePath).joined(separator: ", "))); a target's own resources load with ManagedObjectModel(named:in: .module)",
             available: available)
     }
 

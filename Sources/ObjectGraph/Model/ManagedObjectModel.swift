@@ -37,13 +37,17 @@ public final class ManagedObjectModel: Sendable, CustomStringConvertible {
     /// The class registered for each entity's objects (see `register(_:)`).
     let classRegistry: ObjectClassRegistry
 
-    init(name: String, version: Int, entities: [EntityDescription], versionHash: String, canonicalJSON: Data, sourceURL: URL?, previousVersions: [ManagedObjectModel] = []) {
+    init(
+        name: String, version: Int, entities: [EntityDescription], versionHash: String, canonicalJSON: Data, sourceURL: URL?,
+        previousVersions: [ManagedObjectModel] = []
+    ) {
         self.previousVersions = previousVersions
         self.name = name
         self.version = version
         self.entities = entities
         self.versionHash = versionHash
-        self.entityVersionHashesByName = Dictionary(uniqueKeysWithValues: zip(entities.map(\.name), ModelVersionHash.entityHashes(of: entities)))
+        self.entityVersionHashesByName = Dictionary(
+            uniqueKeysWithValues: zip(entities.map(\.name), ModelVersionHash.entityHashes(of: entities)))
         self.canonicalJSON = canonicalJSON
         self.sourceURL = sourceURL
         self.classRegistry = ObjectClassRegistry(entityCount: entities.count)

@@ -22,7 +22,9 @@ enum ModelBuilder {
                 className: entity.className?.name,
                 isAbstract: entity.isAbstract,
                 parentName: entity.parent?.name,
-                attributes: attributes.enumerated().map { slot, attribute in attribute.makeDescription(index: slot, isPrimaryKey: slot == primaryKey) },
+                attributes: attributes.enumerated().map { slot, attribute in
+                    attribute.makeDescription(index: slot, isPrimaryKey: slot == primaryKey)
+                },
                 relationships: relationships.enumerated().map { position, relationship in
                     let slot: Int
                     if relationship.isToMany {

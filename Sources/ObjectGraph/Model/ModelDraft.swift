@@ -67,7 +67,8 @@ struct AttributeDraft {
     func makeDescription(index: Int, isPrimaryKey: Bool = false) -> AttributeDescription {
         AttributeDescription(
             name: name, type: type, isOptional: isOptional, isTransient: isTransient, isIndexed: isIndexed,
-            preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion, renamingIdentifier: renamingIdentifier, versionHashModifier: versionHashModifier, minimum: minimum, maximum: maximum,
+            preservesValueInHistoryOnDeletion: preservesValueInHistoryOnDeletion, renamingIdentifier: renamingIdentifier,
+            versionHashModifier: versionHashModifier, minimum: minimum, maximum: maximum,
             minLength: minLength, maxLength: maxLength, regex: regex, valueTransformerName: valueTransformerName,
             validationPredicates: validationPredicates,
             defaultValue: defaultValue, index: index,
@@ -93,7 +94,8 @@ struct RelationshipDraft {
     var renamingIdentifier: String?
 
     /// The description of this relationship at `index` in its entity's relationships.
-    func makeDescription(index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?, isInverseToMany: Bool) -> RelationshipDescription {
+    func makeDescription(index: Int, slot: Int, destinationIndex: Int, inverseIndex: Int?, isInverseToMany: Bool) -> RelationshipDescription
+    {
         RelationshipDescription(
             name: name, destinationEntityName: destination.name, isToMany: isToMany, isOrdered: isOrdered,
             inverseName: inverse?.name, deleteRule: deleteRule, isOptional: isOptional,

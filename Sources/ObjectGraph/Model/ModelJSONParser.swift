@@ -131,7 +131,9 @@ struct ModelJSONParser {
         advance()  // opening quote
         var utf8: [UInt8] = []
         while true {
-            guard let byte = current else { throw JSONSyntaxError(message: "the string starting here is never closed; expected '\"'", position: start) }
+            guard let byte = current else {
+                throw JSONSyntaxError(message: "the string starting here is never closed; expected '\"'", position: start)
+            }
             switch byte {
             case UInt8(ascii: "\""):
                 advance()
@@ -142,7 +144,9 @@ struct ModelJSONParser {
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &utf8)
             case 0x00..<0x20:
-                throw error("found a raw control character (\(byte == 0x0A ? "a line break" : "code \(byte)")) inside a string; write it as an escape such as \\n")
+                throw error(
+                    "found a raw control character (\(byte == 0x0A ? "a line break" : "code \(byte)")) inside a string; write it as an escape such as \\n"
+                )
             default:
                 utf8.append(byte)
                 advance()
@@ -156,7 +160,7 @@ struct ModelJSONParser {
         guard let byte = current else { throw error("the input ends inside an escape sequence") }
         let simple: [UInt8: UInt8] = [
             UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F, UInt8(ascii: "b"): 0x08,
-            UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
+            UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09
         ]
         if let replacement = simple[byte] {
             utf8.append(replacement)
@@ -164,20 +168,26 @@ struct ModelJSONParser {
             return
         }
         guard byte == UInt8(ascii: "u") else {
-            throw JSONSyntaxError(message: "found the escape \\\(describeByte(byte)); expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", position: escapePosition)
+            throw JSONSyntaxError(
+                message: "found the escape \\\(describeByte(byte)); expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+                position: escapePosition)
         }
         advance()
         var scalarValue = try parseHexQuad(escapeStart: escapePosition)
         if (0xD800..<0xDC00).contains(scalarValue) {
             // A high surrogate must be followed by a \u low surrogate; together they form one scalar.
             guard current == UInt8(ascii: "\\"), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u") else {
-                throw JSONSyntaxError(message: "found an unpaired UTF-16 high surrogate; expected a following \\uDC00–\\uDFFF escape", position: escapePosition)
+                throw JSONSyntaxError(
+                    message: "found an unpaired UTF-16 high surrogate; expected a following \\uDC00–\\uDFFF escape",
+                    position: escapePosition)
             }
             advance()
             advance()
             let low = try parseHexQuad(escapeStart: escapePosition)
             guard (0xDC00..<0xE000).contains(low) else {
-                throw JSONSyntaxError(message: "found an unpaired UTF-16 high surrogate; expected a following \\uDC00–\\uDFFF escape", position: escapePosition)
+                throw JSONSyntaxError(
+                    message: "found an unpaired UTF-16 high surrogate; expected a following \\uDC00–\\uDFFF escape",
+                    position: escapePosition)
             }
             scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low - 0xDC00)
         }
@@ -206,12 +216,15 @@ struct ModelJSONParser {
         guard let first = current, isDigit(first) else { throw error("found \(describeCurrent()) after '-'; expected a digit") }
         advance()
         if first == UInt8(ascii: "0"), let next = current, isDigit(next) {
-            throw JSONSyntaxError(message: "found a number with a leading zero; JSON numbers cannot start with 0 unless they are 0", position: startPosition)
+            throw JSONSyntaxError(
+                message: "found a number with a leading zero; JSON numbers cannot start with 0 unless they are 0", position: startPosition)
         }
         while let byte = current, isDigit(byte) { advance() }
         if current == UInt8(ascii: ".") {
             advance()
-            guard let byte = current, isDigit(byte) else { throw error("found \(describeCurrent()) after the decimal point; expected a digit") }
+            guard let byte = current, isDigit(byte) else {
+                throw error("found \(describeCurrent()) after the decimal point; expected a digit")
+            }
             while let byte = current, isDigit(byte) { advance() }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
@@ -236,7 +249,8 @@ struct ModelJSONParser {
         case "null": return .null
         default:
             throw JSONSyntaxError(
-                message: "found the bare word '\(word)'; expected a value (strings need double quotes; the only bare words are true, false and null, in lowercase)",
+                message:
+                    "found the bare word '\(word)'; expected a value (strings need double quotes; the only bare words are true, false and null, in lowercase)",
                 position: start)
         }
     }
@@ -265,7 +279,8 @@ struct ModelJSONParser {
     private func describeCurrent() -> String {
         guard let byte = current else { return "the end of the input" }
         if byte >= 0x80, let scalar = String(decoding: bytes[offset..<min(offset + 4, bytes.count)], as: UTF8.self).unicodeScalars.first,
-            scalar != "\u{FFFD}" {
+            scalar != "\u{FFFD}"
+        {
             return "'\(scalar)'"
         }
         return "'\(describeByte(byte))'"

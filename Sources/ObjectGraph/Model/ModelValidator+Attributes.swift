@@ -4,7 +4,7 @@ extension ModelValidator {
     static let attributeKeys = [
         "name", "type", "optional", "default", "minValue", "maxValue", "minLength", "maxLength", "regex",
         "indexed", "transient", "renamingIdentifier", "versionHashModifier", "preservesValueInHistoryOnDeletion", "valueTransformerName",
-        "validation",
+        "validation"
     ]
 
     /// The model-file type of transformable attributes: stored as `binary`, converted by the
@@ -24,13 +24,15 @@ extension ModelValidator {
         let isTransient = boolean("transient", in: fields) ?? false
         let isIndexed = boolean("indexed", in: fields) ?? false
         if isTransient && isIndexed {
-            log.report("found \"indexed\": true on a transient attribute, expected no index: transient attributes are not stored",
-                       at: fields.path("indexed"), fields.position("indexed"))
+            log.report(
+                "found \"indexed\": true on a transient attribute, expected no index: transient attributes are not stored",
+                at: fields.path("indexed"), fields.position("indexed"))
         }
         let preservesValue = boolean("preservesValueInHistoryOnDeletion", in: fields) ?? false
         if isTransient && preservesValue {
-            log.report("found \"preservesValueInHistoryOnDeletion\": true on a transient attribute, expected it only on stored attributes: history records stored values",
-                       at: fields.path("preservesValueInHistoryOnDeletion"), fields.position("preservesValueInHistoryOnDeletion"))
+            log.report(
+                "found \"preservesValueInHistoryOnDeletion\": true on a transient attribute, expected it only on stored attributes: history records stored values",
+                at: fields.path("preservesValueInHistoryOnDeletion"), fields.position("preservesValueInHistoryOnDeletion"))
         }
         let renamingIdentifier = readRenamingIdentifier(fields, of: "attribute")
         guard let name, let type else { return .broken(name) }
@@ -42,7 +44,8 @@ extension ModelValidator {
         draft.preservesValueInHistoryOnDeletion = preservesValue
         draft.renamingIdentifier = renamingIdentifier
         draft.valueTransformerName = transformerName
-        draft.versionHashModifier = string("versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
+        draft.versionHashModifier = string(
+            "versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
         readValueLimits(into: &draft, fields)
         readLengthLimits(into: &draft, fields)
         readRegex(into: &draft, fields)
@@ -55,8 +58,9 @@ extension ModelValidator {
     /// has the same name, ignoring case.
     mutating func checkUnique(_ name: String, in fields: JSONObjectFields, declared: inout DeclaredNames) {
         guard let earlier = declared.declare(name, at: fields.path) else { return }
-        log.report("found property name \"\(name)\" again (\(earlier.path) is \"\(earlier.name)\"; attributes and relationships share one namespace and names are compared ignoring case), expected a unique name",
-                   at: fields.path("name"), fields.position("name"))
+        log.report(
+            "found property name \"\(name)\" again (\(earlier.path) is \"\(earlier.name)\"; attributes and relationships share one namespace and names are compared ignoring case), expected a unique name",
+            at: fields.path("name"), fields.position("name"))
     }
 
     /// The attribute's type, and for a `transformable` one (stored as `binary`) the name of its
@@ -66,19 +70,22 @@ extension ModelValidator {
         let isTransformable = if case .string(Self.transformableType)? = fields["type"]?.value { true } else { false }
         guard let node = fields["valueTransformerName"] else {
             if isTransformable {
-                log.report("found a transformable attribute without valueTransformerName, expected the name of a transformer registered with AttributeTransformers.register(_:forName:) (for Codable values, use the json type)",
-                           at: fields.path("type"), fields.position("type"))
+                log.report(
+                    "found a transformable attribute without valueTransformerName, expected the name of a transformer registered with AttributeTransformers.register(_:forName:) (for Codable values, use the json type)",
+                    at: fields.path("type"), fields.position("type"))
             }
             return (type, nil)
         }
         guard isTransformable else {
-            log.report("found valueTransformerName on \(type.map(attributePhrase) ?? "an attribute of unknown type"), expected it only on transformable attributes",
-                       at: fields.path("valueTransformerName"), node: node)
+            log.report(
+                "found valueTransformerName on \(type.map(attributePhrase) ?? "an attribute of unknown type"), expected it only on transformable attributes",
+                at: fields.path("valueTransformerName"), node: node)
             return (type, nil)
         }
         if fields["default"] != nil {
-            log.report("found a default on a transformable attribute, expected none: its values exist only as the transformer makes them",
-                       at: fields.path("default"), fields.position("default"))
+            log.report(
+                "found a default on a transformable attribute, expected none: its values exist only as the transformer makes them",
+                at: fields.path("default"), fields.position("default"))
         }
         return (type, string("valueTransformerName", in: fields, required: true, expected: "the name of a registered transformer"))
     }
@@ -100,24 +107,27 @@ extension ModelValidator {
         for key in ["minValue", "maxValue"] {
             guard let node = fields[key] else { continue }
             guard draft.type.isNumeric || draft.type == .date else {
-                log.report("found \(key) on \(attributePhrase(draft.type)), expected \(key) only on numeric and date attributes",
-                           at: fields.path(key), node: node)
+                log.report(
+                    "found \(key) on \(attributePhrase(draft.type)), expected \(key) only on numeric and date attributes",
+                    at: fields.path(key), node: node)
                 continue
             }
             guard let value = literal(node, for: draft.type, at: fields.path(key)) else { continue }
             if key == "minValue" { draft.minimum = value } else { draft.maximum = value }
         }
         if let minimum = draft.minimum, let maximum = draft.maximum, minimum.modelOrder(comparedTo: maximum) == .orderedDescending {
-            log.report("found minValue \(minimum.modelLiteralText) greater than maxValue \(maximum.modelLiteralText), expected minValue <= maxValue",
-                       at: fields.path("minValue"), fields.position("minValue"))
+            log.report(
+                "found minValue \(minimum.modelLiteralText) greater than maxValue \(maximum.modelLiteralText), expected minValue <= maxValue",
+                at: fields.path("minValue"), fields.position("minValue"))
         }
     }
 
     /// `minLength`/`maxLength`: non-negative whole numbers, for string and binary attributes.
     private mutating func readLengthLimits(into draft: inout AttributeDraft, _ fields: JSONObjectFields) {
         for key in ["minLength", "maxLength"] where fields[key] != nil && draft.type != .string && draft.type != .binary {
-            log.report("found \(key) on \(attributePhrase(draft.type)), expected \(key) only on string and binary attributes",
-                       at: fields.path(key), fields.position(key))
+            log.report(
+                "found \(key) on \(attributePhrase(draft.type)), expected \(key) only on string and binary attributes",
+                at: fields.path(key), fields.position(key))
         }
         guard draft.type == .string || draft.type == .binary else { return }
         draft.minLength = integer("minLength", in: fields, minimum: 0)
@@ -132,14 +142,19 @@ extension ModelValidator {
         guard let elements = array("validation", in: fields, expected: expected) else { return }
         for (position, element) in elements.enumerated() {
             let path = fields.path("validation").index(position)
-            guard let rule = readObject(element, at: path, expected: "a {\"predicate\": …, \"message\": …} object", knownKeys: ["predicate", "message"]),
-                  let format = string("predicate", in: rule, required: true, expected: "a predicate about the value (SELF, length)"),
-                  let message = string("message", in: rule, required: true, expected: "the text a failure gives") else { continue }
+            guard
+                let rule = readObject(
+                    element, at: path, expected: "a {\"predicate\": …, \"message\": …} object", knownKeys: ["predicate", "message"]),
+                let format = string("predicate", in: rule, required: true, expected: "a predicate about the value (SELF, length)"),
+                let message = string("message", in: rule, required: true, expected: "the text a failure gives")
+            else { continue }
             do {
-                draft.validationPredicates.append(try ValidationPredicate(format: format, message: message, attributeName: draft.name, type: draft.type))
+                draft.validationPredicates.append(
+                    try ValidationPredicate(format: format, message: message, attributeName: draft.name, type: draft.type))
             } catch {
-                log.report("found predicate \"\(format)\", which is not a valid predicate about a \(draft.type.rawValue) value (SELF is the value, length its length): \(error)",
-                           at: rule.path("predicate"), rule.position("predicate"))
+                log.report(
+                    "found predicate \"\(format)\", which is not a valid predicate about a \(draft.type.rawValue) value (SELF is the value, length its length): \(error)",
+                    at: rule.path("predicate"), rule.position("predicate"))
             }
         }
     }
@@ -148,12 +163,16 @@ extension ModelValidator {
     private mutating func readRegex(into draft: inout AttributeDraft, _ fields: JSONObjectFields) {
         guard let node = fields["regex"] else { return }
         guard draft.type == .string else {
-            log.report("found regex on \(attributePhrase(draft.type)), expected regex only on string attributes", at: fields.path("regex"), node: node)
+            log.report(
+                "found regex on \(attributePhrase(draft.type)), expected regex only on string attributes", at: fields.path("regex"),
+                node: node)
             return
         }
         guard let pattern = string("regex", in: fields, required: false, expected: "a regular expression") else { return }
         guard (try? NSRegularExpression(pattern: pattern)) != nil else {
-            log.report("found regex \"\(pattern)\", which does not compile, expected a valid ICU regular expression", at: fields.path("regex"), node: node)
+            log.report(
+                "found regex \"\(pattern)\", which does not compile, expected a valid ICU regular expression", at: fields.path("regex"),
+                node: node)
             return
         }
         draft.regex = pattern
@@ -164,16 +183,21 @@ extension ModelValidator {
         guard let node = fields["default"] else { return }
         let path = fields.path("default")
         if case .null = node.value {
-            log.report("found null, expected a \(draft.type.rawValue) value (leave out \"default\" when there is none)", at: path, node: node)
+            log.report(
+                "found null, expected a \(draft.type.rawValue) value (leave out \"default\" when there is none)", at: path, node: node)
             return
         }
         guard let value = literal(node, for: draft.type, at: path) else { return }
         draft.defaultValue = value
         if let minimum = draft.minimum, value.modelOrder(comparedTo: minimum) == .orderedAscending {
-            log.report("found default \(value.modelLiteralText), expected a value of at least minValue \(minimum.modelLiteralText)", at: path, node: node)
+            log.report(
+                "found default \(value.modelLiteralText), expected a value of at least minValue \(minimum.modelLiteralText)", at: path,
+                node: node)
         }
         if let maximum = draft.maximum, value.modelOrder(comparedTo: maximum) == .orderedDescending {
-            log.report("found default \(value.modelLiteralText), expected a value of at most maxValue \(maximum.modelLiteralText)", at: path, node: node)
+            log.report(
+                "found default \(value.modelLiteralText), expected a value of at most maxValue \(maximum.modelLiteralText)", at: path,
+                node: node)
         }
         if let length = value.modelLength {
             let unit = draft.type == .string ? "characters" : "bytes"

@@ -9,7 +9,9 @@ extension ModelValidator {
         for (offset, listNode) in lists.enumerated() {
             let listPath = fields.path(key).index(offset)
             guard case .array(let elements) = listNode.value else {
-                log.report("found \(found(listNode)), expected \(what): an array of attribute names such as [\"name\"]", at: listPath, node: listNode)
+                log.report(
+                    "found \(found(listNode)), expected \(what): an array of attribute names such as [\"name\"]", at: listPath,
+                    node: listNode)
                 continue
             }
             if elements.isEmpty {
@@ -44,11 +46,14 @@ extension ModelValidator {
             for reference in list.names {
                 if let attribute = attributes.first(where: { $0.name == reference.name }) {
                     if attribute.isTransient {
-                        log.report("found \"\(reference.name)\", a transient attribute, expected a stored attribute (transient attributes are not stored, so they cannot be indexed or unique)",
-                                   at: reference.path, reference.position)
+                        log.report(
+                            "found \"\(reference.name)\", a transient attribute, expected a stored attribute (transient attributes are not stored, so they cannot be indexed or unique)",
+                            at: reference.path, reference.position)
                     }
                 } else if relationshipNames.contains(reference.name) {
-                    log.report("found \"\(reference.name)\", a relationship, expected an attribute of \(entity.name)", at: reference.path, reference.position)
+                    log.report(
+                        "found \"\(reference.name)\", a relationship, expected an attribute of \(entity.name)", at: reference.path,
+                        reference.position)
                 } else if !broken.contains(reference.name) {
                     var message = "found \"\(reference.name)\", which is not an attribute of \(entity.name)"
                     // Attributes with problems of their own are still what the author meant to name.

@@ -33,7 +33,9 @@ extension ModelValidator {
         for member in members {
             let memberPath = path.key(member.key)
             if byKey[member.key] != nil {
-                log.report("found the key \"\(member.key)\" a second time in the same object, expected each key once", at: memberPath, member.keyPosition)
+                log.report(
+                    "found the key \"\(member.key)\" a second time in the same object, expected each key once", at: memberPath,
+                    member.keyPosition)
                 continue
             }
             byKey[member.key] = member
@@ -107,7 +109,8 @@ extension ModelValidator {
     /// Reports a lower limit above its upper limit, for pairs such as `minLength`/`maxLength`.
     mutating func checkOrder(_ minimumKey: String, _ minimum: Int?, _ maximumKey: String, _ maximum: Int?, in fields: JSONObjectFields) {
         guard let minimum, let maximum, minimum > maximum, let node = fields[minimumKey] else { return }
-        log.report("found \(minimumKey) \(minimum) greater than \(maximumKey) \(maximum), expected \(minimumKey) <= \(maximumKey)",
-                   at: fields.path(minimumKey), node: node)
+        log.report(
+            "found \(minimumKey) \(minimum) greater than \(maximumKey) \(maximum), expected \(minimumKey) <= \(maximumKey)",
+            at: fields.path(minimumKey), node: node)
     }
 }

@@ -7,8 +7,9 @@ extension ModelValidator {
             if parent.name == entity.name {
                 log.report("found parent \"\(parent.name)\", the entity itself, expected another entity", at: parent.path, parent.position)
             } else if lookup[parent.name] == nil {
-                log.report("found parent \"\(parent.name)\", which is not an entity of the model\(lookup.suggestion(for: parent.name))",
-                           at: parent.path, parent.position)
+                log.report(
+                    "found parent \"\(parent.name)\", which is not an entity of the model\(lookup.suggestion(for: parent.name))",
+                    at: parent.path, parent.position)
             }
         }
         reportCycles(entities, lookup)
@@ -32,8 +33,9 @@ extension ModelValidator {
                 chain.allSatisfy({ order[$0, default: .max] >= order[entity.name, default: .max] }),
                 let reference = entity.parent
             else { continue }
-            log.report("found parent \"\(reference.name)\", which makes an inheritance cycle (\((chain + [entity.name]).joined(separator: " → "))), expected a chain of parents that ends",
-                       at: reference.path, reference.position)
+            log.report(
+                "found parent \"\(reference.name)\", which makes an inheritance cycle (\((chain + [entity.name]).joined(separator: " → "))), expected a chain of parents that ends",
+                at: reference.path, reference.position)
         }
     }
 
@@ -46,11 +48,13 @@ extension ModelValidator {
             }
         }
         guard !inherited.isEmpty else { return }
-        let own = entity.attributes.map { ($0.name, $0.path, $0.namePosition) } + entity.relationships.map { ($0.name, $0.path, $0.namePosition) }
+        let own =
+            entity.attributes.map { ($0.name, $0.path, $0.namePosition) } + entity.relationships.map { ($0.name, $0.path, $0.namePosition) }
         for (name, path, position) in own {
             guard let clash = inherited[name.lowercased()] else { continue }
-            log.report("found property name \"\(name)\", which \(entity.name) already inherits from \(clash.entity) (\"\(clash.name)\"), expected a name its ancestors do not use",
-                       at: path.key("name"), position)
+            log.report(
+                "found property name \"\(name)\", which \(entity.name) already inherits from \(clash.entity) (\"\(clash.name)\"), expected a name its ancestors do not use",
+                at: path.key("name"), position)
         }
     }
 }

@@ -15,7 +15,7 @@ enum ModelNameRules {
         "awakeFromInsert", "awakeFromFetch", "prepareForDeletion", "willTurnIntoFault", "didTurnIntoFault",
         "validateForInsert", "validateForUpdate", "validateForDelete",
         // The name-constant enums of generated classes.
-        "Attributes", "Relationships",
+        "Attributes", "Relationships"
     ]
 
     /// Column names SQLite gives a meaning of its own: the implicit row id's aliases
@@ -30,7 +30,7 @@ enum ModelNameRules {
         "PersistentStoreCoordinator", "PersistentStoreDescription", "JSONDocument", "ObjectGraphError",
         "Any", "AnyObject", "Self", "Type", "Protocol", "Int", "Int16", "Int32", "Int64", "Double", "Float",
         "Decimal", "String", "Bool", "Date", "Data", "UUID", "URL", "Array", "Set", "Dictionary", "Optional",
-        "EntityClass", "GeneratedEntityClass", "TypedManagedObject", "ManagedObjectRow", "AnyKeyPath", "PartialKeyPath",
+        "EntityClass", "GeneratedEntityClass", "TypedManagedObject", "ManagedObjectRow", "AnyKeyPath", "PartialKeyPath"
     ]
 
     /// Why `name` is not a valid identifier, or `nil` when it is one: a letter, then letters,
@@ -59,8 +59,9 @@ extension ModelValidator {
     @discardableResult
     mutating func checkIdentifier(_ name: String, what: String, at path: JSONPath, _ position: SourcePosition) -> Bool {
         guard let problem = ModelNameRules.identifierProblem(name) else { return true }
-        log.report("found \(what) \"\(name)\" (\(problem)), expected a letter followed by letters, digits or underscores, at most \(ModelNameRules.maximumLength) characters",
-                   at: path, position)
+        log.report(
+            "found \(what) \"\(name)\" (\(problem)), expected a letter followed by letters, digits or underscores, at most \(ModelNameRules.maximumLength) characters",
+            at: path, position)
         return false
     }
 
@@ -69,8 +70,9 @@ extension ModelValidator {
     mutating func checkEntityName(_ name: String, at path: JSONPath, _ position: SourcePosition) {
         guard checkIdentifier(name, what: "entity name", at: path, position) else { return }
         if name.lowercased().hasPrefix("sqlite") {
-            log.report("found entity name \"\(name)\", expected a name not starting with \"sqlite\" (SQLite reserves those table names for itself)",
-                       at: path, position)
+            log.report(
+                "found entity name \"\(name)\", expected a name not starting with \"sqlite\" (SQLite reserves those table names for itself)",
+                at: path, position)
         }
     }
 
@@ -79,8 +81,9 @@ extension ModelValidator {
     mutating func checkPropertyName(_ name: String, at path: JSONPath, _ position: SourcePosition) {
         guard checkIdentifier(name, what: "property name", at: path, position) else { return }
         if ModelNameRules.reservedPropertyNames.contains(name) {
-            log.report("found property name \"\(name)\", which is reserved because it would hide ManagedObject's own \"\(name)\"; expected another name",
-                       at: path, position)
+            log.report(
+                "found property name \"\(name)\", which is reserved because it would hide ManagedObject's own \"\(name)\"; expected another name",
+                at: path, position)
         } else if ModelNameRules.sqliteReservedColumnNames.contains(name.lowercased()) {
             log.report("found property name \"\(name)\", which SQLite reserves for the row id; expected another name", at: path, position)
         }
@@ -103,8 +106,9 @@ extension ModelValidator {
         for entity in entities {
             let key = entity.name.lowercased()
             if let first = seenNames[key] {
-                log.report("found entity name \"\(entity.name)\" again (\(first.path) is \"\(first.name)\"; names are compared ignoring case), expected a unique name",
-                           at: entity.path.key("name"), entity.namePosition)
+                log.report(
+                    "found entity name \"\(entity.name)\" again (\(first.path) is \"\(first.name)\"; names are compared ignoring case), expected a unique name",
+                    at: entity.path.key("name"), entity.namePosition)
                 // Its class name defaults to the same duplicate name: one report is enough.
                 if entity.className == nil { continue }
             } else {
@@ -113,8 +117,9 @@ extension ModelValidator {
             let className = entity.className?.name ?? entity.name
             if let first = seenClassNames[className.lowercased()] {
                 let firstClassName = first.className?.name ?? first.name
-                log.report("found class name \"\(className)\" again (\(first.path) uses \"\(firstClassName)\"; class names are compared ignoring case), expected a unique class name",
-                           at: entity.className?.path ?? entity.path.key("name"), entity.className?.position ?? entity.namePosition)
+                log.report(
+                    "found class name \"\(className)\" again (\(first.path) uses \"\(firstClassName)\"; class names are compared ignoring case), expected a unique class name",
+                    at: entity.className?.path ?? entity.path.key("name"), entity.className?.position ?? entity.namePosition)
             } else {
                 seenClassNames[className.lowercased()] = entity
             }

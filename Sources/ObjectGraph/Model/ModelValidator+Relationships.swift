@@ -1,14 +1,19 @@
 extension ModelValidator {
-    static let relationshipKeys = ["name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "minCount", "maxCount", "versionHashModifier", "renamingIdentifier"]
+    static let relationshipKeys = [
+        "name", "destination", "toMany", "ordered", "inverse", "deleteRule", "optional", "minCount", "maxCount", "versionHashModifier",
+        "renamingIdentifier"
+    ]
 
     /// Reads one relationship, checking its fields on their own.
     ///
     /// Every relationship must say what its inverse is. A relationship that deliberately has none
     /// says so with `"inverse": null`; leaving the key out is an error, because a forgotten
     /// inverse silently leaves the other side stale.
-    mutating func readRelationship(_ node: JSONNode, at path: JSONPath, declared: inout DeclaredNames) -> PropertyReading<RelationshipDraft> {
+    mutating func readRelationship(_ node: JSONNode, at path: JSONPath, declared: inout DeclaredNames) -> PropertyReading<RelationshipDraft>
+    {
         let issuesBefore = log.issues.count
-        guard let fields = readObject(node, at: path, expected: "an object describing a relationship", knownKeys: Self.relationshipKeys) else {
+        guard let fields = readObject(node, at: path, expected: "an object describing a relationship", knownKeys: Self.relationshipKeys)
+        else {
             return .broken(nil)
         }
         let name = string("name", in: fields, required: true, expected: "the relationship's name")
@@ -21,12 +26,15 @@ extension ModelValidator {
         let isToMany = boolean("toMany", in: fields) ?? false
         let isOrdered = boolean("ordered", in: fields) ?? false
         if isOrdered && !isToMany {
-            log.report("found \"ordered\": true on a to-one relationship, expected \"ordered\" only with \"toMany\": true",
-                       at: fields.path("ordered"), fields.position("ordered"))
+            log.report(
+                "found \"ordered\": true on a to-one relationship, expected \"ordered\" only with \"toMany\": true",
+                at: fields.path("ordered"), fields.position("ordered"))
         }
         let deleteRule = readDeleteRule(fields)
         for key in ["minCount", "maxCount"] where fields[key] != nil && !isToMany {
-            log.report("found \(key) on a to-one relationship, expected \(key) only with \"toMany\": true", at: fields.path(key), fields.position(key))
+            log.report(
+                "found \(key) on a to-one relationship, expected \(key) only with \"toMany\": true", at: fields.path(key),
+                fields.position(key))
         }
         let minCount = isToMany ? integer("minCount", in: fields, minimum: 0) : nil
         let maxCount = isToMany ? integer("maxCount", in: fields, minimum: 1) : nil
@@ -83,8 +91,9 @@ extension ModelValidator {
         for relationship in entity.relationships {
             let destinationName = relationship.destination.name
             guard let destination = lookup[destinationName] else {
-                log.report("found destination \"\(destinationName)\", which is not an entity of the model\(lookup.suggestion(for: destinationName))",
-                           at: relationship.destination.path, relationship.destination.position)
+                log.report(
+                    "found destination \"\(destinationName)\", which is not an entity of the model\(lookup.suggestion(for: destinationName))",
+                    at: relationship.destination.path, relationship.destination.position)
                 continue
             }
             guard let reference = relationship.inverse else { continue }
@@ -96,19 +105,24 @@ extension ModelValidator {
             }
             let inverseName = "\(destination.name).\(inverse.name)"
             if !lookup.isEntity(inverse.destination.name, sameAsOrAncestorOf: entity) {
-                log.report("found inverse \"\(reference.name)\", but \(inverseName) points to \(inverse.destination.name), expected a relationship of \(destination.name) pointing back to \(entity.name)",
-                           at: reference.path, reference.position)
+                log.report(
+                    "found inverse \"\(reference.name)\", but \(inverseName) points to \(inverse.destination.name), expected a relationship of \(destination.name) pointing back to \(entity.name)",
+                    at: reference.path, reference.position)
             } else if let back = inverse.inverse, back.name != relationship.name {
-                log.report("found inverse \"\(reference.name)\", but \(inverseName) names \"\(back.name)\" as its inverse, expected the two relationships to name each other (\"\(relationship.name)\")",
-                           at: reference.path, reference.position)
+                log.report(
+                    "found inverse \"\(reference.name)\", but \(inverseName) names \"\(back.name)\" as its inverse, expected the two relationships to name each other (\"\(relationship.name)\")",
+                    at: reference.path, reference.position)
             } else if inverse.inverse == nil {
-                log.report("found inverse \"\(reference.name)\", but \(inverseName) is declared one-way (\"inverse\": null), expected it to name \"\(relationship.name)\" as its inverse",
-                           at: reference.path, reference.position)
+                log.report(
+                    "found inverse \"\(reference.name)\", but \(inverseName) is declared one-way (\"inverse\": null), expected it to name \"\(relationship.name)\" as its inverse",
+                    at: reference.path, reference.position)
             }
         }
     }
 
-    private mutating func reportMissingInverse(_ reference: NameReference, of destination: EntityDraft, candidates: [String], _ lookup: EntityLookup) {
+    private mutating func reportMissingInverse(
+        _ reference: NameReference, of destination: EntityDraft, candidates: [String], _ lookup: EntityLookup
+    ) {
         var message = "found inverse \"\(reference.name)\", "
         if lookup.allAttributes(of: destination).contains(where: { $0.name == reference.name }) {
             message += "which is an attribute of \(destination.name), expected one of its relationships"
@@ -117,7 +131,8 @@ extension ModelValidator {
             if let suggestion = closestName(to: reference.name, among: candidates) {
                 message += "; did you mean \"\(suggestion)\"?"
             } else if candidates.isEmpty {
-                message += ", expected a relationship there pointing back (\(destination.name) has none), or null for a one-way relationship"
+                message +=
+                    ", expected a relationship there pointing back (\(destination.name) has none), or null for a one-way relationship"
             } else {
                 message += ", expected one of: \(candidates.joined(separator: ", "))"
             }

@@ -8,7 +8,10 @@
 struct ModelValidator {
     static let modelKeys = ["name", "version", "entities"]
     static let versionHashModifierExpectation = "text that changes the version hash (any string)"
-    static let entityKeys = ["name", "className", "abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes", "primaryKey", "versionHashModifier", "renamingIdentifier"]
+    static let entityKeys = [
+        "name", "className", "abstract", "parent", "attributes", "relationships", "uniquenessConstraints", "indexes", "primaryKey",
+        "versionHashModifier", "renamingIdentifier"
+    ]
 
     var log: ModelIssueLog
 
@@ -33,8 +36,11 @@ struct ModelValidator {
     }
 
     private mutating func readModel(_ root: JSONNode) -> ModelDraft? {
-        guard let fields = readObject(root, at: .root, expected: "an object with \"name\", \"version\" and \"entities\"",
-                                      knownKeys: Self.modelKeys) else { return nil }
+        guard
+            let fields = readObject(
+                root, at: .root, expected: "an object with \"name\", \"version\" and \"entities\"",
+                knownKeys: Self.modelKeys)
+        else { return nil }
         let name = string("name", in: fields, required: true, expected: "the model's name")
         if let name { checkIdentifier(name, what: "model name", at: fields.path("name"), fields.position("name")) }
         let version = integer("version", in: fields, required: true, minimum: 1)
@@ -60,16 +66,20 @@ struct ModelValidator {
     /// The optional `renamingIdentifier` of an entity or property: its name in the previous model
     /// version, which migration maps from.
     mutating func readRenamingIdentifier(_ fields: JSONObjectFields, of what: String) -> String? {
-        let identifier = string("renamingIdentifier", in: fields, required: false, expected: "the \(what)'s name in the previous model version")
+        let identifier = string(
+            "renamingIdentifier", in: fields, required: false, expected: "the \(what)'s name in the previous model version")
         if let identifier {
-            _ = checkIdentifier(identifier, what: "renaming identifier", at: fields.path("renamingIdentifier"), fields.position("renamingIdentifier"))
+            _ = checkIdentifier(
+                identifier, what: "renaming identifier", at: fields.path("renamingIdentifier"), fields.position("renamingIdentifier"))
         }
         return identifier
     }
 
     /// Reads one entity; `nil` when it has no readable name (its other problems are still reported).
     private mutating func readEntity(_ node: JSONNode, at path: JSONPath) -> EntityDraft? {
-        guard let fields = readObject(node, at: path, expected: "an object describing an entity", knownKeys: Self.entityKeys) else { return nil }
+        guard let fields = readObject(node, at: path, expected: "an object describing an entity", knownKeys: Self.entityKeys) else {
+            return nil
+        }
         let name = string("name", in: fields, required: true, expected: "the entity's name")
         if let name { checkEntityName(name, at: fields.path("name"), fields.position("name")) }
         var entity = name.map { EntityDraft(name: $0, path: path, namePosition: fields.position("name")) }
@@ -83,7 +93,8 @@ struct ModelValidator {
         }
         entity?.isAbstract = boolean("abstract", in: fields) ?? false
         entity?.renamingIdentifier = readRenamingIdentifier(fields, of: "entity")
-        entity?.versionHashModifier = string("versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
+        entity?.versionHashModifier = string(
+            "versionHashModifier", in: fields, required: false, expected: Self.versionHashModifierExpectation)
         if let parent = string("parent", in: fields, required: false, expected: "the name of the parent entity") {
             entity?.parent = NameReference(name: parent, path: fields.path("parent"), position: fields.position("parent"))
         }

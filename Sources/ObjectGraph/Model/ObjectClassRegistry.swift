@@ -14,9 +14,10 @@ final class ObjectClassRegistry: Sendable {
     private let state: Locked<State>
 
     init(entityCount: Int) {
-        state = Locked(State(
-            classes: Array(repeating: ManagedObject.self, count: entityCount),
-            registered: Array(repeating: nil, count: entityCount)))
+        state = Locked(
+            State(
+                classes: Array(repeating: ManagedObject.self, count: entityCount),
+                registered: Array(repeating: nil, count: entityCount)))
     }
 
     /// The classes by entity index; no registration is accepted afterwards.
@@ -49,7 +50,8 @@ final class ObjectClassRegistry: Sendable {
             }
             for descendant in model.subentities(of: entity) {
                 if let descendantClass = state.registered[descendant.index], !isSubclass(descendantClass, of: objectClass) {
-                    throw Self.inheritanceMismatch(subclass: descendantClass, entity: descendant, ancestorClass: objectClass, ancestor: entity)
+                    throw Self.inheritanceMismatch(
+                        subclass: descendantClass, entity: descendant, ancestorClass: objectClass, ancestor: entity)
                 }
             }
             state.registered[entity.index] = objectClass
@@ -57,7 +59,9 @@ final class ObjectClassRegistry: Sendable {
         }
     }
 
-    private static func inheritanceMismatch(subclass: any EntityClass.Type, entity: EntityDescription, ancestorClass: any EntityClass.Type, ancestor: EntityDescription) -> ObjectGraphError {
+    private static func inheritanceMismatch(
+        subclass: any EntityClass.Type, entity: EntityDescription, ancestorClass: any EntityClass.Type, ancestor: EntityDescription
+    ) -> ObjectGraphError {
         ObjectGraphError(
             .typeMismatch,
             "\(subclass) (for \(entity.name)) must be a subclass of \(ancestorClass) (for \(ancestor.name)), because \(entity.name) inherits from \(ancestor.name) and a fetch of \(ancestor.name) returns \(entity.name) objects as \(ancestorClass)",

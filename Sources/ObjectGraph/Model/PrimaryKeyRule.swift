@@ -42,7 +42,8 @@ package enum PrimaryKeyRule {
         case .success(let key): return key
         case .failure(let problem):
             throw ObjectGraphError(
-                .validation, "Cannot save \(objectID.shortDescription): \(entity.attributes[slot].name) \(problem.reason(in: entity)); nothing was written.",
+                .validation,
+                "Cannot save \(objectID.shortDescription): \(entity.attributes[slot].name) \(problem.reason(in: entity)); nothing was written.",
                 entityName: entity.name, objectID: objectID, key: entity.attributes[slot].name)
         }
     }

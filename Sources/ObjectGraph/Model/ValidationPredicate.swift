@@ -23,10 +23,11 @@ public struct ValidationPredicate: Sendable {
             name: "\(attributeName)'s value",
             attributes: [
                 AttributeDescription(name: Self.valueKey, type: type, isOptional: true, index: 0),
-                AttributeDescription(name: "length", type: .integer64, isOptional: true, index: 1),
+                AttributeDescription(name: "length", type: .integer64, isOptional: true, index: 1)
             ],
             index: 0)
-        let model = ManagedObjectModel(name: "Validation", version: 1, entities: [entity], versionHash: "", canonicalJSON: Data(), sourceURL: nil)
+        let model = ManagedObjectModel(
+            name: "Validation", version: 1, entities: [entity], versionHash: "", canonicalJSON: Data(), sourceURL: nil)
         let parsed = try FetchPredicate(format: format)
         predicate = try FetchPredicate(node: parsed.node.readingSelf(as: Self.valueKey)).bind(to: entity, in: model)
         self.format = format
@@ -35,11 +36,12 @@ public struct ValidationPredicate: Sendable {
 
     /// Whether the non-nil `value` passes.
     func accepts(_ value: AttributeValue) -> Bool {
-        let length: Int64 = switch value {
-        case .string(let string): Int64(string.count)
-        case .binary(let data): Int64(data.count)
-        default: 0
-        }
+        let length: Int64 =
+            switch value {
+            case .string(let string): Int64(string.count)
+            case .binary(let data): Int64(data.count)
+            default: 0
+            }
         return predicate.evaluate([value, .integer(length)])
     }
 }

@@ -17,7 +17,8 @@ enum ReadOnlyLocation {
         if walSize > 0 {
             throw ObjectGraphError(
                 .storeUnavailable,
-                "Cannot open the store at \(path) read-only: its \(path)-wal file holds \(walSize) bytes of saved changes that are not in the store file yet, and SQLite needs to create \(path)-shm to read them, but the directory \(directory) is not writable; copy the store with its -wal file to a writable directory, or open it once where it can be written so the changes move into the store file")
+                "Cannot open the store at \(path) read-only: its \(path)-wal file holds \(walSize) bytes of saved changes that are not in the store file yet, and SQLite needs to create \(path)-shm to read them, but the directory \(directory) is not writable; copy the store with its -wal file to a writable directory, or open it once where it can be written so the changes move into the store file"
+            )
         }
         return true
     }

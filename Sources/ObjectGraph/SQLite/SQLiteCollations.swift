@@ -11,7 +11,8 @@ enum SQLiteCollations {
             guard let name = comparison.collation else { continue }
             // The comparison travels as the collation's user data: its position, plus one so it
             // is never a null pointer.
-            let result = sqlite3_create_collation_v2(connection, name, SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: position + 1), compareCollated, nil)
+            let result = sqlite3_create_collation_v2(
+                connection, name, SQLITE_UTF8, UnsafeMutableRawPointer(bitPattern: position + 1), compareCollated, nil)
             guard result == SQLITE_OK else { return result }
         }
         return SQLITE_OK
@@ -23,7 +24,9 @@ private func string(_ bytes: UnsafeRawPointer?, _ count: Int32) -> String {
     return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(count)), as: UTF8.self)
 }
 
-private func compareCollated(_ comparison: UnsafeMutableRawPointer?, _ countA: Int32, _ a: UnsafeRawPointer?, _ countB: Int32, _ b: UnsafeRawPointer?) -> Int32 {
+private func compareCollated(
+    _ comparison: UnsafeMutableRawPointer?, _ countA: Int32, _ a: UnsafeRawPointer?, _ countB: Int32, _ b: UnsafeRawPointer?
+) -> Int32 {
     let position = Int(bitPattern: comparison) - 1
     return Int32(SortComparison.allCases[position].compare(string(a, countA), string(b, countB)))
 }

@@ -12,10 +12,12 @@ extension SQLiteConnection {
     /// look each one up again to change it, where a plain statement changes rows as it scans.
     func changedRowIDs(_ body: () throws -> Void) throws -> [Int64] {
         let collector = ChangedRowIDs()
-        sqlite3_update_hook(handle, { context, _, _, _, rowID in
-            guard let context else { return }
-            Unmanaged<ChangedRowIDs>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.rowIDs.append(rowID) }
-        }, Unmanaged.passUnretained(collector).toOpaque())
+        sqlite3_update_hook(
+            handle,
+            { context, _, _, _, rowID in
+                guard let context else { return }
+                Unmanaged<ChangedRowIDs>.fromOpaque(context)._withUnsafeGuaranteedRef { $0.rowIDs.append(rowID) }
+            }, Unmanaged.passUnretained(collector).toOpaque())
         defer { sqlite3_update_hook(handle, nil, nil) }
         try withExtendedLifetime(collector) { try body() }
         return collector.rowIDs

@@ -26,14 +26,16 @@ extension SQLiteConnection {
         // The context is unretained: the connection removes the callback in close() before the
         // handle goes away, and the handle never outlives the connection object.
         let context = Unmanaged.passUnretained(self).toOpaque()
-        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { mask, context, _, text in
-            // SQLITE_TRACE_STMT: `text` is the statement's unexpanded SQL (bound values are not
-            // logged, as they may be private) or a "-- TRIGGER" comment.
-            guard mask == UInt32(SQLITE_TRACE_STMT), let context, let text else { return 0 }
-            let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
-            connection.statementStarted(String(cString: text.assumingMemoryBound(to: CChar.self)))
-            return 0
-        }, context)
+        sqlite3_trace_v2(
+            handle, UInt32(SQLITE_TRACE_STMT),
+            { mask, context, _, text in
+                // SQLITE_TRACE_STMT: `text` is the statement's unexpanded SQL (bound values are not
+                // logged, as they may be private) or a "-- TRIGGER" comment.
+                guard mask == UInt32(SQLITE_TRACE_STMT), let context, let text else { return 0 }
+                let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+                connection.statementStarted(String(cString: text.assumingMemoryBound(to: CChar.self)))
+                return 0
+            }, context)
     }
 
     private func statementStarted(_ text: String) {

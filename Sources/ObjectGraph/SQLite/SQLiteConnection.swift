@@ -35,7 +35,8 @@ final class SQLiteConnection {
     init(path: String, readOnly: Bool, busyTimeout: TimeInterval) throws {
         var connection: OpaquePointer?
         let immutable = try readOnly && ReadOnlyLocation.mustOpenImmutable(path)
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let flags =
+            (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | (immutable ? SQLITE_OPEN_URI : 0)
         let code = sqlite3_open_v2(immutable ? ReadOnlyLocation.immutableURI(path) : path, &connection, flags, nil)
         guard code == SQLITE_OK, let connection else {
@@ -110,7 +111,9 @@ final class SQLiteConnection {
 
     /// A new statement for `sql`, not cached: for statements run once. `activity` opens the
     /// message of the error thrown if SQLite refuses the statement.
-    func prepare(_ sql: String, flags: UInt32 = 0, activity: @autoclosure () -> String = "Cannot prepare a statement") throws -> SQLiteStatement {
+    func prepare(
+        _ sql: String, flags: UInt32 = 0, activity: @autoclosure () -> String = "Cannot prepare a statement"
+    ) throws -> SQLiteStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, flags, &statement, nil)
         guard code == SQLITE_OK, let statement else {
@@ -198,7 +201,8 @@ final class SQLiteConnection {
     private func busy(_ error: ObjectGraphError) -> ObjectGraphError {
         var explained = ObjectGraphError(
             error.kind,
-            "\(error.message); another connection (perhaps another process) kept the database locked for longer than the busy timeout of \(busyTimeout.formatted()) s")
+            "\(error.message); another connection (perhaps another process) kept the database locked for longer than the busy timeout of \(busyTimeout.formatted()) s"
+        )
         explained.sqliteCode = error.sqliteCode
         explained.sql = error.sql
         return explained

@@ -34,13 +34,16 @@ struct SQLiteFailure {
     func error(_ activity: String, entityName: String? = nil, objectID: ManagedObjectID? = nil, key: String? = nil) -> ObjectGraphError {
         var text = "\(activity): \(message) [\(SQLiteResultCode.describe(code))]"
         if primaryCode == SQLITE_CORRUPT, let databasePath {
-            text = "\(activity): the store at \(databasePath) is damaged (\(message)) [\(SQLiteResultCode.describe(code))]; \(DamagedStoreRecovery.hint(for: databasePath))"
+            text =
+                "\(activity): the store at \(databasePath) is damaged (\(message)) [\(SQLiteResultCode.describe(code))]; \(DamagedStoreRecovery.hint(for: databasePath))"
         }
         return error(SQLiteResultCode.errorKind(of: code), text, entityName: entityName, objectID: objectID, key: key)
     }
 
     /// An error with a message of the caller's choosing, still carrying the code and the SQL.
-    func error(_ kind: ObjectGraphError.Kind, _ text: String, entityName: String? = nil, objectID: ManagedObjectID? = nil, key: String? = nil) -> ObjectGraphError {
+    func error(
+        _ kind: ObjectGraphError.Kind, _ text: String, entityName: String? = nil, objectID: ManagedObjectID? = nil, key: String? = nil
+    ) -> ObjectGraphError {
         attach(to: ObjectGraphError(kind, text, entityName: entityName, objectID: objectID, key: key))
     }
 

@@ -33,7 +33,9 @@ extension SQLiteStatement {
         case .object(let objectID):
             // Stores resolve unsaved destinations to the keys they assign before binding rows.
             guard let primaryKey = objectID.primaryKey else {
-                throw ObjectGraphError(.invalidOperation, "cannot store a reference to \(objectID.shortDescription): it has no primary key yet", objectID: objectID)
+                throw ObjectGraphError(
+                    .invalidOperation, "cannot store a reference to \(objectID.shortDescription): it has no primary key yet",
+                    objectID: objectID)
             }
             code = sqlite3_bind_int64(handle, index, primaryKey)
         case .uuid(let uuid):
@@ -162,7 +164,8 @@ extension SQLiteStatement {
         let storage = sqlite3_column_type(handle, column)
         if storage == SQLITE_NULL { return .null }
         guard storage == SQLITE_INTEGER else {
-            throw damage(column, "holds a \(Self.storageName(storage)) value where a reference to a \(space.entity.name) is stored as INTEGER")
+            throw damage(
+                column, "holds a \(Self.storageName(storage)) value where a reference to a \(space.entity.name) is stored as INTEGER")
         }
         let key = sqlite3_column_int64(handle, column)
         guard key > 0 else { throw damage(column, "holds \(key), which is not a valid key of a \(space.entity.name) (keys start at 1)") }
@@ -186,7 +189,8 @@ extension SQLiteStatement {
     private static let decimalCharacters = Set("0123456789.-+eE".utf8)
 
     private func wrongStorage(_ column: Int32, _ storage: Int32, _ type: AttributeType) -> ObjectGraphError {
-        damage(column, "holds a \(Self.storageName(storage)) value where a \(type.rawValue) attribute is stored as \(type.sqliteColumnType)")
+        damage(
+            column, "holds a \(Self.storageName(storage)) value where a \(type.rawValue) attribute is stored as \(type.sqliteColumnType)")
     }
 
     private func undecodable(_ column: Int32, _ found: String, _ type: AttributeType) -> ObjectGraphError {
@@ -195,7 +199,8 @@ extension SQLiteStatement {
     }
 
     private func damage(_ column: Int32, _ problem: String) -> ObjectGraphError {
-        var error = ObjectGraphError(.corruptStore, "The store is damaged: column \"\(columnName(column))\" \(problem)", key: columnName(column))
+        var error = ObjectGraphError(
+            .corruptStore, "The store is damaged: column \"\(columnName(column))\" \(problem)", key: columnName(column))
         error.sql = sql
         return error
     }

@@ -47,7 +47,8 @@ final class SQLiteStatement {
             let target = textBuffer.baseAddress! + textUsed
             target.copyMemory(from: source, byteCount: bytes.count)
             textUsed += bytes.count
-            return sqlite3_bind_text64(handle, index, target.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
+            return sqlite3_bind_text64(
+                handle, index, target.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
         }
         if code != SQLITE_OK { throw bindingFailure(code, at: index) }
     }

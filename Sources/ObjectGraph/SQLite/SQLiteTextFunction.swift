@@ -78,7 +78,8 @@ private func objectGraphTextFunction(_ context: OpaquePointer?, _ count: Int32, 
         }
         if answered { return }
     }
-    guard let op = TextOperator(code: code), sqlite3_value_type(arguments[3]) != SQLITE_NULL, let pattern = sqlite3_value_text(arguments[3]) else {
+    guard let op = TextOperator(code: code), sqlite3_value_type(arguments[3]) != SQLITE_NULL, let pattern = sqlite3_value_text(arguments[3])
+    else {
         sqlite3_result_error(context, "objectgraph_text: unknown operator or missing pattern", -1)
         return
     }

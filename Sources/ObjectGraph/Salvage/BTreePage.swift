@@ -3,7 +3,10 @@
 /// (zeroed, overwritten, or a page of another kind: overflow, free list).
 struct BTreePage {
     enum Kind: UInt8 {
-        case indexInterior = 2, tableInterior = 5, indexLeaf = 10, tableLeaf = 13
+        case indexInterior = 2
+        case tableInterior = 5
+        case indexLeaf = 10
+        case tableLeaf = 13
 
         var isLeaf: Bool { self == .indexLeaf || self == .tableLeaf }
         var isTable: Bool { self == .tableInterior || self == .tableLeaf }
@@ -22,14 +25,17 @@ struct BTreePage {
         // Page 1 starts with the 100-byte database header.
         let start = number == 1 ? 100 : 0
         guard bytes.count >= usableSize, usableSize > start + 12, let kind = Kind(rawValue: bytes[start]),
-              let cellCount = bytes.uint16(at: start + 3) else { return nil }
+            let cellCount = bytes.uint16(at: start + 3)
+        else { return nil }
         let headerSize = kind.isLeaf ? 8 : 12
         let pointers = start + headerSize
         guard pointers + 2 * cellCount <= usableSize else { return nil }
         var offsets: [Int] = []
         offsets.reserveCapacity(cellCount)
         for index in 0..<cellCount {
-            guard let offset = bytes.uint16(at: pointers + 2 * index), offset >= pointers + 2 * cellCount, offset + 4 <= usableSize else { return nil }
+            guard let offset = bytes.uint16(at: pointers + 2 * index), offset >= pointers + 2 * cellCount, offset + 4 <= usableSize else {
+                return nil
+            }
             offsets.append(offset)
         }
         self.number = number

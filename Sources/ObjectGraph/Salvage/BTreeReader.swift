@@ -34,7 +34,8 @@ struct BTreeReader {
         var pending: [(page: Int, lower: Int64?, upper: Int64?, depth: Int)] = [(root, nil, nil, 0)]
         while let (number, lower, upper, depth) = pending.popLast() {
             guard depth < 40, !claimed.contains(number), let bytes = image.page(number),
-                  let page = BTreePage(number: number, bytes: bytes, usableSize: image.usableSize), page.kind.isTable == isTable else {
+                let page = BTreePage(number: number, bytes: bytes, usableSize: image.usableSize), page.kind.isTable == isTable
+            else {
                 contents.damagedPages.insert(number)
                 continue
             }
@@ -83,8 +84,9 @@ struct BTreeReader {
         guard image.pageCount >= 2 else { return [] }
         return (2...image.pageCount).compactMap { number in
             guard !claimed.contains(number), !image.freePages.contains(number), let bytes = image.page(number),
-                  let page = BTreePage(number: number, bytes: bytes, usableSize: image.usableSize),
-                  page.kind.isLeaf, page.kind.isTable == isTable else { return nil }
+                let page = BTreePage(number: number, bytes: bytes, usableSize: image.usableSize),
+                page.kind.isLeaf, page.kind.isTable == isTable
+            else { return nil }
             return page
         }
     }
@@ -169,7 +171,9 @@ struct BTreeReader {
         if local < total {
             guard var next = bytes.uint32(at: position + local) else { return nil }
             while payload.count < total {
-                guard next >= 2, !overflow.contains(next), overflow.count < image.pageCount, let chunk = image.page(next) else { return nil }
+                guard next >= 2, !overflow.contains(next), overflow.count < image.pageCount, let chunk = image.page(next) else {
+                    return nil
+                }
                 overflow.append(next)
                 let take = min(total - payload.count, image.usableSize - 4)
                 payload += chunk[4..<(4 + take)]

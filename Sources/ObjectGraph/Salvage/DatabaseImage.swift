@@ -30,7 +30,9 @@ struct DatabaseImage {
         } else {
             pageSize = usableLog?.pageSize ?? Self.bestPageSize(file).size
             usableSize = pageSize
-            findings.append("the file's header is damaged (\(file.count < 100 ? "cut short" : Array(file[0..<16]) != Self.magic ? "its magic string is wrong" : "its page size is invalid")); page size \(pageSize) \(usableLog != nil ? "taken from the -wal file" : "worked out from the pages")")
+            findings.append(
+                "the file's header is damaged (\(file.count < 100 ? "cut short" : Array(file[0..<16]) != Self.magic ? "its magic string is wrong" : "its page size is invalid")); page size \(pageSize) \(usableLog != nil ? "taken from the -wal file" : "worked out from the pages")"
+            )
         }
         self.file = file
         logPages = usableLog?.pageSize == pageSize ? usableLog!.committedPages : [:]
@@ -40,12 +42,16 @@ struct DatabaseImage {
         let recordedPages = headerIsSound && file.uint32(at: 92) == file.uint32(at: 24) ? file.uint32(at: 28) ?? 0 : 0
         pageCount = usableLog?.committedDatabasePages ?? max(filePages, recordedPages)
         if file.count % pageSize != 0 || recordedPages > filePages && usableLog == nil {
-            findings.append("the file is cut short: \(file.count) bytes, \(file.count % pageSize != 0 ? "not a whole number of \(pageSize)-byte pages" : "\(filePages) of the \(recordedPages) pages its header records")")
+            findings.append(
+                "the file is cut short: \(file.count) bytes, \(file.count % pageSize != 0 ? "not a whole number of \(pageSize)-byte pages" : "\(filePages) of the \(recordedPages) pages its header records")"
+            )
         }
         if let log, !log.headerIsValid {
             findings.append("the -wal file's header is damaged: none of its changes could be used")
         } else if let log, log.commitsAfterDamage > 0 {
-            findings.append("the -wal file is damaged after frame \(log.committedFrameCount): \(log.commitsAfterDamage) later commits could not be used")
+            findings.append(
+                "the -wal file is damaged after frame \(log.committedFrameCount): \(log.commitsAfterDamage) later commits could not be used"
+            )
         }
         self.findings = findings
         freePages = headerIsSound ? Self.freeList(file: file, pageSize: pageSize, logPages: logPages, pageCount: pageCount) : []

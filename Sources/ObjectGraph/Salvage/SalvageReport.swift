@@ -49,7 +49,9 @@ public struct SalvageReport: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var lines = ["Recovered \(rowsRecovered) rows with model '\(modelName)' version \(modelVersion)\(modelCameFromDamagedFile ? " (read from the file)" : " (as given; the file's own could not be read)"); \(damagedPages) of \(pageCount) pages could not be read."]
+        var lines = [
+            "Recovered \(rowsRecovered) rows with model '\(modelName)' version \(modelVersion)\(modelCameFromDamagedFile ? " (read from the file)" : " (as given; the file's own could not be read)"); \(damagedPages) of \(pageCount) pages could not be read."
+        ]
         for entity in entities {
             var line = "  \(entity.entityName): \(entity.rowsRecovered) recovered"
             if entity.rowsSkipped > 0 { line += ", \(entity.rowsSkipped) skipped" }
@@ -57,7 +59,9 @@ public struct SalvageReport: Sendable, CustomStringConvertible {
             lines.append(line)
         }
         for relationship in relationships {
-            lines.append("  \(relationship.name): \(relationship.pairsRecovered) pairs recovered\(relationship.pairsDropped > 0 ? ", \(relationship.pairsDropped) dropped (an object was lost)" : "")")
+            lines.append(
+                "  \(relationship.name): \(relationship.pairsRecovered) pairs recovered\(relationship.pairsDropped > 0 ? ", \(relationship.pairsDropped) dropped (an object was lost)" : "")"
+            )
         }
         lines += findings.map { "  note: \($0)" }
         return lines.joined(separator: "\n")

@@ -48,11 +48,16 @@ struct SalvageTable {
         var tables: [SalvageTable] = []
         for root in model.entities where model.root(of: root) === root {
             let table = SQLiteTableLayout(root: root, model: model, relationshipLayout: layout)
-            tables.append(SalvageTable(name: root.name, role: .entity(root: root), sql: SQLiteSchema.createTable(table), schema: schema, model: model))
+            tables.append(
+                SalvageTable(name: root.name, role: .entity(root: root), sql: SQLiteSchema.createTable(table), schema: schema, model: model)
+            )
         }
         var indexNames = SQLiteSchema.IndexNames()
         for join in layout.joinTables {
-            tables.append(SalvageTable(name: join.name, role: .join(join), sql: SQLiteSchema.joinTable(join, names: &indexNames)[0], schema: schema, model: model))
+            tables.append(
+                SalvageTable(
+                    name: join.name, role: .join(join), sql: SQLiteSchema.joinTable(join, names: &indexNames)[0], schema: schema,
+                    model: model))
         }
         let own = SQLiteSchema.statements(for: model).suffix(2)
         tables.append(SalvageTable(name: SQLiteSchema.metadataTable, role: .metadata, sql: own.first!, schema: schema, model: model))
@@ -60,7 +65,8 @@ struct SalvageTable {
         return tables
     }
 
-    private init(name: String, role: Role, sql modelSQL: String, schema: [String: (rootPage: Int, sql: String)], model: ManagedObjectModel) {
+    private init(name: String, role: Role, sql modelSQL: String, schema: [String: (rootPage: Int, sql: String)], model: ManagedObjectModel)
+    {
         self.name = name
         self.role = role
         self.model = model
@@ -86,13 +92,20 @@ struct SalvageTable {
         defer { sqlite3_close_v2(handle) }
         guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { return nil }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, "SELECT name, upper(type), \"notnull\", pk FROM pragma_table_info(?)", -1, &statement, nil) == SQLITE_OK else { return nil }
+        guard
+            sqlite3_prepare_v2(handle, "SELECT name, upper(type), \"notnull\", pk FROM pragma_table_info(?)", -1, &statement, nil)
+                == SQLITE_OK
+        else { return nil }
         defer { sqlite3_finalize(statement) }
         sqlite3_bind_text(statement, 1, table, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
         var declared: [(column: Column, primaryKeyPosition: Int)] = []
         while sqlite3_step(statement) == SQLITE_ROW {
-            declared.append((Column(name: String(cString: sqlite3_column_text(statement, 0)), type: String(cString: sqlite3_column_text(statement, 1)),
-                                    isRequired: sqlite3_column_int(statement, 2) != 0), Int(sqlite3_column_int(statement, 3))))
+            declared.append(
+                (
+                    Column(
+                        name: String(cString: sqlite3_column_text(statement, 0)), type: String(cString: sqlite3_column_text(statement, 1)),
+                        isRequired: sqlite3_column_int(statement, 2) != 0), Int(sqlite3_column_int(statement, 3))
+                ))
         }
         // A WITHOUT ROWID table's records hold its primary key columns first.
         if sql.uppercased().contains("WITHOUT ROWID") {
@@ -104,7 +117,9 @@ struct SalvageTable {
 
     /// Whether `entry` is a row this table can hold.
     func accepts(_ entry: BTreeReader.Entry) -> Bool {
-        guard (entry.rowid != nil) == hasRowid, entry.values.count <= columns.count, entry.values.count >= minimumWidth else { return false }
+        guard (entry.rowid != nil) == hasRowid, entry.values.count <= columns.count, entry.values.count >= minimumWidth else {
+            return false
+        }
         var entity: EntityDescription?
         if case .entity(let root) = role {
             entity = root
@@ -124,7 +139,8 @@ struct SalvageTable {
             guard Self.fits(value, columnType: column.type) else { return false }
             if column.name == SQLiteTableLayout.entityColumn, case .entity(let root) = role {
                 guard case .text(let bytes) = value, let named = model.entity(named: String(decoding: bytes, as: UTF8.self)),
-                      model.root(of: named) === root else { return false }
+                    model.root(of: named) === root
+                else { return false }
                 entity = named
             }
         }
@@ -168,8 +184,10 @@ struct SalvageTable {
         case (.date, .integer): return true
         case (.uuid, .blob(let bytes)): return bytes.count == 16
         case (.binary, .blob): return true
-        case (.decimal, .text(let bytes)): return Decimal(string: String(decoding: bytes, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX")) != nil
-        case (.string, .text(let bytes)), (.uri, .text(let bytes)), (.json, .text(let bytes)): return String(validating: bytes, as: UTF8.self) != nil
+        case (.decimal, .text(let bytes)):
+            return Decimal(string: String(decoding: bytes, as: UTF8.self), locale: Locale(identifier: "en_US_POSIX")) != nil
+        case (.string, .text(let bytes)), (.uri, .text(let bytes)), (.json, .text(let bytes)):
+            return String(validating: bytes, as: UTF8.self) != nil
         default: return false
         }
     }
@@ -180,7 +198,9 @@ struct SalvageTable {
         case .entity:
             return true
         case .join:
-            guard entry.values.count == columns.count, case .integer(let source) = entry.values[0], case .integer(let destination) = entry.values[1] else { return false }
+            guard entry.values.count == columns.count, case .integer(let source) = entry.values[0],
+                case .integer(let destination) = entry.values[1]
+            else { return false }
             return source >= 1 && destination >= 1
         case .metadata:
             guard case .text(let key) = entry.values[0] else { return false }

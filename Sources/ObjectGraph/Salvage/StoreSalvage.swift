@@ -21,10 +21,14 @@ struct StoreSalvage {
 
     func run() throws -> SalvageReport {
         guard !FileManager.default.fileExists(atPath: targetPath) else {
-            throw ObjectGraphError(.invalidOperation, "Cannot recover \(damagedPath) into \(targetPath): that file exists already; recover into a new file")
+            throw ObjectGraphError(
+                .invalidOperation, "Cannot recover \(damagedPath) into \(targetPath): that file exists already; recover into a new file")
         }
         guard let data = FileManager.default.contents(atPath: damagedPath) else {
-            throw ObjectGraphError(.storeUnavailable, "Cannot recover \(damagedPath): \(FileManager.default.fileExists(atPath: damagedPath) ? "the file cannot be read" : "there is no file there")")
+            throw ObjectGraphError(
+                .storeUnavailable,
+                "Cannot recover \(damagedPath): \(FileManager.default.fileExists(atPath: damagedPath) ? "the file cannot be read" : "there is no file there")"
+            )
         }
         let logBytes = FileManager.default.contents(atPath: damagedPath + "-wal").map { [UInt8]($0) }
         let image = DatabaseImage(file: [UInt8](data), log: logBytes.flatMap(WriteAheadLog.init))
@@ -62,17 +66,21 @@ struct StoreSalvage {
     /// Tables by name: root page and CREATE statement, from the schema rows that can be read.
     private func readSchema(_ reader: inout BTreeReader, findings: inout [String]) -> [String: (rootPage: Int, sql: String)] {
         let rows = reader.read(root: 1, isTable: true) { entry in
-            guard entry.values.count == 5, case .text = entry.values[0], case .text = entry.values[1], case .integer = entry.values[3] else { return false }
+            guard entry.values.count == 5, case .text = entry.values[0], case .text = entry.values[1], case .integer = entry.values[3]
+            else { return false }
             return true
         }
         var schema: [String: (rootPage: Int, sql: String)] = [:]
         for entry in rows.entries {
             guard case .text(let type) = entry.values[0], type == Array("table".utf8), case .text(let name) = entry.values[1],
-                  case .integer(let root) = entry.values[3], root >= 2, root <= reader.image.pageCount, case .text(let sql) = entry.values[4] else { continue }
+                case .integer(let root) = entry.values[3], root >= 2, root <= reader.image.pageCount, case .text(let sql) = entry.values[4]
+            else { continue }
             schema[String(decoding: name, as: UTF8.self)] = (Int(root), String(decoding: sql, as: UTF8.self))
         }
         if !rows.damagedPages.isEmpty || schema.isEmpty {
-            findings.append("the schema could not be read\(schema.isEmpty ? "" : " whole"): tables without a readable entry were recognised by the shape of their rows")
+            findings.append(
+                "the schema could not be read\(schema.isEmpty ? "" : " whole"): tables without a readable entry were recognised by the shape of their rows"
+            )
         }
         return schema
     }
@@ -102,16 +110,23 @@ struct StoreSalvage {
     private func chooseModel(metadata: [String: SalvagedValue], findings: inout [String]) throws -> (ManagedObjectModel, Bool) {
         // The recorded hash proves the JSON whole: a damaged byte can leave valid JSON of
         // another model.
-        if case .text(let json) = metadata[SQLiteStoreMetadata.Key.modelJSON], case .text(let hash) = metadata[SQLiteStoreMetadata.Key.modelHash],
-           let stored = try? ManagedObjectModel(data: Data(json), sourceName: "the model kept in \(damagedPath)"),
-           stored.versionHash == String(decoding: hash, as: UTF8.self) {
+        if case .text(let json) = metadata[SQLiteStoreMetadata.Key.modelJSON],
+            case .text(let hash) = metadata[SQLiteStoreMetadata.Key.modelHash],
+            let stored = try? ManagedObjectModel(data: Data(json), sourceName: "the model kept in \(damagedPath)"),
+            stored.versionHash == String(decoding: hash, as: UTF8.self)
+        {
             if let givenModel, givenModel.versionHash != stored.versionHash {
-                findings.append("the store was written by model '\(stored.name)' version \(stored.version), not the '\(givenModel.name)' version \(givenModel.version) given: it was recovered with its own model (opening it with the newer one migrates it)")
+                findings.append(
+                    "the store was written by model '\(stored.name)' version \(stored.version), not the '\(givenModel.name)' version \(givenModel.version) given: it was recovered with its own model (opening it with the newer one migrates it)"
+                )
             }
             return (stored, true)
         }
         guard let givenModel else {
-            throw ObjectGraphError(.corruptStore, "Cannot recover \(damagedPath): the model that wrote it cannot be read from the file (its metadata is damaged); pass the model (objectgraph recover --model FILE)")
+            throw ObjectGraphError(
+                .corruptStore,
+                "Cannot recover \(damagedPath): the model that wrote it cannot be read from the file (its metadata is damaged); pass the model (objectgraph recover --model FILE)"
+            )
         }
         findings.append("the model could not be read from the file's metadata: the model given was used")
         return (givenModel, false)
@@ -152,8 +167,11 @@ struct StoreSalvage {
 
     // MARK: Writing
 
-    private func write(model: ManagedObjectModel, tables: [SalvageTable], contents: [BTreeReader.TreeContents], metadata: [String: SalvagedValue])
-        throws -> (entities: [SalvageReport.EntityResult], relationships: [SalvageReport.RelationshipResult]) {
+    private func write(
+        model: ManagedObjectModel, tables: [SalvageTable], contents: [BTreeReader.TreeContents], metadata: [String: SalvagedValue]
+    )
+        throws -> (entities: [SalvageReport.EntityResult], relationships: [SalvageReport.RelationshipResult])
+    {
         let directory = URL(fileURLWithPath: targetPath).deletingLastPathComponent().path
         let temporary = "\(directory)/.\(URL(fileURLWithPath: targetPath).lastPathComponent).recovering-\(UUID().uuidString)"
         defer { for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) } }
@@ -162,21 +180,27 @@ struct StoreSalvage {
         var skipped = [String: Int]()
         var cleared = [String: Int]()
         var pairs = [String: (recovered: Int, dropped: Int)]()
-        let newColumns = Dictionary(uniqueKeysWithValues: SalvageTable.tables(of: model, schema: [:]).map { ($0.name, Set($0.columns.map(\.name))) })
+        let newColumns = Dictionary(
+            uniqueKeysWithValues: SalvageTable.tables(of: model, schema: [:]).map { ($0.name, Set($0.columns.map(\.name))) })
         let total = contents.reduce(0) { $0 + $1.entries.count }
         var done = 0
         try connection.transaction {
             for statement in SQLiteSchema.statements(for: model) { try connection.execute(statement) }
             var storeMetadata = SQLiteStoreMetadata(newStoreFor: model)
-            if case .text(let identifier) = metadata[SQLiteStoreMetadata.Key.storeIdentifier], let uuid = UUID(uuidString: String(decoding: identifier, as: UTF8.self)) {
+            if case .text(let identifier) = metadata[SQLiteStoreMetadata.Key.storeIdentifier],
+                let uuid = UUID(uuidString: String(decoding: identifier, as: UTF8.self))
+            {
                 storeMetadata.storeIdentifier = uuid.uuidString
             }
-            if case .text(let created) = metadata[SQLiteStoreMetadata.Key.createdAt] { storeMetadata.createdAt = String(decoding: created, as: UTF8.self) }
+            if case .text(let created) = metadata[SQLiteStoreMetadata.Key.createdAt] {
+                storeMetadata.createdAt = String(decoding: created, as: UTF8.self)
+            }
             try storeMetadata.write(to: connection)
             for (index, table) in tables.enumerated() {
                 if isMetadata(table) { continue }
                 let owner = reportName(of: table, model: model)
-                let (inserted, refused, byEntity) = try insert(contents[index].entries, into: table, keeping: newColumns[table.name] ?? [], on: connection)
+                let (inserted, refused, byEntity) = try insert(
+                    contents[index].entries, into: table, keeping: newColumns[table.name] ?? [], on: connection)
                 done += contents[index].entries.count
                 report(.writing, done, total)
                 skipped[owner, default: 0] += contents[index].rejected + refused
@@ -186,7 +210,9 @@ struct StoreSalvage {
             for reference in StoredReference.all(in: model, layout: RelationshipLayout(model: model)) {
                 if let entity = reference.entity, let relationship = reference.relationship {
                     var assignments = "\(reference.column) = NULL"
-                    if let column = SQLiteTableLayout.referenceEntityColumn(relationship, model: model) { assignments += ", \(quoteIdentifier(column)) = NULL" }
+                    if let column = SQLiteTableLayout.referenceEntityColumn(relationship, model: model) {
+                        assignments += ", \(quoteIdentifier(column)) = NULL"
+                    }
                     try connection.execute("UPDATE \(reference.table) SET \(assignments) WHERE \(reference.danglingCondition)")
                     cleared[entity.name, default: 0] += Int(sqlite3_changes(connection.handle))
                 } else if let join = reference.joinTable {
@@ -200,16 +226,21 @@ struct StoreSalvage {
         try connection.execute("PRAGMA journal_mode = WAL")
         connection.close()
         guard rename(temporary, targetPath) == 0 else {
-            throw ObjectGraphError(.storeUnavailable, "Cannot recover \(damagedPath) into \(targetPath): the new store cannot be moved into place (\(String(cString: strerror(errno))))")
+            throw ObjectGraphError(
+                .storeUnavailable,
+                "Cannot recover \(damagedPath) into \(targetPath): the new store cannot be moved into place (\(String(cString: strerror(errno))))"
+            )
         }
         _ = try SQLiteStoreState.readMetadata(path: targetPath)
         let entities = model.entities.map { entity in
-            SalvageReport.EntityResult(entityName: entity.name, rowsRecovered: recovered[entity.name] ?? 0,
-                                       rowsSkipped: skipped[entity.name] ?? 0, referencesCleared: cleared[entity.name] ?? 0)
+            SalvageReport.EntityResult(
+                entityName: entity.name, rowsRecovered: recovered[entity.name] ?? 0,
+                rowsSkipped: skipped[entity.name] ?? 0, referencesCleared: cleared[entity.name] ?? 0)
         }
         let relationships = tables.compactMap { table -> SalvageReport.RelationshipResult? in
             guard case .join = table.role, let counts = pairs[reportName(of: table, model: model)] else { return nil }
-            return SalvageReport.RelationshipResult(name: reportName(of: table, model: model), pairsRecovered: counts.recovered, pairsDropped: counts.dropped)
+            return SalvageReport.RelationshipResult(
+                name: reportName(of: table, model: model), pairsRecovered: counts.recovered, pairsDropped: counts.dropped)
         }
         return (entities, relationships)
     }
@@ -231,9 +262,13 @@ struct StoreSalvage {
 
     /// Inserts the rows (first copy of each key), returning how many went in, how many the new
     /// store refused (a unique value seen before), and the count per entity.
-    private func insert(_ entries: [Entry], into table: SalvageTable, keeping names: Set<String>, on connection: SQLiteConnection) throws -> (Int, Int, [String: Int]) {
+    private func insert(
+        _ entries: [Entry], into table: SalvageTable, keeping names: Set<String>, on connection: SQLiteConnection
+    ) throws -> (Int, Int, [String: Int]) {
         let kept = table.columns.enumerated().filter { names.contains($0.element.name) }
-        let statement = try connection.prepare("INSERT INTO \(quoteIdentifier(table.name)) (\(kept.map { quoteIdentifier($0.element.name) }.joined(separator: ", "))) VALUES (\(kept.map { _ in "?" }.joined(separator: ", ")))")
+        let statement = try connection.prepare(
+            "INSERT INTO \(quoteIdentifier(table.name)) (\(kept.map { quoteIdentifier($0.element.name) }.joined(separator: ", "))) VALUES (\(kept.map { _ in "?" }.joined(separator: ", ")))"
+        )
         let entityColumn = table.columns.firstIndex { $0.name == SQLiteTableLayout.entityColumn }
         var seen = Set<[SalvagedValue]>()
         var inserted = 0
@@ -241,11 +276,15 @@ struct StoreSalvage {
         var byEntity: [String: Int] = [:]
         for entry in entries {
             // Rows are keyed by rowid, join pairs by their two keys, key counters by entity.
-            let key: [SalvagedValue] = switch table.role {
-            case .entity: [.integer(entry.rowid ?? 0)]
-            case .join, .primaryKeys, .metadata: Array(entry.values.prefix(table.hasRowid ? 1 : 2))
+            let key: [SalvagedValue] =
+                switch table.role {
+                case .entity: [.integer(entry.rowid ?? 0)]
+                case .join, .primaryKeys, .metadata: Array(entry.values.prefix(table.hasRowid ? 1 : 2))
+                }
+            guard seen.insert(key).inserted else {
+                refused += 1
+                continue
             }
-            guard seen.insert(key).inserted else { refused += 1; continue }
             statement.reset()
             for (position, (index, column)) in kept.enumerated() {
                 var value = index < entry.values.count ? entry.values[index] : .null
@@ -276,7 +315,12 @@ struct StoreSalvage {
         case .integer(let number) where real: sqlite3_bind_double(statement, index, Double(number))
         case .integer(let number): sqlite3_bind_int64(statement, index, number)
         case .real(let number): sqlite3_bind_double(statement, index, number)
-        case .text(let bytes): (bytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { _ = sqlite3_bind_text(statement, index, $0.baseAddress, Int32(bytes.count), transient) } }
+        case .text(let bytes):
+            (bytes + [0]).withUnsafeBufferPointer {
+                $0.withMemoryRebound(to: CChar.self) {
+                    _ = sqlite3_bind_text(statement, index, $0.baseAddress, Int32(bytes.count), transient)
+                }
+            }
         case .blob(let bytes) where bytes.isEmpty: sqlite3_bind_zeroblob(statement, index, 0)
         case .blob(let bytes): bytes.withUnsafeBytes { _ = sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient) }
         }

@@ -25,12 +25,14 @@ struct WriteAheadLog {
 
     init?(_ bytes: [UInt8]) {
         guard bytes.count >= Self.headerSize, let magic = bytes.uint32(at: 0), magic & ~1 == 0x377F_0682,
-              let pageSize = bytes.uint32(at: 8) else { return nil }
+            let pageSize = bytes.uint32(at: 8)
+        else { return nil }
         let bigEndianWords = magic & 1 == 1
         self.pageSize = pageSize
         salt = bytes[16..<24]
         let headerSum = Self.checksum(bytes, 0..<24, bigEndianWords: bigEndianWords, seed: (0, 0))
-        headerIsValid = bytes.uint32(at: 4) == 3_007_000 && (512...65536).contains(pageSize) && pageSize & (pageSize - 1) == 0
+        headerIsValid =
+            bytes.uint32(at: 4) == 3_007_000 && (512...65536).contains(pageSize) && pageSize & (pageSize - 1) == 0
             && UInt32(bytes.uint32(at: 24)!) == headerSum.0 && UInt32(bytes.uint32(at: 28)!) == headerSum.1
         let frameSize = Self.frameHeaderSize + max(pageSize, 1)
         frameCount = headerIsValid ? (bytes.count - Self.headerSize) / frameSize : 0
@@ -47,7 +49,8 @@ struct WriteAheadLog {
             sum = Self.checksum(bytes, start..<(start + 8), bigEndianWords: bigEndianWords, seed: sum)
             sum = Self.checksum(bytes, data..<(data + pageSize), bigEndianWords: bigEndianWords, seed: sum)
             guard bytes[(start + 8)..<(start + 16)] == salt, pageNumber > 0,
-                  UInt32(bytes.uint32(at: start + 16)!) == sum.0, UInt32(bytes.uint32(at: start + 20)!) == sum.1 else {
+                UInt32(bytes.uint32(at: start + 16)!) == sum.0, UInt32(bytes.uint32(at: start + 20)!) == sum.1
+            else {
                 damagedAt = frame
                 break
             }
@@ -79,7 +82,8 @@ struct WriteAheadLog {
     static func checksum(_ bytes: [UInt8], _ range: Range<Int>, bigEndianWords: Bool, seed: (UInt32, UInt32)) -> (UInt32, UInt32) {
         var (first, second) = seed
         func word(_ offset: Int) -> UInt32 {
-            let value = UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+            let value =
+                UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
             return bigEndianWords ? value : value.byteSwapped
         }
         var offset = range.lowerBound

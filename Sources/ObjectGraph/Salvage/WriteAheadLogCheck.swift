@@ -25,17 +25,21 @@ enum WriteAheadLogCheck {
         if let index = SharedMemoryIndex(path: storePath + "-shm"), index.frameCount > index.copiedFrameCount {
             let pending = index.frameCount - index.copiedFrameCount
             guard let logBytes else {
-                return "its -wal file is missing, but the -shm file records \(pending) committed \(pending == 1 ? "frame" : "frames") of changes in it not yet copied into the store"
+                return
+                    "its -wal file is missing, but the -shm file records \(pending) committed \(pending == 1 ? "frame" : "frames") of changes in it not yet copied into the store"
             }
             guard let log, log.headerIsValid, log.salt.elementsEqual(index.salt) else {
-                return "its -wal file (\(logBytes.count) bytes) is damaged or is not the log the -shm file records (\(index.frameCount) committed frames)"
+                return
+                    "its -wal file (\(logBytes.count) bytes) is damaged or is not the log the -shm file records (\(index.frameCount) committed frames)"
             }
             if log.committedFrameCount < index.frameCount {
-                return "its -wal file holds \(log.committedFrameCount) readable committed frames of the \(index.frameCount) the -shm file records (it is damaged or was cut short)"
+                return
+                    "its -wal file holds \(log.committedFrameCount) readable committed frames of the \(index.frameCount) the -shm file records (it is damaged or was cut short)"
             }
         }
         if let log, log.commitsAfterDamage > 0 {
-            return "its -wal file is damaged after frame \(log.committedFrameCount): \(log.commitsAfterDamage) later \(log.commitsAfterDamage == 1 ? "commit" : "commits") in it cannot be read"
+            return
+                "its -wal file is damaged after frame \(log.committedFrameCount): \(log.commitsAfterDamage) later \(log.commitsAfterDamage == 1 ? "commit" : "commits") in it cannot be read"
         }
         if let logBytes, logBytes.count >= WriteAheadLog.headerSize + WriteAheadLog.frameHeaderSize + 512, !(log?.headerIsValid ?? false) {
             return "its -wal file (\(logBytes.count) bytes) has a damaged header, so none of the changes in it can be read"

@@ -2,7 +2,9 @@
 /// that code (and tests) see the same failure whichever store is underneath.
 package enum ConstraintViolation {
     /// Another row of `entity` already holds the same values for the constraint's `keys`.
-    package static func uniqueness(entity: EntityDescription, objectID: ManagedObjectID, keys: [String], values: [AttributeValue]) -> ObjectGraphError {
+    package static func uniqueness(
+        entity: EntityDescription, objectID: ManagedObjectID, keys: [String], values: [AttributeValue]
+    ) -> ObjectGraphError {
         let assignments = zip(keys, values).map { "\($0) = \($1.debugText)" }.joined(separator: ", ")
         return ObjectGraphError(
             .constraintViolation,

@@ -65,11 +65,14 @@ extension InMemoryStore {
             let entity = insert.objectID.entity
             if let slot = entity.primaryKeyIndex, isKeyTaken(primaryKey, inHierarchyOf: entity, state) {
                 // SQLite's rowid refuses a second row with the key; so does this store.
-                throw ConstraintViolation.uniqueness(entity: entity, objectID: insert.objectID, keys: [entity.attributes[slot].name], values: [.integer(primaryKey)])
+                throw ConstraintViolation.uniqueness(
+                    entity: entity, objectID: insert.objectID, keys: [entity.attributes[slot].name], values: [.integer(primaryKey)])
             }
             var values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)
             for attribute in entity.attributes where attribute.isTransient { values[attribute.index] = attribute.defaultValue }
-            try write(Snapshot(primaryKey: primaryKey, values: values, version: 1, entityIndex: entity.index), objectID: insert.objectID, into: &state)
+            try write(
+                Snapshot(primaryKey: primaryKey, values: values, version: 1, entityIndex: entity.index), objectID: insert.objectID,
+                into: &state)
         }
         try applyRelationshipChanges(request.relationshipChanges, keys: keys, to: &state)
         state.pendingHistory?.records += request.writeRecords(rowKeys: rowKeys)

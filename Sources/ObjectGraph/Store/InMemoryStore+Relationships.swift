@@ -1,13 +1,17 @@
 /// Relationships in the in-memory store, kept exactly as `RelationshipStorage` lays them out for
 /// SQLite: foreign keys in rows, join pairs, positions. Orders match SQLite's queries.
 extension InMemoryStore {
-    func related(_ relationship: RelationshipDescription, of entity: EntityDescription, sources: Set<Int64>, in state: State) throws -> [Int64: [ManagedObjectID]] {
+    func related(
+        _ relationship: RelationshipDescription, of entity: EntityDescription, sources: Set<Int64>, in state: State
+    ) throws -> [Int64: [ManagedObjectID]] {
         let destinations = model.kinds(of: model.entities[relationship.destinationIndex])
         // (source, position, destination) triples, sorted like SQLite's ORDER BY: NULL positions first.
         var found: [(source: Int64, position: Int?, destination: Int64)] = []
         switch relationshipLayout[relationship, of: entity] {
         case .foreignKey:
-            throw ObjectGraphError(.invalidOperation, "\(entity.name).\(relationship.name) is a to-one relationship", entityName: entity.name, key: relationship.name)
+            throw ObjectGraphError(
+                .invalidOperation, "\(entity.name).\(relationship.name) is a to-one relationship", entityName: entity.name,
+                key: relationship.name)
         case .inverseForeignKey(let inverse, let positionColumn):
             let positions = positionColumn.flatMap { state.positions[PositionKey(entityIndex: relationship.destinationIndex, column: $0)] }
             for destination in destinations {
@@ -61,17 +65,23 @@ extension InMemoryStore {
     /// The same writes as `SQLiteStoreState.applyRelationshipChanges`: pairs first, positions after.
     func applyRelationshipChanges(_ changes: [RelationshipChange], keys: SaveKeys, to state: inout State) throws {
         for change in changes {
-            guard case .joinTable(let table, .source) = relationshipLayout[change.relationship, of: change.objectID.entity] else { continue }
+            guard case .joinTable(let table, .source) = relationshipLayout[change.relationship, of: change.objectID.entity] else {
+                continue
+            }
             let own = try keys.key(of: change.objectID, referencedBy: change.objectID, through: change.relationship.name)
             var rows = state.joins[table.name] ?? JoinRows()
             for removed in change.removed {
-                let pair = JoinRows.Pair(source: own, destination: try keys.key(of: removed, referencedBy: change.objectID, through: change.relationship.name))
+                let pair = JoinRows.Pair(
+                    source: own, destination: try keys.key(of: removed, referencedBy: change.objectID, through: change.relationship.name))
                 rows.pairs.remove(pair)
                 rows.positions[pair] = nil
                 rows.inversePositions[pair] = nil
             }
             for added in change.added {
-                rows.pairs.insert(JoinRows.Pair(source: own, destination: try keys.key(of: added, referencedBy: change.objectID, through: change.relationship.name)))
+                rows.pairs.insert(
+                    JoinRows.Pair(
+                        source: own, destination: try keys.key(of: added, referencedBy: change.objectID, through: change.relationship.name))
+                )
             }
             state.joins[table.name] = rows
         }
@@ -85,15 +95,20 @@ extension InMemoryStore {
                 let key = PositionKey(entityIndex: destination, column: positionColumn)
                 for (position, member) in members.enumerated() {
                     // Like SQLite's `WHERE _pk = ? AND inverse = ?`: only rows that belong to this owner.
-                    guard let memberEntity = model.kinds(of: model.entities[destination]).first(where: { state.tables[$0.index].rows[member] != nil }),
-                          let row = state.tables[memberEntity.index].rows[member],
-                          case .object(let owner) = row.values[memberEntity.relationships[inverse.index].slot], owner.primaryKey == own else { continue }
+                    guard
+                        let memberEntity = model.kinds(of: model.entities[destination]).first(where: {
+                            state.tables[$0.index].rows[member] != nil
+                        }),
+                        let row = state.tables[memberEntity.index].rows[member],
+                        case .object(let owner) = row.values[memberEntity.relationships[inverse.index].slot], owner.primaryKey == own
+                    else { continue }
                     state.positions[key, default: [:]][member] = position
                 }
             case .joinTable(let table, let side):
                 guard var rows = state.joins[table.name] else { continue }
                 for (position, member) in members.enumerated() {
-                    let pair = side == .source ? JoinRows.Pair(source: own, destination: member) : JoinRows.Pair(source: member, destination: own)
+                    let pair =
+                        side == .source ? JoinRows.Pair(source: own, destination: member) : JoinRows.Pair(source: member, destination: own)
                     guard rows.pairs.contains(pair) else { continue }
                     switch side {
                     case .source where table.hasPosition: rows.positions[pair] = position

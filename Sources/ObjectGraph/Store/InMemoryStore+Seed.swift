@@ -7,7 +7,9 @@ import Foundation
 /// in-memory store's first save.
 extension InMemoryStore {
     /// The store identifier and the save that fill an in-memory store from the store file at `url`.
-    static func seed(from url: URL, description: PersistentStoreDescription, model: ManagedObjectModel) throws -> (identifier: String, request: (_ spaces: [ObjectIDSpace]) -> SaveRequest) {
+    static func seed(
+        from url: URL, description: PersistentStoreDescription, model: ManagedObjectModel
+    ) throws -> (identifier: String, request: (_ spaces: [ObjectIDSpace]) -> SaveRequest) {
         let path = SQLiteStoreState.fileSystemPath(url)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-seed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -40,30 +42,35 @@ extension InMemoryStore {
                 pairs.append((entity, relationship, try store.relatedObjectIDs(of: relationship, in: entity, sources: keys)))
             }
         }
-        return (store.identifier, { spaces in
-            func local(_ objectID: ManagedObjectID) -> ManagedObjectID {
-                ManagedObjectID(space: spaces[objectID.entity.index], primaryKey: objectID.primaryKey ?? 0)
-            }
-            var request = SaveRequest()
-            request.inserts = rows.map { row in
-                SaveRequest.Insert(
-                    objectID: ManagedObjectID(space: spaces[row.entityIndex], primaryKey: row.primaryKey),
-                    values: row.values.map { value in if case .object(let objectID) = value { .object(local(objectID)) } else { value } })
-            }
-            // A hierarchy shares its keys: each key names one row of one entity of it.
-            var entityOfKey: [Int: [Int64: Int]] = [:]
-            for row in rows { entityOfKey[model.rootIndexes[row.entityIndex], default: [:]][row.primaryKey] = row.entityIndex }
-            for (entity, relationship, members) in pairs {
-                for (key, destinations) in members where !destinations.isEmpty {
-                    guard let ownerIndex = entityOfKey[model.rootIndexes[entity.index]]?[key] else { continue }
-                    let related = destinations.map(local)
-                    request.relationshipChanges.append(RelationshipChange(
-                        objectID: ManagedObjectID(space: spaces[ownerIndex], primaryKey: key),
-                        relationship: model.entities[ownerIndex].relationships[relationship.index],
-                        added: related, removed: [], order: relationship.isOrdered ? related : nil))
+        return (
+            store.identifier,
+            { spaces in
+                func local(_ objectID: ManagedObjectID) -> ManagedObjectID {
+                    ManagedObjectID(space: spaces[objectID.entity.index], primaryKey: objectID.primaryKey ?? 0)
                 }
+                var request = SaveRequest()
+                request.inserts = rows.map { row in
+                    SaveRequest.Insert(
+                        objectID: ManagedObjectID(space: spaces[row.entityIndex], primaryKey: row.primaryKey),
+                        values: row.values.map { value in if case .object(let objectID) = value { .object(local(objectID)) } else { value }
+                        })
+                }
+                // A hierarchy shares its keys: each key names one row of one entity of it.
+                var entityOfKey: [Int: [Int64: Int]] = [:]
+                for row in rows { entityOfKey[model.rootIndexes[row.entityIndex], default: [:]][row.primaryKey] = row.entityIndex }
+                for (entity, relationship, members) in pairs {
+                    for (key, destinations) in members where !destinations.isEmpty {
+                        guard let ownerIndex = entityOfKey[model.rootIndexes[entity.index]]?[key] else { continue }
+                        let related = destinations.map(local)
+                        request.relationshipChanges.append(
+                            RelationshipChange(
+                                objectID: ManagedObjectID(space: spaces[ownerIndex], primaryKey: key),
+                                relationship: model.entities[ownerIndex].relationships[relationship.index],
+                                added: related, removed: [], order: relationship.isOrdered ? related : nil))
+                    }
+                }
+                return request
             }
-            return request
-        })
+        )
     }
 }

@@ -106,12 +106,16 @@ final class InMemoryStore: PersistentStore {
             })
         var rows = entities.flatMap { entity in
             current.tables[entity.index].rows.values.filter {
-                request.predicate?.evaluate($0.values, entity: entity, objectID: ManagedObjectID(space: idSpaces[entity.index], primaryKey: $0.primaryKey), resolve: resolve) ?? true
+                request.predicate?.evaluate(
+                    $0.values, entity: entity, objectID: ManagedObjectID(space: idSpaces[entity.index], primaryKey: $0.primaryKey),
+                    resolve: resolve) ?? true
             }
         }
         try request.predicate?.throwIfAMatchGaveUp()
         func sortedRow(_ row: Snapshot) -> SortedRow {
-            SortedRow(values: row.values, entity: model.entities[row.entityIndex], objectID: ManagedObjectID(space: idSpaces[row.entityIndex], primaryKey: row.primaryKey))
+            SortedRow(
+                values: row.values, entity: model.entities[row.entityIndex],
+                objectID: ManagedObjectID(space: idSpaces[row.entityIndex], primaryKey: row.primaryKey))
         }
         rows.sort { a, b in
             switch compareRows(sortedRow(a), sortedRow(b), by: request.sort, resolve: resolve) {
@@ -148,14 +152,18 @@ final class InMemoryStore: PersistentStore {
         }
     }
 
-    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+    func relatedObjectIDs(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [ManagedObjectID]] {
         try state.withLock { state in
             try Self.checkOpen(state)
             return try related(relationship, of: entity, sources: Set(sources), in: state)
         }
     }
 
-    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+    func relatedSnapshots(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [Snapshot]] {
         try state.withLock { state in
             try Self.checkOpen(state)
             let related = try related(relationship, of: entity, sources: Set(sources), in: state)

@@ -36,11 +36,15 @@ package protocol PersistentStore: AnyObject, Sendable {
     /// The destinations of the to-many `relationship` of `entity` for each source key, in the
     /// relationship's order (by position when ordered, else by key). Sources with no
     /// destinations are left out.
-    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]]
+    func relatedObjectIDs(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [ManagedObjectID]]
 
     /// The destinations of the to-many `relationship` of `entity` for each source key, with their
     /// rows, in the relationship's order. Sources with no destinations are left out.
-    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]]
+    func relatedSnapshots(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [Snapshot]]
 
     /// The groups of a values fetch computed by the store itself (SQL's GROUP BY), ordered by
     /// their keys, or `nil` when the store leaves it to the caller (the in-memory store, whose

@@ -36,12 +36,17 @@ public final class PersistentStoreCoordinator: Sendable {
     public func addPersistentStore(with description: PersistentStoreDescription) throws {
         try store.withLock { current in
             if current != nil {
-                throw ObjectGraphError(.invalidOperation, "this coordinator already has a store; one store per coordinator is supported (\(description) was not added)")
+                throw ObjectGraphError(
+                    .invalidOperation,
+                    "this coordinator already has a store; one store per coordinator is supported (\(description) was not added)")
             }
             let opened: any PersistentStore
             do {
                 opened = try Self.openCheckedStore(description, model: managedObjectModel)
-            } catch let error as ObjectGraphError where error.kind == .corruptStore && description.recoversDamagedStore && !description.isReadOnly && description.type == .sqlite {
+            } catch let error as ObjectGraphError
+                where error.kind == .corruptStore && description.recoversDamagedStore && !description.isReadOnly
+                && description.type == .sqlite
+            {
                 let recovery = try DamagedStoreRecovery.salvage(description, model: managedObjectModel, cause: error)
                 opened = try Self.openCheckedStore(description, model: managedObjectModel)
                 damagedStoreRecovery.withLock { $0 = recovery }
@@ -49,10 +54,14 @@ public final class PersistentStoreCoordinator: Sendable {
             if description.mergesRemoteChanges {
                 guard let sqlite = opened as? SQLiteStore, description.recordsPersistentHistory else {
                     opened.close()
-                    throw ObjectGraphError(.invalidOperation, "mergesRemoteChanges needs a SQLite store that records persistent history (set recordsPersistentHistory): others' saves are read from it")
+                    throw ObjectGraphError(
+                        .invalidOperation,
+                        "mergesRemoteChanges needs a SQLite store that records persistent history (set recordsPersistentHistory): others' saves are read from it"
+                    )
                 }
                 do {
-                    let observer = try RemoteChangeObserver(store: sqlite, coordinator: self, interval: description.remoteChangePollInterval)
+                    let observer = try RemoteChangeObserver(
+                        store: sqlite, coordinator: self, interval: description.remoteChangePollInterval)
                     remoteChanges.withLock { $0 = observer }
                 } catch {
                     opened.close()
@@ -140,7 +149,9 @@ public final class PersistentStoreCoordinator: Sendable {
 
     /// Counts a save of a context of this coordinator, for the automatic backups.
     func noteSave() {
-        guard let schedule = backupSchedule.withLock({ $0 }), let name = persistentStoreDescription?.url?.deletingPathExtension().lastPathComponent else { return }
+        guard let schedule = backupSchedule.withLock({ $0 }),
+            let name = persistentStoreDescription?.url?.deletingPathExtension().lastPathComponent
+        else { return }
         schedule.noteSave({ [weak self] url in try self?.backup(to: url) }, storeName: name)
     }
 
@@ -172,13 +183,15 @@ public final class PersistentStoreCoordinator: Sendable {
         guard uri.scheme == ManagedObjectID.uriScheme else { return nil }
         let parts = uri.path.split(separator: "/", omittingEmptySubsequences: true)
         guard parts.count == 2, let entity = managedObjectModel.entity(named: String(parts[0])),
-              let kind = parts[1].first else { return nil }
+            let kind = parts[1].first
+        else { return nil }
         let storeIdentifier = uri.host ?? ""
         let number = parts[1].dropFirst()
         switch kind {
         case "p":
             guard let primaryKey = Int64(number), primaryKey > 0,
-                  let store = try? requireStore(), storeIdentifier == store.identifier else { return nil }
+                let store = try? requireStore(), storeIdentifier == store.identifier
+            else { return nil }
             return ManagedObjectID(space: store.idSpaces[entity.index], primaryKey: primaryKey)
         case "t":
             guard let temporary = UInt64(number), temporary > 0, temporary <= UInt64(Int64.max) else { return nil }
@@ -205,7 +218,10 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The attached store, or an error explaining that none is loaded.
     func requireStore() throws -> any PersistentStore {
         guard let current = store.withLock({ $0 }) else {
-            throw ObjectGraphError(.invalidOperation, "no persistent store is loaded; call loadPersistentStores() on the container (or addPersistentStore(with:) on the coordinator) first")
+            throw ObjectGraphError(
+                .invalidOperation,
+                "no persistent store is loaded; call loadPersistentStores() on the container (or addPersistentStore(with:) on the coordinator) first"
+            )
         }
         return current
     }
@@ -214,7 +230,8 @@ public final class PersistentStoreCoordinator: Sendable {
     /// on a file of this size, closing the store again if it finds damage. (What rows mean —
     /// dangling references, say — is `checkIntegrity()`'s to report: it is no reason to refuse
     /// the data.)
-    private static func openCheckedStore(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> any PersistentStore {
+    private static func openCheckedStore(_ description: PersistentStoreDescription, model: ManagedObjectModel) throws -> any PersistentStore
+    {
         let opened = try openStore(description, model: model)
         guard let sqlite = opened as? SQLiteStore, let path = description.url.map(SQLiteStoreState.fileSystemPath) else { return opened }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
@@ -224,7 +241,8 @@ public final class PersistentStoreCoordinator: Sendable {
             opened.close()
             throw ObjectGraphError(
                 .corruptStore,
-                "The \(description) failed its integrity check when loading, so it was not opened (\(DamagedStoreRecovery.hint(for: path))):\n" + IntegrityReport(problems: problems).description)
+                "The \(description) failed its integrity check when loading, so it was not opened (\(DamagedStoreRecovery.hint(for: path))):\n"
+                    + IntegrityReport(problems: problems).description)
         }
         return opened
     }
@@ -239,7 +257,10 @@ public final class PersistentStoreCoordinator: Sendable {
         case .sqlite: return try SQLiteStore(description: description, model: model)
         case .inMemory: return try InMemoryStore(description: description, model: model)
         default:
-            throw ObjectGraphError(.storeUnavailable, "No store of type '\(description.type.rawValue)' is known: \(description) needs the product that adds that kind of store (a postgres:// URL needs ObjectGraphPostgres and PersistentStoreDescription(postgresURL:))")
+            throw ObjectGraphError(
+                .storeUnavailable,
+                "No store of type '\(description.type.rawValue)' is known: \(description) needs the product that adds that kind of store (a postgres:// URL needs ObjectGraphPostgres and PersistentStoreDescription(postgresURL:))"
+            )
         }
     }
 }

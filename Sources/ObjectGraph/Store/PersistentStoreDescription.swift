@@ -117,7 +117,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
 
     /// `url` without the password it may hold, for messages.
     package static func withoutPassword(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else {
+            return url.absoluteString
+        }
         components.password = nil
         return components.string ?? url.absoluteString
     }

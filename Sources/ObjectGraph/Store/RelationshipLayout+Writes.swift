@@ -16,11 +16,15 @@ extension RelationshipLayout {
             let (source, destination) = (quoteIdentifier(JoinTable.sourceColumn), quoteIdentifier(JoinTable.destinationColumn))
             for removed in change.removed {
                 let other = try keys.key(of: removed, referencedBy: change.objectID, through: change.relationship.name)
-                try run("DELETE FROM \(name) WHERE \(source) = \(first) AND \(destination) = \(second)", [.integer(own), .integer(other)], change.objectID)
+                try run(
+                    "DELETE FROM \(name) WHERE \(source) = \(first) AND \(destination) = \(second)", [.integer(own), .integer(other)],
+                    change.objectID)
             }
             for added in change.added {
                 let other = try keys.key(of: added, referencedBy: change.objectID, through: change.relationship.name)
-                try run(dialect.insertIgnoringDuplicates(into: name, columns: [source, destination]), [.integer(own), .integer(other)], change.objectID)
+                try run(
+                    dialect.insertIgnoringDuplicates(into: name, columns: [source, destination]), [.integer(own), .integer(other)],
+                    change.objectID)
             }
         }
         for change in changes {
@@ -30,11 +34,13 @@ extension RelationshipLayout {
             switch self[change.relationship, of: change.objectID.entity] {
             case .inverseForeignKey(let inverse, let positionColumn?):
                 let destination = tables[change.relationship.destinationIndex].quotedName
-                sql = "UPDATE \(destination) SET \(quoteIdentifier(positionColumn)) = \(first) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(second) AND \(quoteIdentifier(inverse.name)) = \(third)"
+                sql =
+                    "UPDATE \(destination) SET \(quoteIdentifier(positionColumn)) = \(first) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(second) AND \(quoteIdentifier(inverse.name)) = \(third)"
             case .joinTable(let table, let side):
                 let columns = table.columns(for: side)
                 guard let position = columns.position else { continue }
-                sql = "UPDATE \(quoteIdentifier(table.name)) SET \(quoteIdentifier(position)) = \(first) WHERE \(quoteIdentifier(columns.other)) = \(second) AND \(quoteIdentifier(columns.own)) = \(third)"
+                sql =
+                    "UPDATE \(quoteIdentifier(table.name)) SET \(quoteIdentifier(position)) = \(first) WHERE \(quoteIdentifier(columns.other)) = \(second) AND \(quoteIdentifier(columns.own)) = \(third)"
             default:
                 continue
             }

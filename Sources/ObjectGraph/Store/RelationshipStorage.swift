@@ -30,12 +30,14 @@ package enum RelationshipStorage {
         }
         // A relationship that is its own inverse (a symmetric many-to-many, like friends) keeps
         // each pair in both directions, written by each object's own side.
-        let inverseOwner = model.entities.first { $0.name == Self.declaringEntityName(of: inverse, in: destination, model: model) } ?? destination
+        let inverseOwner =
+            model.entities.first { $0.name == Self.declaringEntityName(of: inverse, in: destination, model: model) } ?? destination
         let selfOwner = model.entities.first { $0.name == Self.declaringEntityName(of: relationship, in: entity, model: model) } ?? entity
         let ownKey = "\(selfOwner.name).\(relationship.name)"
         let inverseKey = "\(inverseOwner.name).\(inverse.name)"
         if ownKey <= inverseKey {
-            self = .joinTable(JoinTable(owner: selfOwner, relationship: relationship, inverse: ownKey == inverseKey ? nil : inverse), side: .source)
+            self = .joinTable(
+                JoinTable(owner: selfOwner, relationship: relationship, inverse: ownKey == inverseKey ? nil : inverse), side: .source)
         } else {
             self = .joinTable(JoinTable(owner: inverseOwner, relationship: inverse, inverse: relationship), side: .destination)
         }
@@ -47,10 +49,13 @@ package enum RelationshipStorage {
 
     /// The entity that declares `relationship` (an ancestor of `entity` for inherited ones), so
     /// a parent's relationship maps to the same join table in every sub-entity.
-    private static func declaringEntityName(of relationship: RelationshipDescription, in entity: EntityDescription, model: ManagedObjectModel) -> String {
+    private static func declaringEntityName(
+        of relationship: RelationshipDescription, in entity: EntityDescription, model: ManagedObjectModel
+    ) -> String {
         var declaring = entity
         while let parentName = declaring.parentName, let parent = model.entity(named: parentName),
-              parent.relationships.indices.contains(relationship.index), parent.relationships[relationship.index].name == relationship.name {
+            parent.relationships.indices.contains(relationship.index), parent.relationships[relationship.index].name == relationship.name
+        {
             declaring = parent
         }
         return declaring.name
@@ -139,7 +144,8 @@ package struct RelationshipLayout: Sendable {
     package func joinColumns(holding entity: EntityDescription, in model: ManagedObjectModel) -> [(table: JoinTable, column: String)] {
         joinTables.flatMap { table in
             (model.entity(entity, isKindOf: model.entities[table.sourceEntityIndex]) ? [(table, JoinTable.sourceColumn)] : [])
-                + (model.entity(entity, isKindOf: model.entities[table.destinationEntityIndex]) ? [(table, JoinTable.destinationColumn)] : [])
+                + (model.entity(entity, isKindOf: model.entities[table.destinationEntityIndex])
+                    ? [(table, JoinTable.destinationColumn)] : [])
         }
     }
 

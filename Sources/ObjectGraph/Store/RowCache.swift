@@ -1,4 +1,3 @@
-
 /// Rows recently fetched through a coordinator, shared by all its contexts: firing a fault for
 /// an object another context fetched (or one this context let go of) takes its row from here
 /// instead of going back to the store.

@@ -1,4 +1,3 @@
-
 /// Notices commits to a store's file through `PRAGMA data_version` on a connection of its own,
 /// which changes whenever any other connection has committed since it last looked: the store's
 /// writer, another coordinator's store in this process, another process. `generation()` counts

@@ -21,7 +21,8 @@ extension SQLiteReader {
         if let limit = request.limit { snapshots.reserveCapacity(min(limit, 1024)) }
         while try statement.step() {
             if let isAlreadyLoaded = request.isAlreadyLoaded, case let key = statement.int64(at: 0),
-               case let entityIndex = try table.rowEntity(in: statement).index, isAlreadyLoaded(key, entityIndex) {
+                case let entityIndex = try table.rowEntity(in: statement).index, isAlreadyLoaded(key, entityIndex)
+            {
                 snapshots.append(Snapshot(primaryKey: key, values: [], version: statement.int64(at: 1), entityIndex: entityIndex))
             } else {
                 snapshots.append(try table.snapshot(from: statement))
@@ -80,7 +81,9 @@ extension SQLiteReader {
     }
 
     /// `WHERE` with the rows' entities (in a table shared by a hierarchy) and the predicate.
-    private func appendFilter(of request: StoreFetchRequest, table: SQLiteStoreTable, to sql: inout String, bindings: inout [AttributeValue]) {
+    private func appendFilter(
+        of request: StoreFetchRequest, table: SQLiteStoreTable, to sql: inout String, bindings: inout [AttributeValue]
+    ) {
         var conditions: [String] = []
         if let entities = request.includesSubentities ? table.kindsFilter : table.ownFilter { conditions.append(entities) }
         if let predicate = request.predicate {

@@ -23,9 +23,10 @@ extension SQLiteReader {
         try statement.bind(bindings)
         var rows: [[AttributeValue]] = []
         while try statement.step() {
-            rows.append(try request.columns.enumerated().map { index, column in
-                try statement.value(at: Int32(index), as: column.type)
-            })
+            rows.append(
+                try request.columns.enumerated().map { index, column in
+                    try statement.value(at: Int32(index), as: column.type)
+                })
         }
         return rows
     }

@@ -37,7 +37,8 @@ extension SQLiteReader {
         let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
         let keyOrdered = "\(table.selectPrefix) WHERE \(key) IN (SELECT \(key) FROM \(table.quotedName)\(filter))\(tail)"
         let plainPlan = try connection.queryPlan(of: plain)
-        let readsRowsThroughIndex = plainPlan.count == 2
+        let readsRowsThroughIndex =
+            plainPlan.count == 2
             && plainPlan[0].hasPrefix("SEARCH ") && plainPlan[0].contains(" USING INDEX ")
             && plainPlan[1] == "USE TEMP B-TREE FOR ORDER BY"
         guard readsRowsThroughIndex else { return nil }

@@ -3,18 +3,22 @@ import CSQLite
 /// Relationships in the SQLite store, the reading side: to-many destinations read by foreign key
 /// or join table (see `RelationshipStorage`).
 extension SQLiteReader {
-    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+    func relatedObjectIDs(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [ManagedObjectID]] {
         guard !sources.isEmpty else { return [:] }
         _ = try table(for: entity)
         // A destination in a table shared by a hierarchy: each row names its entity.
         let destinationTable = tables[relationship.destinationIndex]
         let sharedDestination = destinationTable.kindsFilter != nil
         let query = MembershipQuery(relationship: relationship.index, entity: entity.index, takesKeyList: sources.count > 1)
-        let statement = try membershipStatements[query] ?? connection.prepare(
-            RelationshipLayout.membershipSQL(
-                of: relationship, in: entity, layout: relationshipLayout, destinationTable: destinationTable,
-                filter: query.takesKeyList ? "IN (SELECT value FROM json_each(?))" : "= ?"),
-            flags: UInt32(SQLITE_PREPARE_PERSISTENT))
+        let statement =
+            try membershipStatements[query]
+            ?? connection.prepare(
+                RelationshipLayout.membershipSQL(
+                    of: relationship, in: entity, layout: relationshipLayout, destinationTable: destinationTable,
+                    filter: query.takesKeyList ? "IN (SELECT value FROM json_each(?))" : "= ?"),
+                flags: UInt32(SQLITE_PREPARE_PERSISTENT))
         membershipStatements[query] = statement
         statement.reset()
         defer { statement.reset() }
@@ -24,13 +28,19 @@ extension SQLiteReader {
         while try statement.step() {
             let key = statement.int64(at: 1)
             guard key > 0 else {
-                throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name).\(relationship.name) refers to a \(destination.name) with key \(key); keys start at 1", entityName: entity.name, key: relationship.name)
+                throw ObjectGraphError(
+                    .corruptStore,
+                    "The store is damaged: \(entity.name).\(relationship.name) refers to a \(destination.name) with key \(key); keys start at 1",
+                    entityName: entity.name, key: relationship.name)
             }
             var space = idSpaces[destination.index]
             if sharedDestination {
                 let name = statement.textValue(at: 2)
                 guard let kind = model.entity(named: name), model.entity(kind, isKindOf: destination) else {
-                    throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name).\(relationship.name) refers to row \(key) of entity '\(name)', which is not a \(destination.name)", entityName: entity.name, key: relationship.name)
+                    throw ObjectGraphError(
+                        .corruptStore,
+                        "The store is damaged: \(entity.name).\(relationship.name) refers to row \(key) of entity '\(name)', which is not a \(destination.name)",
+                        entityName: entity.name, key: relationship.name)
                 }
                 space = idSpaces[kind.index]
             }
@@ -42,7 +52,9 @@ extension SQLiteReader {
     /// The destinations with their rows: for a to-many kept through its inverse's foreign key, one
     /// SELECT of the destination rows by that key (membership and rows at once); otherwise the
     /// keys first, then the rows.
-    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+    func relatedSnapshots(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [Snapshot]] {
         guard !sources.isEmpty else { return [:] }
         _ = try table(for: entity)
         guard case .inverseForeignKey(let inverse, let positionColumn) = relationshipLayout[relationship, of: entity] else {
@@ -62,9 +74,15 @@ extension SQLiteReader {
         // of the destination table in key order, owners matched here, is the cheapest read —
         // looking each owner up through the index visits the same rows at random.
         let scannedOwners = positionColumn == nil ? try ownersWorthAScan(sources, of: entity) : nil
-        let filter = scannedOwners != nil ? "\(own) IS NOT NULL" : sources.count > 1 ? "\(own) IN (SELECT value FROM json_each(?))" : "\(own) = ?"
+        let filter =
+            scannedOwners != nil ? "\(own) IS NOT NULL" : sources.count > 1 ? "\(own) IN (SELECT value FROM json_each(?))" : "\(own) = ?"
         let conditions = (destination.kindsFilter.map { [$0] } ?? []) + [filter]
-        let order = scannedOwners != nil ? "" : " ORDER BY " + ([own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]).joined(separator: ", ")
+        let order =
+            scannedOwners != nil
+            ? ""
+            : " ORDER BY "
+                + ([own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]).joined(
+                    separator: ", ")
         let statement = try connection.cachedStatement("\(destination.selectPrefix) WHERE \(conditions.joined(separator: " AND "))\(order)")
         statement.reset()
         defer { statement.reset() }
@@ -86,7 +104,8 @@ extension SQLiteReader {
     private func ownersWorthAScan(_ sources: [Int64], of entity: EntityDescription) throws -> [Bool]? {
         guard sources.count >= Self.scanMinimumSources else { return nil }
         let table = try table(for: entity)
-        let statement = try connection.cachedStatement("SELECT max(\(quoteIdentifier(SQLiteSchema.primaryKeyColumn))) FROM \(table.quotedName)")
+        let statement = try connection.cachedStatement(
+            "SELECT max(\(quoteIdentifier(SQLiteSchema.primaryKeyColumn))) FROM \(table.quotedName)")
         statement.reset()
         defer { statement.reset() }
         guard try statement.step() else { return nil }

@@ -39,13 +39,15 @@ package enum SQLiteSchema {
             statements += joinTable(table, names: &indexNames)
         }
         guard includingOwnTables else { return statements }
-        statements.append("""
+        statements.append(
+            """
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(metadataTable)) (
                 "key" TEXT PRIMARY KEY,
                 "value" ANY
             ) STRICT
             """)
-        statements.append("""
+        statements.append(
+            """
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(primaryKeysTable)) (
                 "entity" TEXT PRIMARY KEY,
                 "max_key" INTEGER NOT NULL
@@ -61,7 +63,9 @@ package enum SQLiteSchema {
 
     /// The `CREATE … INDEX` statements of `model`'s schema, by index name.
     static func indexStatements(for model: ManagedObjectModel) -> [String: String] {
-        Dictionary(indexStatements(in: statements(for: model, includingOwnTables: false)).map { ($0.name, $0.statement) }, uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            indexStatements(in: statements(for: model, includingOwnTables: false)).map { ($0.name, $0.statement) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// The index statements among `statements`, with the names they create.
@@ -69,7 +73,8 @@ package enum SQLiteSchema {
         let prefix = "INDEX IF NOT EXISTS \""
         return statements.compactMap { statement in
             guard statement.hasPrefix("CREATE "), let start = statement.range(of: prefix)?.upperBound,
-                  let end = statement[start...].firstIndex(of: "\"") else { return nil }
+                let end = statement[start...].firstIndex(of: "\"")
+            else { return nil }
             return (String(statement[start..<end]), statement)
         }
     }
@@ -95,7 +100,9 @@ package enum SQLiteSchema {
     /// compound index (`Entity_a_b_idx`) and per to-one foreign key. An index that repeats an
     /// earlier one's columns is left out. In a table shared by a hierarchy, a sub-entity's indexes
     /// are partial: they cover the rows of the entity and its own sub-entities only.
-    package static func indexes(for entity: EntityDescription, in table: SQLiteTableLayout, model: ManagedObjectModel, names: inout IndexNames) -> [String] {
+    package static func indexes(
+        for entity: EntityDescription, in table: SQLiteTableLayout, model: ManagedObjectModel, names: inout IndexNames
+    ) -> [String] {
         var statements: [String] = []
         var covered: Set<[String]> = []
         let condition = entity === table.root ? "" : " WHERE \(SQLiteTableLayout.entityFilter(model.kinds(of: entity)))"
@@ -105,7 +112,9 @@ package enum SQLiteSchema {
             guard !columns.isEmpty, columns != [primaryKeyColumn], covered.insert(columns).inserted else { return }
             let name = names.claim("\(entity.name)_\(attributes.joined(separator: "_"))_\(unique ? "unique" : "idx")")
             let list = columns.map(quoteIdentifier).joined(separator: ", ")
-            statements.append("CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(table.root.name)) (\(list))\(condition)")
+            statements.append(
+                "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(quoteIdentifier(name)) ON \(quoteIdentifier(table.root.name)) (\(list))\(condition)"
+            )
         }
         for constraint in entity.ownUniquenessConstraints { add(constraint, unique: true) }
         for attribute in entity.ownAttributes where attribute.isIndexed && !attribute.isTransient { add([attribute.name], unique: false) }
@@ -119,7 +128,7 @@ package enum SQLiteSchema {
     static func joinTable(_ table: JoinTable, names: inout IndexNames) -> [String] {
         [
             "\(createJoinTable(table, integerType: "INTEGER")) STRICT, WITHOUT ROWID",
-            joinTableIndex(table, names: &names),
+            joinTableIndex(table, names: &names)
         ]
     }
 
@@ -128,7 +137,7 @@ package enum SQLiteSchema {
     package static func createJoinTable(_ table: JoinTable, integerType: String) -> String {
         var columns = [
             "\(quoteIdentifier(JoinTable.sourceColumn)) \(integerType) NOT NULL",
-            "\(quoteIdentifier(JoinTable.destinationColumn)) \(integerType) NOT NULL",
+            "\(quoteIdentifier(JoinTable.destinationColumn)) \(integerType) NOT NULL"
         ]
         if table.hasPosition { columns.append("\(quoteIdentifier(JoinTable.positionColumn)) \(integerType)") }
         if table.hasInversePosition { columns.append("\(quoteIdentifier(JoinTable.inversePositionColumn)) \(integerType)") }
@@ -139,7 +148,8 @@ package enum SQLiteSchema {
     /// The index reading a join table from the destination side (the same in every dialect).
     package static func joinTableIndex(_ table: JoinTable, names: inout IndexNames) -> String {
         let index = names.claim("\(table.name)_destination_idx")
-        return "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(index)) ON \(quoteIdentifier(table.name)) (\(quoteIdentifier(JoinTable.destinationColumn)), \(quoteIdentifier(JoinTable.sourceColumn)))"
+        return
+            "CREATE INDEX IF NOT EXISTS \(quoteIdentifier(index)) ON \(quoteIdentifier(table.name)) (\(quoteIdentifier(JoinTable.destinationColumn)), \(quoteIdentifier(JoinTable.sourceColumn)))"
     }
 
     /// Index names, unique across the schema. SQLite compares names case-insensitively, and

@@ -29,7 +29,9 @@ extension SQLiteStoreState {
     /// keys through SQLite's update hook as the statement changes its rows (the same work a
     /// plain statement does); a shared table's rows must also say their entity, so there the
     /// statement ends `RETURNING "_pk", "_entity"`.
-    private func runInPlace(_ request: StoreBatchRequest, _ verb: String, _ clause: String, _ leading: [AttributeValue]) throws -> [ManagedObjectID] {
+    private func runInPlace(
+        _ request: StoreBatchRequest, _ verb: String, _ clause: String, _ leading: [AttributeValue]
+    ) throws -> [ManagedObjectID] {
         try checkWritable()
         let table = try table(for: request.entity)
         var bindings = leading
@@ -41,9 +43,11 @@ extension SQLiteStoreState {
             bindings += fragment.bindings
         }
         let shared = table.kindsFilter != nil
-        let sql = "\(verb) \(table.quotedName)\(clause.isEmpty ? "" : " " + clause)"
+        let sql =
+            "\(verb) \(table.quotedName)\(clause.isEmpty ? "" : " " + clause)"
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
-            + (shared ? " RETURNING \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)), \(quoteIdentifier(SQLiteTableLayout.entityColumn))" : "")
+            + (shared
+                ? " RETURNING \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)), \(quoteIdentifier(SQLiteTableLayout.entityColumn))" : "")
         return try connection.transaction {
             let statement = try connection.cachedStatement(sql)
             statement.reset()

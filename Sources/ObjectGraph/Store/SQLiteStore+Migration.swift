@@ -6,8 +6,12 @@ extension SQLiteStoreState {
     /// (through `model.previousVersions` in between), inferring each step; throws
     /// `.modelMismatch` listing every difference that cannot be inferred, or the error that
     /// stopped the migration (which then changed nothing).
-    static func migrate(_ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel, description: PersistentStoreDescription) throws {
-        let path = try migrationPath(on: connection, from: metadata, to: model, stages: description.migrationStages, mappings: description.mappingModels)
+    static func migrate(
+        _ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel,
+        description: PersistentStoreDescription
+    ) throws {
+        let path = try migrationPath(
+            on: connection, from: metadata, to: model, stages: description.migrationStages, mappings: description.mappingModels)
         do {
             try path.run(on: connection, progress: description.migrationProgressReporter)
         } catch {
@@ -44,12 +48,16 @@ extension SQLiteStoreState {
         on connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel,
         stages: [MigrationStage], mappings: [MappingModel]
     ) throws -> SQLiteMigrationPath {
-        try SQLiteMigrationPath(from: StoreMetadata.writingModel(of: metadata, path: connection.path), to: model, stages: stages, mappings: mappings, on: connection)
+        try SQLiteMigrationPath(
+            from: StoreMetadata.writingModel(of: metadata, path: connection.path), to: model, stages: stages, mappings: mappings,
+            on: connection)
     }
 
     /// The migration opening the store at `path` with `model` (and `stages`) would run, read
     /// through a read-only connection; `nil` when the store needs none.
-    static func migrationPlan(path: String, to model: ManagedObjectModel, stages: [MigrationStage], mappings: [MappingModel]) throws -> SQLiteMigrationPath? {
+    static func migrationPlan(
+        path: String, to model: ManagedObjectModel, stages: [MigrationStage], mappings: [MappingModel]
+    ) throws -> SQLiteMigrationPath? {
         let connection = try openStoreForReading(path: path)
         defer { connection.close() }
         let metadata = try SQLiteStoreMetadata(readFrom: connection)

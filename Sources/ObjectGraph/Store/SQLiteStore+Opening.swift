@@ -22,13 +22,16 @@ extension SQLiteStoreState {
                 // SQLite reads an empty file as an empty database; a failed copy or restore leaves
                 // such files where a store was, so the program is told rather than left to wonder
                 // where its data went.
-                Logger(label: "ObjectGraph.Store").warning("\(path) was an empty file (0 bytes), not a store: a new, empty store was created in it")
+                Logger(label: "ObjectGraph.Store").warning(
+                    "\(path) was an empty file (0 bytes), not a store: a new, empty store was created in it")
             }
         } else {
             try checkIsObjectGraphStore(tableNames, path: path)
         }
         var metadata = try SQLiteStoreMetadata(readFrom: connection)
-        if metadata.needsMigration(to: model), description.shouldMigrateStoreAutomatically, description.shouldInferMappingModelAutomatically, !readOnly {
+        if metadata.needsMigration(to: model), description.shouldMigrateStoreAutomatically,
+            description.shouldInferMappingModelAutomatically, !readOnly
+        {
             if description.backsUpStoreBeforeMigrating { try backUp(connection, version: metadata.modelVersion) }
             try migrate(connection, from: metadata, to: model, description: description)
             metadata = try SQLiteStoreMetadata(readFrom: connection)
@@ -36,13 +39,15 @@ extension SQLiteStoreState {
         try metadata.checkCompatible(with: model, path: path)
         let idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: metadata.storeIdentifier)
         let relationshipLayout = RelationshipLayout(model: model)
-        let layouts = Dictionary(uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
-            ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout))
-        })
+        let layouts = Dictionary(
+            uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
+                ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout))
+            })
         let strictTables = try readStrictTableNames(connection)
         let tables = model.entities.map {
             let layout = layouts[model.rootIndexes[$0.index]]!
-            return SQLiteStoreTable(entity: $0, layout: layout, isStrict: strictTables.contains(layout.root.name), model: model, idSpaces: idSpaces)
+            return SQLiteStoreTable(
+                entity: $0, layout: layout, isStrict: strictTables.contains(layout.root.name), model: model, idSpaces: idSpaces)
         }
         // Read the version first: a commit landing in between then only causes a needless reload.
         let dataVersion = try dataVersion(on: connection)
@@ -68,7 +73,8 @@ extension SQLiteStoreState {
     static func openStoreForReading(path: String) throws -> SQLiteConnection {
         try checkLocation(path: path, readOnly: true)
         try checkWriteAheadLog(path: path)
-        let connection = try SQLiteConnection(path: path, readOnly: true, busyTimeout: PersistentStoreDescription(url: URL(fileURLWithPath: path)).busyTimeout)
+        let connection = try SQLiteConnection(
+            path: path, readOnly: true, busyTimeout: PersistentStoreDescription(url: URL(fileURLWithPath: path)).busyTimeout)
         let tableNames = try connection.retryingWhileBusy { try readTableNames(connection) }
         guard !tableNames.isEmpty else {
             throw ObjectGraphError(.storeUnavailable, "The file \(path) is empty: there is no store there yet")
@@ -83,7 +89,8 @@ extension SQLiteStoreState {
         guard FileManager.default.fileExists(atPath: path), let problem = WriteAheadLogCheck.problem(storePath: path) else { return }
         throw ObjectGraphError(
             .corruptStore,
-            "The store at \(path) has lost committed changes: \(problem). Opened as it is, it would show older data, and its next save would overwrite what is left. \(DamagedStoreRecovery.hint(for: path)) (reading what the -wal file still holds); moving the -wal and -shm files away opens the store as it was at its last checkpoint")
+            "The store at \(path) has lost committed changes: \(problem). Opened as it is, it would show older data, and its next save would overwrite what is left. \(DamagedStoreRecovery.hint(for: path)) (reading what the -wal file still holds); moving the -wal and -shm files away opens the store as it was at its last checkpoint"
+        )
     }
 
     /// Throws unless a database with `tableNames` (not empty) is an ObjectGraph store.
@@ -91,7 +98,8 @@ extension SQLiteStoreState {
         guard !tableNames.contains(SQLiteSchema.metadataTable) else { return }
         throw ObjectGraphError(
             .storeUnavailable,
-            "\(path) is a SQLite database but not an ObjectGraph store (it has no \(SQLiteSchema.metadataTable) table; its tables are \(tableNames.sorted().joined(separator: ", ")))")
+            "\(path) is a SQLite database but not an ObjectGraph store (it has no \(SQLiteSchema.metadataTable) table; its tables are \(tableNames.sorted().joined(separator: ", ")))"
+        )
     }
 
     /// Checks the path with the file system first, because SQLite reports most of these cases as
@@ -100,7 +108,9 @@ extension SQLiteStoreState {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue {
-            throw ObjectGraphError(.storeUnavailable, "Cannot open the store at \(path): it is a directory, and a store is a file (for example \(path)/Store.sqlite)")
+            throw ObjectGraphError(
+                .storeUnavailable,
+                "Cannot open the store at \(path): it is a directory, and a store is a file (for example \(path)/Store.sqlite)")
         }
         let directory = fileSystemPath(URL(fileURLWithPath: path).deletingLastPathComponent())
         if readOnly {
@@ -108,25 +118,32 @@ extension SQLiteStoreState {
                 throw ObjectGraphError(.storeUnavailable, "Cannot open the store at \(path) read-only: there is no file there")
             }
             guard access(path, R_OK) == 0 else {
-                throw ObjectGraphError(.storeUnavailable, "Cannot open the store at \(path): the file is not readable (\(lastSystemError()))")
+                throw ObjectGraphError(
+                    .storeUnavailable, "Cannot open the store at \(path): the file is not readable (\(lastSystemError()))")
             }
             return
         }
         if exists {
             guard access(path, R_OK | W_OK) == 0 else {
-                throw ObjectGraphError(.readOnly, "Cannot open the store at \(path) for writing: the file is not writable (\(lastSystemError())); open it with isReadOnly to read it")
+                throw ObjectGraphError(
+                    .readOnly,
+                    "Cannot open the store at \(path) for writing: the file is not writable (\(lastSystemError())); open it with isReadOnly to read it"
+                )
             }
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw ObjectGraphError(.storeUnavailable, "Cannot create the directory \(directory) for the store at \(path): \(directoryProblem(directory) ?? "\(error)")")
+                throw ObjectGraphError(
+                    .storeUnavailable,
+                    "Cannot create the directory \(directory) for the store at \(path): \(directoryProblem(directory) ?? "\(error)")")
             }
         }
         guard access(directory, W_OK) == 0 else {
             throw ObjectGraphError(
                 .storeUnavailable,
-                "Cannot open the store at \(path) for writing: its directory \(directory) is not writable (\(lastSystemError())), and SQLite keeps its journal files next to the store; open it with isReadOnly to read it")
+                "Cannot open the store at \(path) for writing: its directory \(directory) is not writable (\(lastSystemError())), and SQLite keeps its journal files next to the store; open it with isReadOnly to read it"
+            )
         }
     }
 
@@ -186,11 +203,17 @@ extension SQLiteStoreState {
             var explained: ObjectGraphError
             switch code & 0xFF {
             case SQLITE_NOTADB where DatabaseImage.looksLikeDamagedDatabase(path: connection.path):
-                explained = ObjectGraphError(.corruptStore, "The store at \(connection.path) is damaged: its header is not a valid SQLite header, though its pages are a database's; \(DamagedStoreRecovery.hint(for: connection.path)) \(suffix)")
+                explained = ObjectGraphError(
+                    .corruptStore,
+                    "The store at \(connection.path) is damaged: its header is not a valid SQLite header, though its pages are a database's; \(DamagedStoreRecovery.hint(for: connection.path)) \(suffix)"
+                )
             case SQLITE_NOTADB:
                 explained = ObjectGraphError(.corruptStore, "\(connection.path) is not a SQLite database \(suffix)")
             case SQLITE_CORRUPT:
-                explained = ObjectGraphError(.corruptStore, "The store at \(connection.path) is damaged: SQLite cannot read its schema; \(DamagedStoreRecovery.hint(for: connection.path)) \(suffix)")
+                explained = ObjectGraphError(
+                    .corruptStore,
+                    "The store at \(connection.path) is damaged: SQLite cannot read its schema; \(DamagedStoreRecovery.hint(for: connection.path)) \(suffix)"
+                )
             default:
                 throw error
             }

@@ -17,7 +17,8 @@ enum SQLitePragmas {
         let requested = description.sqlitePragmas
         for (name, value) in requested {
             guard isIdentifier(name) else {
-                throw ObjectGraphError(.invalidOperation, "The SQLite pragma name '\(name)' is not valid: a pragma name is letters, digits and underscores")
+                throw ObjectGraphError(
+                    .invalidOperation, "The SQLite pragma name '\(name)' is not valid: a pragma name is letters, digits and underscores")
             }
             guard isIdentifier(value) || isNumber(value) else {
                 throw ObjectGraphError(

@@ -67,7 +67,8 @@ extension SQLiteStoreState {
 
     /// Writes the counters that differ from `before`, inside the caller's transaction.
     func persistPrimaryKeyCounters(changedFrom before: [Int64]) throws {
-        let statement = try connection.cachedStatement("""
+        let statement = try connection.cachedStatement(
+            """
             INSERT INTO \(quoteIdentifier(SQLiteSchema.primaryKeysTable)) ("entity", "max_key") VALUES (?, ?) \
             ON CONFLICT ("entity") DO UPDATE SET "max_key" = excluded."max_key"
             """)
@@ -81,7 +82,8 @@ extension SQLiteStoreState {
 
     private func exhausted(_ entityIndex: Int) -> ObjectGraphError {
         let name = tables[entityIndex].entity.name
-        return ObjectGraphError(.invalidOperation, "\(name) has used every primary key up to \(Int64.max); no more can be handed out", entityName: name)
+        return ObjectGraphError(
+            .invalidOperation, "\(name) has used every primary key up to \(Int64.max); no more can be handed out", entityName: name)
     }
 
     /// Throws `.readOnly` for a store opened read-only.

@@ -127,10 +127,14 @@ extension SQLiteStoreState {
                             scattered += run
                             continue
                         }
-                        deleted += try deleteRows(of: entity, in: table, where: "\(primaryKey) BETWEEN ? AND ?", [.integer(run.lowerBound), .integer(run.upperBound - 1)], version: version)
+                        deleted += try deleteRows(
+                            of: entity, in: table, where: "\(primaryKey) BETWEEN ? AND ?",
+                            [.integer(run.lowerBound), .integer(run.upperBound - 1)], version: version)
                     }
                     if !scattered.isEmpty {
-                        deleted += try deleteRows(of: entity, in: table, where: "\(primaryKey) IN (SELECT value FROM json_each(?))", [.string(Self.keyList(scattered))], version: version)
+                        deleted += try deleteRows(
+                            of: entity, in: table, where: "\(primaryKey) IN (SELECT value FROM json_each(?))",
+                            [.string(Self.keyList(scattered))], version: version)
                     }
                     if version > 0, deleted < members.count {
                         // Rows still there were at another version; rows missing were gone before.
@@ -141,7 +145,9 @@ extension SQLiteStoreState {
                     }
                 }
             }
-            for (name, column) in relationshipLayout.joinColumns(holding: entity, in: model).map({ (quoteIdentifier($0.table.name), quoteIdentifier($0.column)) }) {
+            for (name, column) in relationshipLayout.joinColumns(holding: entity, in: model).map({
+                (quoteIdentifier($0.table.name), quoteIdentifier($0.column))
+            }) {
                 let statement = try connection.cachedStatement("DELETE FROM \(name) WHERE \(column) IN (SELECT value FROM json_each(?))")
                 for start in stride(from: 0, to: rows.count, by: Self.deleteChunk) {
                     statement.reset()
@@ -156,7 +162,9 @@ extension SQLiteStoreState {
 
     /// Deletes the rows of `entity` in `table` matching `condition` with `values` bound in order,
     /// only at `version` when it is positive; returns how many rows went.
-    private func deleteRows(of entity: EntityDescription, in table: SQLiteStoreTable, where condition: String, _ values: [AttributeValue], version: Int64) throws -> Int {
+    private func deleteRows(
+        of entity: EntityDescription, in table: SQLiteStoreTable, where condition: String, _ values: [AttributeValue], version: Int64
+    ) throws -> Int {
         let versionTest = version > 0 ? " AND \(quoteIdentifier(SQLiteSchema.versionColumn)) = ?" : ""
         let statement = try connection.cachedStatement("DELETE FROM \(table.quotedName) WHERE \(condition)\(versionTest)")
         statement.reset()
@@ -217,7 +225,8 @@ extension SQLiteStoreState {
         let key = try SaveKeys.savedKey(of: update.objectID, "update")
         try SaveKeys.checkRow(update.values, of: update.objectID.entity, update.objectID)
         let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
-        let plan = try updatePlan(for: table, changing: update.changedAttributes, checkingVersion: update.expectedVersion != nil, of: update.objectID)
+        let plan = try updatePlan(
+            for: table, changing: update.changedAttributes, checkingVersion: update.expectedVersion != nil, of: update.objectID)
         let statement = plan.statement
         statement.reset()
         var parameter: Int32 = 1
@@ -241,7 +250,9 @@ extension SQLiteStoreState {
     /// Inserts `values`, a value row of `table`'s entity, under `key`, checked as every inserted
     /// row is (its width, its references, required values SQLite does not check, then the
     /// table's constraints); `objectID` names the row in errors, and is made only for one.
-    func insertRow(_ values: [AttributeValue], key: Int64, into table: SQLiteStoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID) throws {
+    func insertRow(
+        _ values: [AttributeValue], key: Int64, into table: SQLiteStoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID
+    ) throws {
         try SaveKeys.checkRow(values, of: table.entity, objectID())
         // Worded as the in-memory store words it; NOT NULL columns fail in the step, explained alike.
         for attribute in table.requiredInNullableColumns where values[attribute.index].isNull {
@@ -274,7 +285,9 @@ extension SQLiteStoreState {
     /// The UPDATE for this combination of changed attributes, prepared once. Transient
     /// attributes are never written; with no stored change the row's version is still bumped,
     /// which also proves the row exists.
-    private func updatePlan(for table: SQLiteStoreTable, changing changed: [Int], checkingVersion: Bool, of objectID: ManagedObjectID) throws -> UpdatePlan {
+    private func updatePlan(
+        for table: SQLiteStoreTable, changing changed: [Int], checkingVersion: Bool, of objectID: ManagedObjectID
+    ) throws -> UpdatePlan {
         let shape = UpdateShape(entity: table.entity.index, changedAttributes: changed, checksVersion: checkingVersion)
         if let last = lastUpdatePlan, last.shape == shape { return last.plan }
         if let plan = updatePlans[shape] {
@@ -285,7 +298,9 @@ extension SQLiteStoreState {
         var columns: [SQLiteStoreTable.WriteColumn] = []
         for slot in changed where !columns.contains(where: { $0.slot == slot }) {
             guard slot >= 0 && slot < entity.rowWidth else {
-                throw ObjectGraphError(.invalidOperation, "Cannot save \(objectID.shortDescription): property slot \(slot) does not exist", entityName: entity.name, objectID: objectID)
+                throw ObjectGraphError(
+                    .invalidOperation, "Cannot save \(objectID.shortDescription): property slot \(slot) does not exist",
+                    entityName: entity.name, objectID: objectID)
             }
             // Transient attributes have no column.
             columns += table.writeColumns.filter { $0.slot == slot }
@@ -293,7 +308,8 @@ extension SQLiteStoreState {
         let version = quoteIdentifier(SQLiteSchema.versionColumn)
         let assignments = columns.map { "\(quoteIdentifier($0.name)) = ?" } + ["\(version) = \(version) + 1"]
         let versionTest = checkingVersion ? " AND \(version) = ?" : ""
-        let sql = "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?\(versionTest)"
+        let sql =
+            "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?\(versionTest)"
         let plan = UpdatePlan(statement: try connection.cachedStatement(sql), columns: columns)
         // Shapes are few in practice; the bound only stops a pathological caller growing the map.
         if updatePlans.count >= SQLiteConnection.statementCacheLimit { updatePlans.removeAll() }

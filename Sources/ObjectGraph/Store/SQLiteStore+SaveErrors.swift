@@ -4,7 +4,8 @@ import Foundation
 /// worded exactly as the in-memory store words it (`ConstraintViolation`), with SQLite's code and
 /// statement attached.
 extension SQLiteStoreState {
-    func explain(_ failure: SQLiteFailure, objectID: ManagedObjectID, values: [AttributeValue], table: SQLiteStoreTable) -> ObjectGraphError {
+    func explain(_ failure: SQLiteFailure, objectID: ManagedObjectID, values: [AttributeValue], table: SQLiteStoreTable) -> ObjectGraphError
+    {
         let entity = table.entity
         switch failure.code {
         case SQLiteResultCode.constraintUnique, SQLiteResultCode.constraintPrimaryKey:
@@ -20,8 +21,9 @@ extension SQLiteStoreState {
             }
             let attributes = columns.compactMap(entity.attribute(named:))
             guard !attributes.isEmpty, attributes.count == columns.count else { break }
-            return failure.attach(to: ConstraintViolation.uniqueness(
-                entity: entity, objectID: objectID, keys: columns, values: attributes.map { values[$0.index] }))
+            return failure.attach(
+                to: ConstraintViolation.uniqueness(
+                    entity: entity, objectID: objectID, keys: columns, values: attributes.map { values[$0.index] }))
         case SQLiteResultCode.constraintNotNull:
             guard let column = Self.constrainedColumns(in: failure.message).first, entity.attribute(named: column) != nil else { break }
             return failure.attach(to: ConstraintViolation.missingValue(entity: entity, objectID: objectID, key: column))

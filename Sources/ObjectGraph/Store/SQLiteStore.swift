@@ -81,11 +81,15 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try readers.read { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
     }
 
-    func relatedObjectIDs(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [ManagedObjectID]] {
+    func relatedObjectIDs(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [ManagedObjectID]] {
         try readers.read { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
     }
 
-    func relatedSnapshots(of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]) throws -> [Int64: [Snapshot]] {
+    func relatedSnapshots(
+        of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
+    ) throws -> [Int64: [Snapshot]] {
         try readers.read { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
     }
 

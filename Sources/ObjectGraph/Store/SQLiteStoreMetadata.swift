@@ -63,7 +63,8 @@ package struct SQLiteStoreMetadata: Sendable, Equatable {
         func requireInteger(_ key: String) throws -> Int64 {
             let text = try require(key)
             guard let value = Int64(text) else {
-                throw ObjectGraphError(.corruptStore, "The store at \(location) is damaged: its metadata entry '\(key)' is '\(text)', not an integer")
+                throw ObjectGraphError(
+                    .corruptStore, "The store at \(location) is damaged: its metadata entry '\(key)' is '\(text)', not an integer")
             }
             return value
         }
@@ -85,7 +86,7 @@ package struct SQLiteStoreMetadata: Sendable, Equatable {
             (Key.modelHash, .string(modelHash)),
             (Key.modelJSON, .string(modelJSON)),
             (Key.storeIdentifier, .string(storeIdentifier)),
-            (Key.createdAt, .string(createdAt)),
+            (Key.createdAt, .string(createdAt))
         ]
     }
 
@@ -106,12 +107,14 @@ package struct SQLiteStoreMetadata: Sendable, Equatable {
         guard formatVersion <= Self.currentFormatVersion else {
             throw ObjectGraphError(
                 .storeUnavailable,
-                "The store at \(path) was written by a newer version of ObjectGraph (store format \(formatVersion); this version reads format \(Self.currentFormatVersion) and earlier)")
+                "The store at \(path) was written by a newer version of ObjectGraph (store format \(formatVersion); this version reads format \(Self.currentFormatVersion) and earlier)"
+            )
         }
         guard modelHash == model.versionHash else {
             throw ObjectGraphError(
                 .modelMismatch,
-                "The store at \(path) was created with model '\(modelName)' version \(modelVersion) (hash \(modelHash)), but it is being opened with model '\(model.name)' version \(model.version) (hash \(model.versionHash)); it is not migrated automatically (shouldMigrateStoreAutomatically or shouldInferMappingModelAutomatically is off, or the store is read-only)")
+                "The store at \(path) was created with model '\(modelName)' version \(modelVersion) (hash \(modelHash)), but it is being opened with model '\(model.name)' version \(model.version) (hash \(model.versionHash)); it is not migrated automatically (shouldMigrateStoreAutomatically or shouldInferMappingModelAutomatically is off, or the store is read-only)"
+            )
         }
     }
 }

@@ -63,7 +63,8 @@ final class SQLiteStoreState {
         self.countersDataVersion = countersDataVersion
         self.reader = SQLiteReader(
             connection: connection,
-            schema: SQLiteStoreTables(path: connection.path, model: model, idSpaces: idSpaces, relationshipLayout: relationshipLayout, tables: tables))
+            schema: SQLiteStoreTables(
+                path: connection.path, model: model, idSpaces: idSpaces, relationshipLayout: relationshipLayout, tables: tables))
     }
 
     /// The table of `entity`, which must belong to the store's model.

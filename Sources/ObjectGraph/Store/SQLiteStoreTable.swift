@@ -79,7 +79,8 @@ package final class SQLiteStoreTable {
     /// Touched only on the store's queue (see the type's note), so without exclusivity checks.
     @exclusivity(unchecked) private var insertStatement: SQLiteStatement?
 
-    package init(entity: EntityDescription, layout: SQLiteTableLayout, isStrict: Bool, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
+    package init(entity: EntityDescription, layout: SQLiteTableLayout, isStrict: Bool, model: ManagedObjectModel, idSpaces: [ObjectIDSpace])
+    {
         self.entity = entity
         let table = quoteIdentifier(layout.root.name)
         let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
@@ -102,9 +103,11 @@ package final class SQLiteStoreTable {
             var columns: [Column] = []
             for attribute in kind.storedAttributes {
                 // A primary key is read from `_pk`, result column 0, never NULL.
-                columns.append(Column(
-                    index: attribute.isPrimaryKey ? 0 : resultColumn[layout.column(of: attribute)]!, slot: attribute.index, kind: .attribute(attribute.type),
-                    isStrict: attribute.isPrimaryKey || strictColumns.contains(layout.column(of: attribute))))
+                columns.append(
+                    Column(
+                        index: attribute.isPrimaryKey ? 0 : resultColumn[layout.column(of: attribute)]!, slot: attribute.index,
+                        kind: .attribute(attribute.type),
+                        isStrict: attribute.isPrimaryKey || strictColumns.contains(layout.column(of: attribute))))
             }
             for relationship in kind.toOneRelationships {
                 let index = resultColumn[relationship.name]!
@@ -112,9 +115,15 @@ package final class SQLiteStoreTable {
                     let spaces = spacesByName.filter { name, _ in
                         model.kinds(of: model.entities[relationship.destinationIndex]).contains { $0.name == name }
                     }
-                    columns.append(Column(index: index, slot: relationship.slot, kind: .hierarchyReference(entityColumn: resultColumn[entityColumn]!, spaces: spaces), isStrict: false))
+                    columns.append(
+                        Column(
+                            index: index, slot: relationship.slot,
+                            kind: .hierarchyReference(entityColumn: resultColumn[entityColumn]!, spaces: spaces), isStrict: false))
                 } else {
-                    columns.append(Column(index: index, slot: relationship.slot, kind: .reference(idSpaces[relationship.destinationIndex]), isStrict: false))
+                    columns.append(
+                        Column(
+                            index: index, slot: relationship.slot, kind: .reference(idSpaces[relationship.destinationIndex]),
+                            isStrict: false))
                 }
             }
             let slots = columns.map(\.slot)
@@ -123,14 +132,16 @@ package final class SQLiteStoreTable {
         }
         self.decoders = decoders
         self.ownDecoder = decoders[entity.name]!
-        let system = [primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
+        let system =
+            [primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
         self.selectPrefix = "SELECT \((system + selected.map(quoteIdentifier)).joined(separator: ", ")) FROM \(table)"
 
         let writes = Self.writeColumns(of: entity, layout: layout, model: model)
         self.writeColumns = writes
         let notNull = Set(layout.columns.filter(\.isRequired).map(\.name))
         self.requiredInNullableColumns = entity.storedAttributes.filter { !$0.isOptional && !notNull.contains(layout.column(of: $0)) }
-        let inserted = [primaryKey] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
+        let inserted =
+            [primaryKey] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
         let placeholders = ["?"] + (shared ? ["'\(entity.name)'"] : []) + writes.map { _ in "?" }
         self.insertSQL = "INSERT INTO \(table) (\(inserted.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
         let own = ownFilter.map { " AND \($0)" } ?? ""
@@ -142,10 +153,14 @@ package final class SQLiteStoreTable {
     /// by its destination-entity column when the destination has sub-entities).
     private static func writeColumns(of entity: EntityDescription, layout: SQLiteTableLayout, model: ManagedObjectModel) -> [WriteColumn] {
         // A primary key is written as the row's `_pk`, never as a column of its own.
-        entity.storedAttributes.filter { !$0.isPrimaryKey }.map { WriteColumn(name: layout.column(of: $0), slot: $0.index, bindsEntityName: false) }
+        entity.storedAttributes.filter { !$0.isPrimaryKey }.map {
+            WriteColumn(name: layout.column(of: $0), slot: $0.index, bindsEntityName: false)
+        }
             + entity.toOneRelationships.flatMap { relationship in
                 [WriteColumn(name: relationship.name, slot: relationship.slot, bindsEntityName: false)]
-                    + (SQLiteTableLayout.referenceEntityColumn(relationship, model: model).map { [WriteColumn(name: $0, slot: relationship.slot, bindsEntityName: true)] } ?? [])
+                    + (SQLiteTableLayout.referenceEntityColumn(relationship, model: model).map {
+                        [WriteColumn(name: $0, slot: relationship.slot, bindsEntityName: true)]
+                    } ?? [])
             }
     }
 
@@ -184,7 +199,9 @@ package final class SQLiteStoreTable {
         // Object IDs encode temporary numbers as non-positive keys; the store only ever writes
         // keys from 1, so anything else was written behind its back.
         guard primaryKey > 0 else {
-            throw ObjectGraphError(.corruptStore, "The store is damaged: \(entity.name) has a row with primary key \(primaryKey); keys start at 1", entityName: entity.name)
+            throw ObjectGraphError(
+                .corruptStore, "The store is damaged: \(entity.name) has a row with primary key \(primaryKey); keys start at 1",
+                entityName: entity.name)
         }
         let decoder = kindsFilter == nil ? ownDecoder : decoders[try rowEntity(in: statement).name]!
         let values: [AttributeValue]
@@ -210,7 +227,10 @@ package final class SQLiteStoreTable {
         guard kindsFilter != nil else { return entity }
         let name = statement.textValue(at: 2)
         guard let decoder = decoders[name] else {
-            throw ObjectGraphError(.corruptStore, "The store is damaged: a row of \(quotedName) with primary key \(statement.int64(at: 0)) names entity '\(name)', which is not \(entity.name) or one of its sub-entities", entityName: entity.name)
+            throw ObjectGraphError(
+                .corruptStore,
+                "The store is damaged: a row of \(quotedName) with primary key \(statement.int64(at: 0)) names entity '\(name)', which is not \(entity.name) or one of its sub-entities",
+                entityName: entity.name)
         }
         return decoder.entity
     }
@@ -223,11 +243,17 @@ package final class SQLiteStoreTable {
         case .reference(let space): return try statement.reference(at: column.index, in: space)
         case .hierarchyReference(let entityColumn, let spaces):
             guard statement.text(at: entityColumn) != nil || statement.isNull(at: column.index) else {
-                throw ObjectGraphError(.corruptStore, "The store is damaged: \(statement.columnName(column.index)) of a row with key \(statement.int64(at: 0)) has no destination entity", entityName: entity.name)
+                throw ObjectGraphError(
+                    .corruptStore,
+                    "The store is damaged: \(statement.columnName(column.index)) of a row with key \(statement.int64(at: 0)) has no destination entity",
+                    entityName: entity.name)
             }
             guard let name = statement.text(at: entityColumn) else { return .null }
             guard let space = spaces[name] else {
-                throw ObjectGraphError(.corruptStore, "The store is damaged: \(statement.columnName(column.index)) of a row with key \(statement.int64(at: 0)) refers to entity '\(name)', which it cannot hold", entityName: entity.name)
+                throw ObjectGraphError(
+                    .corruptStore,
+                    "The store is damaged: \(statement.columnName(column.index)) of a row with key \(statement.int64(at: 0)) refers to entity '\(name)', which it cannot hold",
+                    entityName: entity.name)
             }
             return try statement.reference(at: column.index, in: space)
         }

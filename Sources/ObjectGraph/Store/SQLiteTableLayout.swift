@@ -37,7 +37,8 @@ package struct SQLiteTableLayout {
     /// The layout of `root`'s table. Entities of the hierarchy declaring one attribute name with
     /// different types share an `ANY` column, unless `separatingTypes` (for databases without
     /// such a type): then each other type gets a column of its own.
-    package init(root: EntityDescription, model: ManagedObjectModel, relationshipLayout: RelationshipLayout, separatingTypes: Bool = false) {
+    package init(root: EntityDescription, model: ManagedObjectModel, relationshipLayout: RelationshipLayout, separatingTypes: Bool = false)
+    {
         self.root = root
         entities = model.kinds(of: root)
         var columns: [ColumnDefinition] = []
@@ -59,7 +60,9 @@ package struct SQLiteTableLayout {
                         if let own = kind.attribute(named: attribute.name) { renamed[ObjectIdentifier(own)] = name }
                     }
                 }
-                add(name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional, attributeType: attribute.type)
+                add(
+                    name, attribute.type.sqliteColumnType, required: entity === root && !attribute.isOptional, attributeType: attribute.type
+                )
             }
             for relationship in entity.ownRelationships where relationship.isToOne {
                 add(relationship.name, "INTEGER", required: false)

@@ -41,9 +41,12 @@ package final class SaveKeys {
     }
 
     /// The store's permanent ID for `objectID`.
-    func permanentID(of objectID: ManagedObjectID, referencedBy source: ManagedObjectID, through relationship: String) throws -> ManagedObjectID {
+    func permanentID(
+        of objectID: ManagedObjectID, referencedBy source: ManagedObjectID, through relationship: String
+    ) throws -> ManagedObjectID {
         if !objectID.isTemporaryID { return objectID }
-        return ManagedObjectID(space: idSpaces[objectID.entity.index], primaryKey: try key(of: objectID, referencedBy: source, through: relationship))
+        return ManagedObjectID(
+            space: idSpaces[objectID.entity.index], primaryKey: try key(of: objectID, referencedBy: source, through: relationship))
     }
 
     /// `values` with every to-one destination given its permanent ID.
@@ -67,12 +70,15 @@ package final class SaveKeys {
     }
 
     /// A value row must hold one value per attribute and to-one relationship of its entity.
-    package static func checkRow(_ values: [AttributeValue], of entity: EntityDescription, _ objectID: @autoclosure () -> ManagedObjectID) throws {
+    package static func checkRow(
+        _ values: [AttributeValue], of entity: EntityDescription, _ objectID: @autoclosure () -> ManagedObjectID
+    ) throws {
         let expected = entity.rowWidth
         guard values.count == expected else {
             let objectID = objectID()
             throw ObjectGraphError(
-                .invalidOperation, "Cannot save \(objectID.shortDescription): its row has \(values.count) values for \(expected) properties",
+                .invalidOperation,
+                "Cannot save \(objectID.shortDescription): its row has \(values.count) values for \(expected) properties",
                 entityName: entity.name, objectID: objectID)
         }
     }

@@ -42,7 +42,8 @@ package struct StoreBatchRequest {
         for start in stride(from: 0, to: count, by: Self.insertChunk) {
             var request = SaveRequest(contextName: contextName, author: author)
             request.inserts = try (start..<min(start + Self.insertChunk, count)).map {
-                SaveRequest.Insert(objectID: ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next()), values: try row($0))
+                SaveRequest.Insert(
+                    objectID: ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next()), values: try row($0))
             }
             inserted += try apply(request).map { ManagedObjectID(space: spaces[entity.index], primaryKey: $0) }
         }
@@ -50,7 +51,9 @@ package struct StoreBatchRequest {
     }
 
     /// The save that carries out a delete or an update, and the objects it changes.
-    private func saveRequest(model: ManagedObjectModel, read: (StoreFetchRequest) throws -> [Snapshot], spaces: [ObjectIDSpace]) throws -> (SaveRequest, [ManagedObjectID]) {
+    private func saveRequest(
+        model: ManagedObjectModel, read: (StoreFetchRequest) throws -> [Snapshot], spaces: [ObjectIDSpace]
+    ) throws -> (SaveRequest, [ManagedObjectID]) {
         var request = SaveRequest(contextName: contextName, author: author)
         func id(_ row: Snapshot) -> ManagedObjectID { ManagedObjectID(space: spaces[row.entityIndex], primaryKey: row.primaryKey) }
         switch operation {
@@ -74,7 +77,8 @@ package struct StoreBatchRequest {
             let deletedKinds = Set(model.kindIndexes[entity.index])
             var doomed: Set<ManagedObjectID>?
             for source in model.entities {
-                for relationship in source.toOneRelationships where model.kindIndexes[relationship.destinationIndex].contains(where: deletedKinds.contains) {
+                for relationship in source.toOneRelationships
+                where model.kindIndexes[relationship.destinationIndex].contains(where: deletedKinds.contains) {
                     let targets = deleted.filter { model.entity($0.entity, isKindOf: model.entities[relationship.destinationIndex]) }
                     guard !targets.isEmpty else { continue }
                     let skip = doomed ?? Set(deleted)
@@ -85,7 +89,8 @@ package struct StoreBatchRequest {
                     for row in try read(referencing) where !skip.contains(id(row)) {
                         var values = row.values
                         values[relationship.slot] = .null
-                        request.updates.append(SaveRequest.Update(objectID: id(row), changedAttributes: [relationship.slot], values: values))
+                        request.updates.append(
+                            SaveRequest.Update(objectID: id(row), changedAttributes: [relationship.slot], values: values))
                     }
                 }
             }

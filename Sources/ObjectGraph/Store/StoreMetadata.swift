@@ -62,7 +62,8 @@ extension PersistentStoreCoordinator {
     public static func migrationPlan(
         forStoreAt url: URL, to model: ManagedObjectModel, stages: [MigrationStage] = [], mappings: [MappingModel] = []
     ) throws -> String? {
-        try SQLiteStoreState.migrationPlan(path: SQLiteStoreState.fileSystemPath(url), to: model, stages: stages, mappings: mappings)?.description
+        try SQLiteStoreState.migrationPlan(path: SQLiteStoreState.fileSystemPath(url), to: model, stages: stages, mappings: mappings)?
+            .description
     }
 }
 

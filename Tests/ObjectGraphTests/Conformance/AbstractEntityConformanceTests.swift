@@ -1,13 +1,14 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Abstract entities cannot be instantiated, in every store alike.
 @Suite struct AbstractEntityConformanceTests {
     private static let abstractModel = """
-    { "name": "Shapes", "version": 1, "entities": [
-      { "name": "Shape", "abstract": true, "attributes": [ { "name": "label", "type": "string" } ] } ] }
-    """
+        { "name": "Shapes", "version": 1, "entities": [
+          { "name": "Shape", "abstract": true, "attributes": [ { "name": "label", "type": "string" } ] } ] }
+        """
 
     @Test(arguments: StoreKind.allCases)
     func abstractEntitiesCannotBeInserted(kind: StoreKind) throws {

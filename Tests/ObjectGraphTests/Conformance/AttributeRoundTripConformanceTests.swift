@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Every attribute type comes back exactly as written: saved, the store reopened (SQLite), read
@@ -27,7 +28,7 @@ import Testing
     func double(kind: StoreKind) throws {
         let values: [Double?] = [
             0.0, -0.0, 1.0, -2.0, .infinity, -.infinity, .leastNonzeroMagnitude, -.leastNormalMagnitude,
-            .greatestFiniteMagnitude, -1.5e-300, 0.1, .pi, 1e22, nil,
+            .greatestFiniteMagnitude, -1.5e-300, 0.1, .pi, 1e22, nil
         ]
         let read = try TestStore(kind).roundTrip("dbl", values)
         // Bit patterns, so that -0.0 is told apart from 0.0. By design (docs/ARCHITECTURE.md)
@@ -79,7 +80,7 @@ import Testing
     @Test(arguments: StoreKind.exceptPostgreSQL)
     func string(kind: StoreKind) throws {
         let values: [String?] = [
-            "", "plain", "ünïcödé 🎉 — 日本語", "e\u{301}", "é", "quotes ' and \"", "line\nbreak\ttab", "nul\u{0}inside", nil,
+            "", "plain", "ünïcödé 🎉 — 日本語", "e\u{301}", "é", "quotes ' and \"", "line\nbreak\ttab", "nul\u{0}inside", nil
         ]
         let read = try TestStore(kind).roundTrip("title", values)
         // Byte for byte: "é" and "e\u{301}" are equal Swift strings but different stored values.
@@ -101,7 +102,7 @@ import Testing
             Date(timeIntervalSinceReferenceDate: 0.000001),
             Date(timeIntervalSinceReferenceDate: -987654321.000123),
             Date(timeIntervalSince1970: 0),
-            .distantPast, .distantFuture, nil,
+            .distantPast, .distantFuture, nil
         ]
         let read = try TestStore(kind).roundTrip("stamp", values)
         #expect(read.map { $0?.timeIntervalSinceReferenceDate.bitPattern } == values.map { $0?.timeIntervalSinceReferenceDate.bitPattern })
@@ -131,7 +132,7 @@ import Testing
             URL(string: "https://example.com/über?q=ünïcödé"),
             URL(fileURLWithPath: "/tmp/some file.txt"),
             URL(string: "mailto:someone@example.com"),
-            nil,
+            nil
         ]
         #expect(values.dropLast().allSatisfy { $0 != nil })
         let read = try TestStore(kind).roundTrip("link", values)
@@ -144,7 +145,7 @@ import Testing
         let values: [Payload?] = [
             Payload(name: "full", tags: ["a", "b"], count: 3, weights: ["x": 0.5, "y": -2], nested: .init(flag: true, note: "ünï")),
             Payload(name: "", tags: [], count: Int.min, weights: [:], nested: nil),
-            nil,
+            nil
         ]
         #expect(try TestStore(kind).roundTrip("info", values) == values)
     }
@@ -173,10 +174,12 @@ import Testing
     func valueForKeyReturnsDocumentedTypes(kind: StoreKind) throws {
         let store = try TestStore(kind)
         try store.withNewContext { context in
-            try context.insertItem("A1", [
-                "i16": 1, "i64": 2, "dbl": 1.5, "flt": Float(2.5), "dec": Decimal(3), "stamp": Date(),
-                "blob": Data([1]), "uid": UUID(), "link": URL(string: "https://example.com")!, "info": ["a": 1],
-            ])
+            try context.insertItem(
+                "A1",
+                [
+                    "i16": 1, "i64": 2, "dbl": 1.5, "flt": Float(2.5), "dec": Decimal(3), "stamp": Date(),
+                    "blob": Data([1]), "uid": UUID(), "link": URL(string: "https://example.com")!, "info": ["a": 1]
+                ])
             try context.save()
         }
         try store.withNewContext { context in
@@ -208,7 +211,9 @@ import Testing
         try store.withNewContext { context in
             let item = try context.insertItem("A1", ["dbl": 2.5, "flt": Float(1.5)])
             try context.save()
-            for (key, nan) in [("dbl", Double.nan as Any), ("flt", Float.nan as Any), ("price", -Double.nan as Any), ("flt", Double.nan as Any)] {
+            for (key, nan) in [
+                ("dbl", Double.nan as Any), ("flt", Float.nan as Any), ("price", -Double.nan as Any), ("flt", Double.nan as Any)
+            ] {
                 let error = #expect(throws: ObjectGraphError.self) { try item.setValue(nan, forKey: key) }
                 #expect(error?.kind == .typeMismatch)
                 #expect(error?.entityName == "Item")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Batch insert, update and delete go straight to the store, in one transaction, the same way on
@@ -10,7 +11,8 @@ import Testing
         let store = try TestStore(kind)
         let live = store.newContext(name: "live")
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            let inserted = try context.execute(BatchInsertRequest(entityName: "Person", objects: (1...10).map { ["name": "P\($0)", "age": $0 * 10] }))
+            let inserted = try context.execute(
+                BatchInsertRequest(entityName: "Person", objects: (1...10).map { ["name": "P\($0)", "age": $0 * 10] }))
             #expect(inserted.count == 10)
             #expect(inserted.objectIDs.allSatisfy { !$0.isTemporaryID })
             #expect(context.registeredObjects.isEmpty, "no objects were made")
@@ -26,7 +28,10 @@ import Testing
         }
 
         let updated = try store.withNewContext { (context: ManagedObjectContext) throws in
-            try context.execute(BatchUpdateRequest(entityName: "Person", predicate: try FetchPredicate(format: "age <= 50"), propertiesToUpdate: ["city": "Oslo", "age": 5]))
+            try context.execute(
+                BatchUpdateRequest(
+                    entityName: "Person", predicate: try FetchPredicate(format: "age <= 50"), propertiesToUpdate: ["city": "Oslo", "age": 5]
+                ))
         }
         #expect(updated.count == 5)
         #expect(try store.storedCount("Person", "city == 'Oslo' AND age == 5") == 5)
@@ -69,7 +74,9 @@ import Testing
                 try context.execute(BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["code": "Z9"]))
             }
             #expect(unique?.kind == .constraintViolation)
-            #expect(unique?.message == "Cannot update Item objects: the new values break the uniqueness constraint on code; nothing was written.")
+            #expect(
+                unique?.message
+                    == "Cannot update Item objects: the new values break the uniqueness constraint on code; nothing was written.")
             let required = #expect(throws: ObjectGraphError.self) {
                 try context.execute(BatchUpdateRequest(entityName: "Item", propertiesToUpdate: ["code": nil]))
             }
@@ -111,22 +118,25 @@ import Testing
         let store = try TestStore(kind)
         let count = 12_345
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            let result = try context.execute(BatchInsertRequest(entityName: "Person", count: count) { index, values in
-                try values.setValue("P\(index)", forKey: "name")
-                try values.setValue(index % 90, forKey: "age")
-            })
+            let result = try context.execute(
+                BatchInsertRequest(entityName: "Person", count: count) { index, values in
+                    try values.setValue("P\(index)", forKey: "name")
+                    try values.setValue(index % 90, forKey: "age")
+                })
             #expect(result.count == count)
             #expect(Set(result.objectIDs).count == count)
             // A failure in the last chunk leaves nothing of the earlier ones.
             let failing = #expect(throws: ObjectGraphError.self) {
-                try context.execute(BatchInsertRequest(entityName: "Person", count: 11_000) { index, values in
-                    try values.setValue("Q\(index)", forKey: "name")
-                    try values.setValue(index == 10_999 ? "old" : 1, forKey: "age")
-                })
+                try context.execute(
+                    BatchInsertRequest(entityName: "Person", count: 11_000) { index, values in
+                        try values.setValue("Q\(index)", forKey: "name")
+                        try values.setValue(index == 10_999 ? "old" : 1, forKey: "age")
+                    })
             }
             #expect(failing?.kind == .typeMismatch)
             let unknown = #expect(throws: ObjectGraphError.self) {
-                try context.execute(BatchInsertRequest(entityName: "Person", count: 1) { _, values in try values.setValue(1, forKey: "agee") })
+                try context.execute(
+                    BatchInsertRequest(entityName: "Person", count: 1) { _, values in try values.setValue(1, forKey: "agee") })
             }
             #expect(unknown?.message == "Person has no attribute named 'agee'; did you mean 'age'?")
         }
@@ -145,20 +155,21 @@ import Testing
         let uid = UUID()
         let link = try #require(URL(string: "https://example.com/a?b=1"))
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            _ = try context.execute(BatchInsertRequest(entityName: "Item", count: 1) { _, values in
-                try values.setValue("T1", forKey: "code")
-                try values.setValue(Int16(-3), forKey: "i16")
-                try values.setValue(Int32(70_000), forKey: "i32")
-                try values.setValue(Int(1 << 40), forKey: "i64")
-                try values.setValue(2.5, forKey: "dbl")
-                try values.setValue(Float(0.5), forKey: "flt")
-                try values.setValue(Decimal(string: "1.25")!, forKey: "dec")
-                try values.setValue(false, forKey: "flag")
-                try values.setValue(stamp, forKey: "stamp")
-                try values.setValue(Data([1, 2, 3]), forKey: "blob")
-                try values.setValue(uid, forKey: "uid")
-                try values.setValue(link, forKey: "link")
-            })
+            _ = try context.execute(
+                BatchInsertRequest(entityName: "Item", count: 1) { _, values in
+                    try values.setValue("T1", forKey: "code")
+                    try values.setValue(Int16(-3), forKey: "i16")
+                    try values.setValue(Int32(70_000), forKey: "i32")
+                    try values.setValue(Int(1 << 40), forKey: "i64")
+                    try values.setValue(2.5, forKey: "dbl")
+                    try values.setValue(Float(0.5), forKey: "flt")
+                    try values.setValue(Decimal(string: "1.25")!, forKey: "dec")
+                    try values.setValue(false, forKey: "flag")
+                    try values.setValue(stamp, forKey: "stamp")
+                    try values.setValue(Data([1, 2, 3]), forKey: "blob")
+                    try values.setValue(uid, forKey: "uid")
+                    try values.setValue(link, forKey: "link")
+                })
             let item = try #require(try context.item("T1"))
             #expect(try item.value(forKey: "i16", as: Int16.self) == -3)
             #expect(try item.value(forKey: "i32", as: Int32.self) == 70_000)
@@ -175,10 +186,14 @@ import Testing
 
             // A typed value that does not fit is refused as an untyped one is.
             let typed = #expect(throws: ObjectGraphError.self) {
-                try context.execute(BatchInsertRequest(entityName: "Item", count: 1) { _, values in try values.setValue(Int32(70_000), forKey: "i16") })
+                try context.execute(
+                    BatchInsertRequest(entityName: "Item", count: 1) { _, values in try values.setValue(Int32(70_000), forKey: "i16") })
             }
             let untyped = #expect(throws: ObjectGraphError.self) {
-                try context.execute(BatchInsertRequest(entityName: "Item", count: 1) { _, values in try values.setValue(Int32(70_000) as Any?, forKey: "i16") })
+                try context.execute(
+                    BatchInsertRequest(entityName: "Item", count: 1) { _, values in
+                        try values.setValue(Int32(70_000) as Any?, forKey: "i16")
+                    })
             }
             #expect(typed?.kind == .typeMismatch)
             #expect(typed?.message == untyped?.message)
@@ -192,21 +207,22 @@ import Testing
     func keysMaySwitchOrderFromObjectToObject(kind: StoreKind) throws {
         let store = try TestStore(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            _ = try context.execute(BatchInsertRequest(entityName: "Person", count: 300) { index, values in
-                let name = String(repeating: "n", count: index % 40) + "\(index)"
-                switch index % 3 {
-                case 0:
-                    try values.setValue(name, forKey: "name")
-                    try values.setValue(index, forKey: "age")
-                    try values.setValue("c\(index)", forKey: "city")
-                case 1:
-                    try values.setValue(index, forKey: "age")
-                    try values.setValue(name, forKey: "name")
-                default:
-                    try values.setValue("c\(index)", forKey: "city")
-                    try values.setValue(name, forKey: "name")
-                }
-            })
+            _ = try context.execute(
+                BatchInsertRequest(entityName: "Person", count: 300) { index, values in
+                    let name = String(repeating: "n", count: index % 40) + "\(index)"
+                    switch index % 3 {
+                    case 0:
+                        try values.setValue(name, forKey: "name")
+                        try values.setValue(index, forKey: "age")
+                        try values.setValue("c\(index)", forKey: "city")
+                    case 1:
+                        try values.setValue(index, forKey: "age")
+                        try values.setValue(name, forKey: "name")
+                    default:
+                        try values.setValue("c\(index)", forKey: "city")
+                        try values.setValue(name, forKey: "name")
+                    }
+                })
             for person in try context.objects("Person") {
                 let name = try #require(try person.value(forKey: "name", as: String.self))
                 let index = try #require(Int(name.drop { $0 == "n" }))
@@ -223,9 +239,10 @@ import Testing
         let store = try TestStore(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
             let missing = #expect(throws: ObjectGraphError.self) {
-                try context.execute(BatchInsertRequest(entityName: "Person", count: 7_000) { index, values in
-                    if index != 6_500 { try values.setValue("P\(index)", forKey: "name") }
-                })
+                try context.execute(
+                    BatchInsertRequest(entityName: "Person", count: 7_000) { index, values in
+                        if index != 6_500 { try values.setValue("P\(index)", forKey: "name") }
+                    })
             }
             #expect(missing?.kind == .constraintViolation)
             #expect(missing?.key == "name")
@@ -241,11 +258,12 @@ import Testing
         let store = try TestStore(kind, model: InheritanceModel.load)
         try store.withNewContext { (context: ManagedObjectContext) throws in
             let missing = #expect(throws: ObjectGraphError.self) {
-                try context.execute(BatchInsertRequest(entityName: "Book", count: 2) { index, values in
-                    try values.setValue("Dune \(index)", forKey: "title")
-                    try values.setValue("B\(index)", forKey: "sku")
-                    if index == 0 { try values.setValue(412, forKey: "pages") }
-                })
+                try context.execute(
+                    BatchInsertRequest(entityName: "Book", count: 2) { index, values in
+                        try values.setValue("Dune \(index)", forKey: "title")
+                        try values.setValue("B\(index)", forKey: "sku")
+                        if index == 0 { try values.setValue(412, forKey: "pages") }
+                    })
             }
             #expect(missing?.kind == .constraintViolation)
             #expect(missing?.key == "pages")
@@ -262,13 +280,16 @@ import Testing
     func theObjectsChangedAreTheOnesReported(kind: StoreKind) throws {
         let store = try TestStore(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            _ = try context.execute(BatchInsertRequest(entityName: "Person", count: 50) { index, values in
-                try values.setValue("P\(index)", forKey: "name")
-                try values.setValue(index, forKey: "age")
-            })
+            _ = try context.execute(
+                BatchInsertRequest(entityName: "Person", count: 50) { index, values in
+                    try values.setValue("P\(index)", forKey: "name")
+                    try values.setValue(index, forKey: "age")
+                })
             let young = Set(try context.objects("Person", where: "age < 20").map(\.objectID))
             #expect(young.count == 20)
-            let updated = try context.execute(BatchUpdateRequest(entityName: "Person", predicate: try FetchPredicate(format: "age < 20"), propertiesToUpdate: ["city": "Oslo"]))
+            let updated = try context.execute(
+                BatchUpdateRequest(
+                    entityName: "Person", predicate: try FetchPredicate(format: "age < 20"), propertiesToUpdate: ["city": "Oslo"]))
             #expect(Set(updated.objectIDs) == young)
             #expect(updated.count == 20)
             let deleted = try context.execute(BatchDeleteRequest(entityName: "Person", predicate: try FetchPredicate(format: "age < 20")))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// `fetch(_:batchSize:)` returns every result in order, loads objects one batch at a time and
@@ -38,7 +39,9 @@ import Testing
             #expect(try context.fetch(try request("Item"), batchSize: 10).objectIDs.count == 1_000)
             var batched = try request("Item", where: "code < 'C0010'", sortedBy: ["code"])
             batched.fetchBatchSize = 4
-            #expect(try context.fetch(batched).map { try $0.value(forKey: "code", as: String.self) ?? "" } == (0..<10).map { String(format: "C%04d", $0) })
+            #expect(
+                try context.fetch(batched).map { try $0.value(forKey: "code", as: String.self) ?? "" }
+                    == (0..<10).map { String(format: "C%04d", $0) })
         }
     }
 

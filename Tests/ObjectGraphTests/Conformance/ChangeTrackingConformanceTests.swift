@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// What a context knows about its unsaved changes, and how it discards them.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Child contexts: a child reads through its parent (unsaved changes included), its save goes

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Custom validation: rules registered per entity, overridable hooks on subclasses, and
@@ -132,10 +133,11 @@ final class PhaseLog: Sendable {
         }
         // willSave() named the new author, so it runs again (Core Data's loop), and changes
         // nothing the second time.
-        #expect(TrackedAuthor.events == [
-            "awakeFromInsert", "willSave inserted", "willSave inserted", "didSave", "willSave updated", "didSave",
-            "prepareForDeletion", "willSave deleted", "didSave",
-        ])
+        #expect(
+            TrackedAuthor.events == [
+                "awakeFromInsert", "willSave inserted", "willSave inserted", "didSave", "willSave updated", "didSave",
+                "prepareForDeletion", "willSave deleted", "didSave"
+            ])
         #expect(try store.storedCount("Author") == 0)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// When delete rules are followed, as in Core Data: `delete(_:)` marks the object deleted at
@@ -111,7 +112,8 @@ import Testing
         let store = try TestStore.graph(kind)
         try store.insertGraphLibrary()
         try store.withNewContext { context in
-            let books = FetchRequest<ManagedObject>(entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "title")])
+            let books = FetchRequest<ManagedObject>(
+                entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "title")])
             let controller = FetchedResultsController(fetchRequest: books, managedObjectContext: context)
             let changes = BookChanges()
             controller.delegate = changes
@@ -136,7 +138,9 @@ import Testing
             #expect(context.deletedObjects.count == 1)
             let (_, willSave) = try recordChanges(of: context, .willSave) { try context.save() }
             #expect(willSave.first?.deletedObjectIDs.count == 5, "Ann, her two books and Dune's two chapters")
-            let updated = try willSave.first?.updatedObjectIDs.map { try context.existingObject(with: $0).value(forKey: "name", as: String.self) }
+            let updated = try willSave.first?.updatedObjectIDs.map {
+                try context.existingObject(with: $0).value(forKey: "name", as: String.self)
+            }
             #expect(Set(updated ?? []) == ["scifi", "Acme"])
         }
         #expect(try store.storedCount("Author") == 1)
@@ -189,10 +193,12 @@ import Testing
 
         override func prepareForDeletion() {
             let author = try? relatedObject(forKey: "author")
-            preparations.append((
-                isDeleted, try? author?.value(forKey: "name", as: String.self),
-                (try? author?.relatedObjects(forKey: "books").contains(self)) == true,
-                (try? relatedObjects(forKey: "chapters").count) ?? -1))
+            preparations.append(
+                (
+                    isDeleted, try? author?.value(forKey: "name", as: String.self),
+                    (try? author?.relatedObjects(forKey: "books").contains(self)) == true,
+                    (try? relatedObjects(forKey: "chapters").count) ?? -1
+                ))
             if deletesPublisher, let publisher = try? relatedObject(forKey: "publisher") {
                 managedObjectContext?.delete(publisher)
             }
@@ -208,7 +214,8 @@ import Testing
             try book.setValue(title, forKey: "title")
             try book.setValue(ann, forKey: "author")
         }
-        try dune.addRelatedObjects([try context.insert("Chapter", ["title": "c1"]), try context.insert("Chapter", ["title": "c2"])], forKey: "chapters")
+        try dune.addRelatedObjects(
+            [try context.insert("Chapter", ["title": "c1"]), try context.insert("Chapter", ["title": "c2"])], forKey: "chapters")
         try context.insert("Publisher", ["name": "Acme", "catalog": Set<ManagedObject>([dune])])
         try context.save()
         return (ann, dune, emma)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Delete rules are applied to the graph in memory when the event of the delete ends (as in Core
@@ -63,7 +64,9 @@ import Testing
             context.delete(acme)
             let error = #expect(throws: ObjectGraphError.self) { try context.save() }
             #expect(error?.kind == .validation)
-            #expect(error?.message.contains("Publisher/p1, catalog: cannot be deleted while catalog holds 1 object (Book/p1); its delete rule is deny") == true)
+            #expect(
+                error?.message.contains(
+                    "Publisher/p1, catalog: cannot be deleted while catalog holds 1 object (Book/p1); its delete rule is deny") == true)
             #expect(error?.validationFailures.first?.key == "catalog")
             #expect(acme.isDeleted, "a refused save keeps the context's changes")
             context.rollback()
@@ -164,7 +167,8 @@ import Testing
             try context.save()
         }
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            let authors = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "name")]))
+            let authors = try context.fetch(
+                FetchRequest<ManagedObject>(entityName: "Author", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "name")]))
             // Deleted from the highest key down: the batches reach both ways.
             let doomed = authors.filter { (try? $0.value(forKey: "name", as: String.self))?.hasSuffix("7") == false }
                 .sorted { ($0.objectID.primaryKey ?? 0) > ($1.objectID.primaryKey ?? 0) }

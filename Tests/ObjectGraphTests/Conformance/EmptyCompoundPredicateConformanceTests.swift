@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Compounds of no predicates, as Core Data's `NSCompoundPredicate` evaluates them: an empty AND

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Faults as Core Data exposes them: `hasFault(forRelationshipNamed:)` and the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Core Data's fetch request options: the typed `entity`, `includesPropertyValues`,
@@ -33,7 +34,8 @@ import Testing
             try context.save()
         }
         try store.withNewContext { context in
-            var request = FetchRequest<ManagedObject>(entityName: "Person", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "name")])
+            var request = FetchRequest<ManagedObject>(
+                entityName: "Person", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "name")])
             request.includesPropertyValues = false
             let unsaved = try context.insertPerson("Cy")
             let people = try context.fetch(request)

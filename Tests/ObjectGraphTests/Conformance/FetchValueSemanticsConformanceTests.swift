@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Comparisons and ordering of values that stores represent differently from Swift: decimals
@@ -37,9 +38,11 @@ import Testing
         try store.withNewContext { context in
             // A precomposed é, B e + combining acute (equal as Swift strings), C "f", D "".
             try Self.insert(context, "title", ["\u{E9}", "e\u{301}", "f", ""], save: saved)
-            let precomposed = FetchRequest<ManagedObject>(entityName: "Item", predicate: try FetchPredicate(format: "title == %@", "\u{E9}"))
+            let precomposed = FetchRequest<ManagedObject>(
+                entityName: "Item", predicate: try FetchPredicate(format: "title == %@", "\u{E9}"))
             #expect(try context.fetch(precomposed).map(\.label) == ["A"])
-            let decomposed = FetchRequest<ManagedObject>(entityName: "Item", predicate: try FetchPredicate(format: "title == %@", "e\u{301}"))
+            let decomposed = FetchRequest<ManagedObject>(
+                entityName: "Item", predicate: try FetchPredicate(format: "title == %@", "e\u{301}"))
             #expect(try context.fetch(decomposed).map(\.label) == ["B"])
             #expect(try context.objects("Item", sortedBy: ["title"]).map(\.label) == ["D", "B", "C", "A"])
             #expect(try context.objects("Item", where: "title < 'f'").map(\.label) == ["B", "D"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// `FetchedResultsController`: sections and index paths, and the delegate's account of saves
@@ -57,7 +58,8 @@ import Testing
     }
 
     private static func request() -> FetchRequest<ManagedObject> {
-        FetchRequest(entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "genre"), FetchSortDescriptor(key: "title")])
+        FetchRequest(
+            entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "genre"), FetchSortDescriptor(key: "title")])
     }
 
     /// A fetched controller of the books by genre in `context`, and the recorder it tells (the
@@ -71,14 +73,17 @@ import Testing
     }
 
     private static func titles(_ controller: FetchedResultsController<ManagedObject>) -> [[String]] {
-        (controller.sections ?? []).map { section in section.objects.map { ((try? $0.value(forKey: "title", as: String.self)) ?? nil) ?? "?" } }
+        (controller.sections ?? []).map { section in
+            section.objects.map { ((try? $0.value(forKey: "title", as: String.self)) ?? nil) ?? "?" }
+        }
     }
 
     @Test(arguments: StoreKind.allCases)
     func sectionsAndIndexPaths(kind: StoreKind) throws {
         let store = try Self.store(kind)
         try store.withNewContext { context throws in
-            let controller = FetchedResultsController(fetchRequest: Self.request(), managedObjectContext: context, sectionNameKeyPath: "genre")
+            let controller = FetchedResultsController(
+                fetchRequest: Self.request(), managedObjectContext: context, sectionNameKeyPath: "genre")
             #expect(controller.fetchedObjects == nil)
             try controller.performFetch()
             #expect(controller.sections?.map(\.name) == ["novel", "sf"])
@@ -102,10 +107,14 @@ import Testing
     func requestsItCannotFollowAreRefused(kind: StoreKind) throws {
         let store = try Self.store(kind)
         try store.withNewContext { context throws in
-            let unsorted = FetchedResultsController(fetchRequest: FetchRequest<ManagedObject>(entityName: "Book"), managedObjectContext: context)
+            let unsorted = FetchedResultsController(
+                fetchRequest: FetchRequest<ManagedObject>(entityName: "Book"), managedObjectContext: context)
             let none = #expect(throws: ObjectGraphError.self) { try unsorted.performFetch() }
-            #expect(none?.message == "a FetchedResultsController needs a fetch request with sort descriptors: they order its sections and objects")
-            let byTitle = FetchRequest<ManagedObject>(entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "title")])
+            #expect(
+                none?.message
+                    == "a FetchedResultsController needs a fetch request with sort descriptors: they order its sections and objects")
+            let byTitle = FetchRequest<ManagedObject>(
+                entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "title")])
             let mismatched = FetchedResultsController(fetchRequest: byTitle, managedObjectContext: context, sectionNameKeyPath: "genre")
             let error = #expect(throws: ObjectGraphError.self) { try mismatched.performFetch() }
             #expect(error?.kind == .invalidOperation)
@@ -239,9 +248,9 @@ import Testing
     }
 }
 
-private extension ManagedObjectContext {
+extension ManagedObjectContext {
     @discardableResult
-    func insertBook(_ title: String, _ genre: String?) throws -> ManagedObject {
+    fileprivate func insertBook(_ title: String, _ genre: String?) throws -> ManagedObject {
         let book = try insertNewObject(forEntityName: "Book")
         try book.setValue(title, forKey: "title")
         try book.setValue(genre, forKey: "genre")

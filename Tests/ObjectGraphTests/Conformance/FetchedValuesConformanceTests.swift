@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Values results (Core Data's dictionary result type): properties, grouping, aggregates,
@@ -8,7 +9,9 @@ import Testing
     private func makePeople(_ kind: StoreKind) throws -> TestStore {
         let store = try TestStore(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
-            for (name, age, city) in [("Ann", 30, "Oslo"), ("Bob", 40, "Oslo"), ("Cy", 20, "Rome"), ("Di", 50, "Oslo"), ("Ed", 35, nil)] as [(String, Int, String?)] {
+            for (name, age, city) in [("Ann", 30, "Oslo"), ("Bob", 40, "Oslo"), ("Cy", 20, "Rome"), ("Di", 50, "Oslo"), ("Ed", 35, nil)]
+                as [(String, Int, String?)]
+            {
                 try context.insertPerson(name, age: age, city: city)
             }
             try context.save()
@@ -21,7 +24,10 @@ import Testing
         let store = try makePeople(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
             var request = FetchRequest<FetchedValues>(entityName: "Person")
-            request.propertiesToFetch = [.attribute("city"), .count(as: "people"), .aggregate(.average, of: "age", as: "meanAge"), .aggregate(.max, of: "name", as: "last")]
+            request.propertiesToFetch = [
+                .attribute("city"), .count(as: "people"), .aggregate(.average, of: "age", as: "meanAge"),
+                .aggregate(.max, of: "name", as: "last")
+            ]
             request.propertiesToGroupBy = ["city"]
             request.sortDescriptors = [FetchSortDescriptor(key: "meanAge", ascending: false)]
             let rows = try context.fetch(request)
@@ -40,11 +46,20 @@ import Testing
             #expect(try context.fetch(request).map { $0["city"] as? String } == ["Oslo", "Rome"])
 
             var totals = FetchRequest<FetchedValues>(entityName: "Person", predicate: try FetchPredicate(format: "age >= 30"))
-            totals.propertiesToFetch = [.count(as: "n"), .aggregate(.sum, of: "age", as: "years"), .aggregate(.min, of: "age", as: "youngest")]
-            #expect(try context.fetch(totals) == [FetchedValues(names: ["n", "years", "youngest"], values: [.integer(4), .integer(155), .integer(30)], types: [.integer64, .integer64, .integer32])])
+            totals.propertiesToFetch = [
+                .count(as: "n"), .aggregate(.sum, of: "age", as: "years"), .aggregate(.min, of: "age", as: "youngest")
+            ]
+            #expect(
+                try context.fetch(totals) == [
+                    FetchedValues(
+                        names: ["n", "years", "youngest"], values: [.integer(4), .integer(155), .integer(30)],
+                        types: [.integer64, .integer64, .integer32])
+                ])
             totals.predicate = FetchPredicate.falsePredicate
             let empty = try context.fetch(totals)
-            #expect(empty.count == 1 && empty[0].value("n", as: Int.self) == 0 && empty[0].value("years", as: Int.self) == 0 && empty[0]["youngest"] == nil)
+            #expect(
+                empty.count == 1 && empty[0].value("n", as: Int.self) == 0 && empty[0].value("years", as: Int.self) == 0
+                    && empty[0]["youngest"] == nil)
         }
     }
 
@@ -146,7 +161,8 @@ import Testing
             try context.insert("Book", ["title": "Dune", "author": ann])
             try context.insert("Book", ["title": "Solo"])
             try context.save()
-            var request = FetchRequest<FetchedValues>(entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "title")])
+            var request = FetchRequest<FetchedValues>(
+                entityName: "Book", predicate: nil, sortDescriptors: [FetchSortDescriptor(key: "title")])
             request.propertiesToFetch = [.attribute("title"), .attribute("author")]
             let rows = try context.fetch(request)
             #expect(rows.map { $0["author"] as? ManagedObjectID } == [ann.objectID, nil])

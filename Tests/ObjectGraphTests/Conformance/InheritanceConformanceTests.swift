@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Entity inheritance: sub-entities inherit properties, a fetch of a parent returns its
@@ -59,7 +60,9 @@ import Testing
             #expect(try algebra.relatedName("shelf", "label") == "A")
             #expect(try algebra.names("readers") == ["Ann"])
 
-            let error = #expect(throws: ObjectGraphError.self) { try reader.addRelatedObject(try context.one("Magazine", "title", "Wired"), forKey: "books") }
+            let error = #expect(throws: ObjectGraphError.self) {
+                try reader.addRelatedObject(try context.one("Magazine", "title", "Wired"), forKey: "books")
+            }
             #expect(error?.kind == .typeMismatch)
             #expect(error?.message.contains("Reader.books holds Book objects; Magazine/p") == true)
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// `value(forKeyPath:)`: to-one chains, a to-many's member values and collection operators, as
@@ -25,7 +26,9 @@ import Testing
             let ann = try context.insertNewObject(forEntityName: "Author")
             try ann.setValue("Ann", forKey: "name")
             try context.insertNewObject(forEntityName: "Author").setValue("Nobody", forKey: "name")
-            for (title, pages, price, day) in [("Dune", 412, "9.99", 1.0), ("Emma", 300, "5.01", 2.0), ("Notes", nil, nil, 3.0)] as [(String, Int?, String?, Double)] {
+            for (title, pages, price, day) in [("Dune", 412, "9.99", 1.0), ("Emma", 300, "5.01", 2.0), ("Notes", nil, nil, 3.0)]
+                as [(String, Int?, String?, Double)]
+            {
                 let book = try context.insertNewObject(forEntityName: "Book")
                 try book.setValue(title, forKey: "title")
                 try book.setValue(pages, forKey: "pages")
@@ -97,13 +100,22 @@ import Testing
 
     @Test(arguments: [
         ("books.titel", ObjectGraphError.Kind.unknownKey, "Book has no attribute named 'titel'; did you mean 'title'?"),
-        ("books.chapters.title", .invalidOperation, "Author cannot read the key path 'books.chapters.title': it continues after Author.books, a to-many; read each member's key path instead"),
-        ("books.@total.pages", .invalidOperation, "Author cannot read the key path 'books.@total.pages': @total is not a collection operator (@count, @sum, @avg, @min, @max)"),
-        ("books.@sum.title", .invalidOperation, "Author cannot read the key path 'books.@sum.title': @sum applies to numbers (and dates and strings for @min and @max), not to Book.title, a string attribute"),
+        (
+            "books.chapters.title", .invalidOperation,
+            "Author cannot read the key path 'books.chapters.title': it continues after Author.books, a to-many; read each member's key path instead"
+        ),
+        (
+            "books.@total.pages", .invalidOperation,
+            "Author cannot read the key path 'books.@total.pages': @total is not a collection operator (@count, @sum, @avg, @min, @max)"
+        ),
+        (
+            "books.@sum.title", .invalidOperation,
+            "Author cannot read the key path 'books.@sum.title': @sum applies to numbers (and dates and strings for @min and @max), not to Book.title, a string attribute"
+        ),
         ("books.@sum", .invalidOperation, "Author cannot read the key path 'books.@sum': @sum is followed by one attribute of Book"),
         ("@count", .invalidOperation, "Author cannot read the key path '@count': @count follows a to-many relationship"),
         ("name.length", .typeMismatch, "Author.name is an attribute, not a relationship"),
-        ("books..title", .invalidOperation, "Author cannot read the key path 'books..title': it has an empty key"),
+        ("books..title", .invalidOperation, "Author cannot read the key path 'books..title': it has an empty key")
     ])
     func pathsItCannotReadAreClearErrors(keyPath: String, kind: ObjectGraphError.Kind, message: String) throws {
         let store = try Self.shelf(.inMemory)

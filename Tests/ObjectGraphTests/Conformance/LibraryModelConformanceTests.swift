@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The shipped Library model (Models/Library.json, a test resource) on every store: its
@@ -21,7 +22,8 @@ import Testing
 
     /// Inserts a valid Book by `author`.
     @discardableResult
-    static func insertBook(_ title: String, isbn: String, author: ManagedObject?, in context: ManagedObjectContext) throws -> ManagedObject {
+    static func insertBook(_ title: String, isbn: String, author: ManagedObject?, in context: ManagedObjectContext) throws -> ManagedObject
+    {
         try context.insert("Book", ["id": UUID(), "isbn": isbn, "title": title, "author": author])
     }
 
@@ -34,8 +36,12 @@ import Testing
     /// Inserts a valid Loan of `book` to `member`.
     @discardableResult
     static func insertLoan(_ book: ManagedObject?, to member: ManagedObject?, in context: ManagedObjectContext) throws -> ManagedObject {
-        try context.insert("Loan", ["id": UUID(), "book": book, "member": member,
-                                    "borrowedAt": Date(timeIntervalSinceReferenceDate: 0), "dueAt": Date(timeIntervalSinceReferenceDate: 86_400)])
+        try context.insert(
+            "Loan",
+            [
+                "id": UUID(), "book": book, "member": member,
+                "borrowedAt": Date(timeIntervalSinceReferenceDate: 0), "dueAt": Date(timeIntervalSinceReferenceDate: 86_400)
+            ])
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -109,12 +115,13 @@ import Testing
             let error = #expect(throws: ObjectGraphError.self) { try context.save() }
             #expect(error?.kind == .validation)
             let failed = Set((error?.validationFailures ?? []).map { "\($0.entityName).\($0.key ?? "")" })
-            #expect(failed == [
-                "Author.name", "Author.born", "Author.rating",
-                "Book.isbn", "Book.pageCount", "Book.price",
-                "Loan.renewals", "Loan.dueAt", "Loan.book", "Loan.member",
-                "Member.email",
-            ])
+            #expect(
+                failed == [
+                    "Author.name", "Author.born", "Author.rating",
+                    "Book.isbn", "Book.pageCount", "Book.price",
+                    "Loan.renewals", "Loan.dueAt", "Loan.book", "Loan.member",
+                    "Member.email"
+                ])
         }
         #expect(try store.storedCount("Book") == 0)
     }
@@ -200,7 +207,8 @@ import Testing
             }
             #expect(borrowed.sorted() == ["Dune by Ann", "Ulysses by Bob"])
             let duneLoans = try context.one("Book", "title", "Dune").relatedObjects(forKey: "loans")
-            #expect(Set(try duneLoans.compactMap { try $0.relatedObject(forKey: "member")?.get("name", as: String.self) }) == ["Ada", "Grace"])
+            #expect(
+                Set(try duneLoans.compactMap { try $0.relatedObject(forKey: "member")?.get("name", as: String.self) }) == ["Ada", "Grace"])
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// `context.results(for:)`: the results now, then again after each save, merge and reported

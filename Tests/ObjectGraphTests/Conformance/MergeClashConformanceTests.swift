@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A merge that would change a property the context has changed and not saved: it is held back

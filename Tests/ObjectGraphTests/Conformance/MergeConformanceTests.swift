@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Several contexts on one store: did-save notifications, merging them by hand and
@@ -66,7 +67,8 @@ import Testing
             try item.setValue("reader's note", forKey: "note")
         }
         let received = Received()
-        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveNotification, object: writer, queue: nil) { received.append(ContextChanges($0)!) }
+        let observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.didSaveNotification, object: writer, queue: nil)
+        { received.append(ContextChanges($0)!) }
         defer { NotificationCenter.default.removeObserver(observer) }
         try writer.performAndWait {
             let item = try writer.existingObject(with: id)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Optimistic locking: a save that would overwrite a row changed elsewhere since the context read
@@ -144,7 +145,9 @@ import Testing
         #expect(throws: Refused()) { try race.weSave(["title": "ours"], policy: .custom(RefuseAll())) }
         #expect(try race.stored("title") == "theirs")
         // With `.error` as its base, what the resolver leaves is the usual merge conflict.
-        let error = try #require(throws: ObjectGraphError.self) { try race.weSave([:], policy: .custom(KeepLongerTitle(basePolicy: .error))) }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try race.weSave([:], policy: .custom(KeepLongerTitle(basePolicy: .error)))
+        }
         #expect(error.kind == .mergeConflict)
         #expect(error.message.contains("the merge policy is .custom(KeepLongerTitle, base .error)"), "\(error.message)")
     }
@@ -348,16 +351,24 @@ import Testing
             try context.insertItem("FRESH")
             let error = try #require(throws: ObjectGraphError.self) { try context.save() }
             #expect(error.kind == .mergeConflict)
-            #expect(error.message.hasPrefix("Cannot save: 2 inserted objects with the uniqueness-constrained values of a stored object, and the merge policy is .error; nothing was written."))
+            #expect(
+                error.message.hasPrefix(
+                    "Cannot save: 2 inserted objects with the uniqueness-constrained values of a stored object, and the merge policy is .error; nothing was written."
+                ))
             #expect(error.key == "code")
-            let conflicts = error.mergeConflicts.sorted { $0.conflictingObjectID?.primaryKey ?? 0 < $1.conflictingObjectID?.primaryKey ?? 0 }
+            let conflicts = error.mergeConflicts.sorted {
+                $0.conflictingObjectID?.primaryKey ?? 0 < $1.conflictingObjectID?.primaryKey ?? 0
+            }
             #expect(conflicts.map(\.kind) == [.uniqueness(keys: ["code"]), .uniqueness(keys: ["code"])])
             #expect(conflicts.map(\.objectID) == [duplicate.objectID, twin.objectID])
             #expect(conflicts.map(\.conflictingObjectID) == [firstID, secondID])
             #expect(conflicts[0].theirValue(forKey: "title") as? String == "stored")
             #expect(conflicts[0].ourValue(forKey: "title") as? String == "inserted")
             #expect(conflicts[1].theirValue(forKey: "title") as? String == "stored twin")
-            #expect(conflicts[0].description == "\(duplicate.objectID.shortDescription) has the same code as the stored \(firstID.shortDescription) (code = \"DUP\"; uniqueness constraint on code)")
+            #expect(
+                conflicts[0].description
+                    == "\(duplicate.objectID.shortDescription) has the same code as the stored \(firstID.shortDescription) (code = \"DUP\"; uniqueness constraint on code)"
+            )
             // Nothing was written, and the context keeps its inserts.
             #expect(context.insertedObjects.count == 3)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// NaN dates and numbers are refused with an error wherever a program can hand them over —
@@ -32,7 +33,8 @@ import Testing
         let store = try TestStore(kind)
         try store.withNewContext { context in
             let insert = try #require(throws: ObjectGraphError.self) {
-                try context.execute(BatchInsertRequest(entityName: "Item", objects: [["code": "A1"], ["code": "B2", "stamp": Self.nanDate]]))
+                try context.execute(
+                    BatchInsertRequest(entityName: "Item", objects: [["code": "A1"], ["code": "B2", "stamp": Self.nanDate]]))
             }
             #expect(insert.kind == .typeMismatch)
             #expect(insert.message.contains("NaN"), "\(insert.message)")

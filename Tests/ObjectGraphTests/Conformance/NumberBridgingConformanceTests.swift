@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Numbers and booleans come out of `value(forKey:)` and the other `Any` results as `NSNumber`,
 /// so Core Data's `as? Int` habit works for every width, and an `NSNumber` goes back in (a
 /// setter, a predicate argument) as the Swift number it holds, under the same exact rules.
 @Suite struct NumberBridgingConformanceTests {
-    private static var values: [String: Any?] { ["i16": Int16(-7), "i32": Int32(70_000), "i64": Int64.max, "dbl": 2.5, "flt": Float(0.5), "flag": false] }
+    private static var values: [String: Any?] {
+        ["i16": Int16(-7), "i32": Int32(70_000), "i64": Int64.max, "dbl": 2.5, "flt": Float(0.5), "flag": false]
+    }
 
     @Test(arguments: StoreKind.allCases)
     func numbersReadAsAnyWidthTheyFit(kind: StoreKind) throws {
@@ -59,7 +62,7 @@ import Testing
         ("i32", NSNumber(value: true), ["Item.i32", "Bool true"]),
         ("flag", NSNumber(value: 1), ["Item.flag", "boolean", "Int64 1"]),
         ("i16", NSNumber(value: 70_000), ["Item.i16", "out of range"]),
-        ("flt", NSNumber(value: 0.1), ["Item.flt", "not exactly representable"]),
+        ("flt", NSNumber(value: 0.1), ["Item.flt", "not exactly representable"])
     ])
     func anNSNumberMeetsTheRulesOfItsSwiftValue(key: String, number: NSNumber, words: [String]) throws {
         let store = try TestStore(.inMemory)
@@ -83,11 +86,14 @@ import Testing
         try store.withNewContext { context in
             let item = try #require(try context.item("N1"))
             for key in ["i16", "i32", "i64", "dbl", "flag"] {
-                let found = try context.objects("Item", where: "\(key) == %@ AND code == 'N1'", arguments: [try item.value(forKey: key) as Any])
+                let found = try context.objects(
+                    "Item", where: "\(key) == %@ AND code == 'N1'", arguments: [try item.value(forKey: key) as Any])
                 #expect(found.count == 1, "\(key)")
             }
             #expect(try context.objects("Item", where: "flag == %@", arguments: [NSNumber(value: true)]).map(\.label) == ["N2"])
-            let error = #expect(throws: ObjectGraphError.self) { try context.objects("Item", where: "i16 == %@", arguments: [NSNumber(value: true)]) }
+            let error = #expect(throws: ObjectGraphError.self) {
+                try context.objects("Item", where: "i16 == %@", arguments: [NSNumber(value: true)])
+            }
             #expect(error?.message == "Item.i16 is integer16 but the predicate compares it with the Boolean YES")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Temporary and permanent IDs, URIs, and resolving IDs in other contexts.

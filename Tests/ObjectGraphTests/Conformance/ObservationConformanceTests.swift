@@ -2,6 +2,7 @@ import Foundation
 import Observation
 import Synchronization
 import Testing
+
 @testable import ObjectGraph
 
 /// Swift's Observation on managed objects: `withObservationTracking` sees the properties read and
@@ -18,7 +19,11 @@ import Testing
     /// Tracks what `read` reads; the returned count goes up each time `onChange` runs.
     static func track(_ read: () throws -> Void) throws -> ChangeCount {
         let changes = ChangeCount()
-        let result = withObservationTracking { Result { try read() } } onChange: { changes.add() }
+        let result = withObservationTracking {
+            Result { try read() }
+        } onChange: {
+            changes.add()
+        }
         try result.get()
         return changes
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// `setValue(_: String?, forKey:)`, the typed overload Swift picks for optional strings and for a
@@ -16,7 +17,7 @@ import Testing
             let subtitle: String? = "Messiah"
             try book.setValue(subtitle, forKey: "title")
             #expect(try book.value(forKey: "title", as: String.self) == "Messiah")
-            try book.setValue(nil, forKey: "author")                   // the String? overload, for a relationship
+            try book.setValue(nil, forKey: "author")  // the String? overload, for a relationship
             #expect(try book.relatedObject(forKey: "author") == nil)
             #expect(try author.relatedObjects(forKey: "books").isEmpty)
             let error = #expect(throws: ObjectGraphError.self) { try book.setValue("Wrong" as String?, forKey: "author") }
@@ -31,10 +32,11 @@ import Testing
         let store = try TestStore(kind)
         let cities: [String?] = ["Paris", nil, "Oslo"]
         try store.withNewContext { context in
-            let result = try context.execute(BatchInsertRequest(entityName: "Person", count: cities.count) { index, row in
-                try row.setValue("P\(index)", forKey: "name")
-                try row.setValue(cities[index], forKey: "city")
-            })
+            let result = try context.execute(
+                BatchInsertRequest(entityName: "Person", count: cities.count) { index, row in
+                    try row.setValue("P\(index)", forKey: "name")
+                    try row.setValue(cities[index], forKey: "city")
+                })
             #expect(result.count == 3)
         }
         #expect(try store.storedCount("Person", "city == nil") == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Fetches see the context's unsaved changes: inserts that match, minus deletions, with changed
@@ -102,7 +103,9 @@ import Testing
             let after = try context.objects("Person", where: "age > 20", sortedBy: ["-age"])
             #expect(before == after)
             #expect(after.map(\.label) == ["A", "E", "F"])
-            #expect(try store.withNewContext { try $0.objects("Person", where: "age > 20", sortedBy: ["-age"]).map(\.label) } == ["A", "E", "F"])
+            #expect(
+                try store.withNewContext { try $0.objects("Person", where: "age > 20", sortedBy: ["-age"]).map(\.label) } == ["A", "E", "F"]
+            )
         }
     }
 

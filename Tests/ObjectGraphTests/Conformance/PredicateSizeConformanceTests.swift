@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Predicates as large and as deeply nested as programs build them — a thousand ORs, NOT inside

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// `relationshipKeyPathsForPrefetching` loads destinations with the results, on every store
@@ -29,7 +30,8 @@ import Testing
         try store.withNewContext { (context: ManagedObjectContext) throws in
             // 590 of the 700 authors ("Author 60" … "Author 69" and "Author 600" … "Author 699"
             // left out): the books of the others must not be handed to anyone.
-            var request = FetchRequest<ManagedObject>(entityName: "Author", predicate: try FetchPredicate(format: "NOT (name BEGINSWITH 'Author 6' AND name != 'Author 6')"))
+            var request = FetchRequest<ManagedObject>(
+                entityName: "Author", predicate: try FetchPredicate(format: "NOT (name BEGINSWITH 'Author 6' AND name != 'Author 6')"))
             request.relationshipKeyPathsForPrefetching = ["books"]
             var authors: [ManagedObject] = []
             let executed = try store.statements { authors = try context.fetch(request) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Entities with a `primaryKey` attribute: the attribute's value is the row's key and the object
@@ -222,7 +223,8 @@ import Testing
     func batchInsertsUseTheKeys(kind: StoreKind) throws {
         let store = try Self.store(kind)
         try store.withNewContext { context throws in
-            let result = try context.execute(BatchInsertRequest(entityName: "Person", objects: [["id": 100, "name": "B1"], ["id": 7, "name": "B2"]]))
+            let result = try context.execute(
+                BatchInsertRequest(entityName: "Person", objects: [["id": 100, "name": "B1"], ["id": 7, "name": "B2"]]))
             #expect(result.objectIDs.map(\.primaryKey) == [100, 7])
             let keyless = BatchInsertRequest(entityName: "Person", objects: [["name": "No key"]])
             let error = try #require(throws: ObjectGraphError.self) { try context.execute(keyless) }
@@ -247,10 +249,10 @@ import Testing
     }
 }
 
-private extension ManagedObjectContext {
+extension ManagedObjectContext {
     /// Inserts a `Person` with key `id`.
     @discardableResult
-    func insertPerson(_ id: Int, _ name: String) throws -> ManagedObject {
+    fileprivate func insertPerson(_ id: Int, _ name: String) throws -> ManagedObject {
         let person = try insertNewObject(forEntityName: "Person")
         try person.setValue(id, forKey: "id")
         try person.setValue(name, forKey: "name")

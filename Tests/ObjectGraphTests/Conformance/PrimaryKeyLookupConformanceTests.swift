@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// From an entity and a key to an object ID and an object, without URI strings: known keys,
@@ -14,7 +15,9 @@ import Testing
             try context.save()
             let keys = items.map { $0.objectID.primaryKey! }
             #expect(try context.objectID(forEntity: "Item", primaryKey: keys[1]) == items[1].objectID)
-            #expect(try context.objectID(forEntity: "Item", primaryKey: keys[1]).uriRepresentation().absoluteString.hasSuffix("/Item/p\(keys[1])"))
+            #expect(
+                try context.objectID(forEntity: "Item", primaryKey: keys[1]).uriRepresentation().absoluteString.hasSuffix(
+                    "/Item/p\(keys[1])"))
             #expect(try context.existingObject(ofEntity: "Item", primaryKey: keys[2]) === items[2], "uniqued with the registered object")
 
             let fresh = store.newContext()
@@ -23,7 +26,8 @@ import Testing
                 #expect(fault.isFault)
                 #expect(try fault.value(forKey: "code") as? String == "A")
                 let found = try fresh.existingObjects(ofEntity: "Item", primaryKeys: [keys[2], 9_999, keys[0]])
-                #expect(try found.map { try $0.value(forKey: "code") as? String } == ["C", "A"], "in the keys' order, missing keys left out")
+                #expect(
+                    try found.map { try $0.value(forKey: "code") as? String } == ["C", "A"], "in the keys' order, missing keys left out")
                 #expect(found[1] === fault, "the registered object, loaded")
 
                 let missing = try #require(throws: ObjectGraphError.self) { try fresh.existingObject(ofEntity: "Item", primaryKey: 9_999) }
@@ -38,7 +42,9 @@ import Testing
             try context.save()
             try store.newContext().performAndWait {
                 let other = store.newContext()
-                let gone = try #require(throws: ObjectGraphError.self) { try other.performAndWait { try other.existingObject(ofEntity: "Item", primaryKey: keys[1]) } }
+                let gone = try #require(throws: ObjectGraphError.self) {
+                    try other.performAndWait { try other.existingObject(ofEntity: "Item", primaryKey: keys[1]) }
+                }
                 #expect(gone.kind == .objectNotFound)
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// `refresh(_:mergeChanges:)`: bringing an object up to date with rows other contexts changed.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Relationships of every kind keep both sides consistent in memory at once, survive a save and

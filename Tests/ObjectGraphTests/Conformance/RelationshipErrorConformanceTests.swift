@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Misuse of relationships is a clear error that changes nothing, on every store alike.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Predicates over to-one relationships and key paths through them, on every store alike, with
@@ -21,8 +22,11 @@ import Testing
         return store
     }
 
-    private func titles(_ context: ManagedObjectContext, in entity: String = "Book", _ format: String, _ arguments: Any?...) throws -> [String] {
-        let request = FetchRequest<ManagedObject>(entityName: entity, predicate: try FetchPredicate(format: format, argumentArray: arguments.map { $0 as Any }))
+    private func titles(
+        _ context: ManagedObjectContext, in entity: String = "Book", _ format: String, _ arguments: Any?...
+    ) throws -> [String] {
+        let request = FetchRequest<ManagedObject>(
+            entityName: entity, predicate: try FetchPredicate(format: format, argumentArray: arguments.map { $0 as Any }))
         return try context.fetch(request).map { try $0.value(forKey: "title", as: String.self) ?? "" }.sorted()
     }
 
@@ -45,9 +49,14 @@ import Testing
             #expect(try titles(context, "author.name > 'A' AND title < 'E'") == ["Dune"])
             #expect(try titles(context, in: "Chapter", "book.author.name == 'Bob'") == ["Ulysses 1", "Ulysses 2"])
             #expect(try titles(context, in: "Chapter", "book.author == %@ AND title ENDSWITH '2'", ann) == ["Dune 2", "Emma 2"])
-            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Chapter", predicate: FetchPredicate(format: "book.author.name != 'Ann'"))) == 2)
+            #expect(
+                try context.count(
+                    for: FetchRequest<ManagedObject>(entityName: "Chapter", predicate: FetchPredicate(format: "book.author.name != 'Ann'")))
+                    == 2)
 
-            let wrongEntity = #expect(throws: ObjectGraphError.self) { try titles(context, "author == %@", try context.one("Chapter", "title", "Dune 1")) }
+            let wrongEntity = #expect(throws: ObjectGraphError.self) {
+                try titles(context, "author == %@", try context.one("Chapter", "title", "Dune 1"))
+            }
             #expect(wrongEntity?.kind == .typeMismatch)
             #expect(wrongEntity?.message.contains("Book.author holds Author objects, but the predicate compares it with Chapter/p") == true)
             let toMany = #expect(throws: ObjectGraphError.self) { try titles(context, "tags.name == 'x'") }
@@ -95,7 +104,9 @@ import Testing
             }
             #expect(try names("favorite.title == 'Wired'") == ["Ann"])
             #expect(try names("favorite.shelf.label == 'A'") == ["Ann", "Bob"])
-            #expect(try context.fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: FetchPredicate(format: "shelf == %@", shelf))).count == 2)
+            #expect(
+                try context.fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: FetchPredicate(format: "shelf == %@", shelf)))
+                    .count == 2)
         }
     }
 
@@ -110,7 +121,8 @@ import Testing
             // No author: no books to count, on both stores.
             #expect(try titles(context, "author.books.@count == 0") == ["Anonymous"])
             #expect(try titles(context, in: "Chapter", "book.author.books.@count == 1") == ["Ulysses 1", "Ulysses 2"])
-            #expect(try titles(context, in: "Chapter", "book.chapters.@count == 2 AND book.author.name == 'Bob'") == ["Ulysses 1", "Ulysses 2"])
+            #expect(
+                try titles(context, in: "Chapter", "book.chapters.@count == 2 AND book.author.name == 'Bob'") == ["Ulysses 1", "Ulysses 2"])
             #expect(try titles(context, "author.books.@count > 1 AND title BEGINSWITH 'E'") == ["Emma"])
 
             // Unsaved changes count: Bob's new book makes him an author of two.
@@ -119,7 +131,8 @@ import Testing
             #expect(try titles(context, "author.books.@count == 2") == ["Dubliners", "Dune", "Emma", "Ulysses"])
 
             let noOperator = #expect(throws: ObjectGraphError.self) { try titles(context, "author.books.title == 'x'") }
-            #expect(noOperator?.message.contains("Author.books is a to-many relationship: compare its objects with ANY, ALL or NONE") == true)
+            #expect(
+                noOperator?.message.contains("Author.books is a to-many relationship: compare its objects with ANY, ALL or NONE") == true)
         }
     }
 
@@ -140,17 +153,27 @@ import Testing
             #expect(try titles(context, "SELF == nil").isEmpty)
             #expect(try titles(context, "SELF.title BEGINSWITH 'U'") == ["Ulysses"])
             #expect(try titles(context, in: "Chapter", "book == %@ AND SELF.book.author.name == 'Ann'", emma) == ["Emma 1", "Emma 2"])
-            let authors = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "ANY books == %@", emma)))
+            let authors = try context.fetch(
+                FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "ANY books == %@", emma)))
             #expect(try authors.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
-            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "NONE books == %@", emma))) == 1)
+            #expect(
+                try context.count(
+                    for: FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "NONE books == %@", emma)))
+                    == 1)
             // Inside a SUBQUERY, its variable alone is each member, as SELF is.
-            let withEmma = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "SUBQUERY(books, $b, $b == %@).@count > 0", emma)))
+            let withEmma = try context.fetch(
+                FetchRequest<ManagedObject>(
+                    entityName: "Author", predicate: FetchPredicate(format: "SUBQUERY(books, $b, $b == %@).@count > 0", emma)))
             #expect(try withEmma.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
             let ulysses = try context.one("Book", "title", "Ulysses")
-            let others = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "SUBQUERY(books, $b, $b != %@ AND $b.title != nil).@count == 2", ulysses)))
+            let others = try context.fetch(
+                FetchRequest<ManagedObject>(
+                    entityName: "Author",
+                    predicate: FetchPredicate(format: "SUBQUERY(books, $b, $b != %@ AND $b.title != nil).@count == 2", ulysses)))
             #expect(try others.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
             // NSPredicate's other spelling of ANY: the collection holds the value.
-            let holders = try context.fetch(FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "%@ IN books", emma)))
+            let holders = try context.fetch(
+                FetchRequest<ManagedObject>(entityName: "Author", predicate: FetchPredicate(format: "%@ IN books", emma)))
             #expect(try holders.map { try $0.value(forKey: "name", as: String.self) } == ["Ann"])
             #expect(try titles(context, "'Ulysses 2' IN chapters.title") == ["Ulysses"])
             #expect(try FetchPredicate(format: "%@ IN books", emma).description.hasPrefix("ANY books == <x-objectgraph://"))
@@ -165,13 +188,20 @@ import Testing
             #expect(description.hasPrefix("SELF IN {<x-objectgraph://"))
             #expect(description.hasSuffix(">} AND title != \"x\""))
 
-            let wrongEntity = #expect(throws: ObjectGraphError.self) { try titles(context, "SELF == %@", try context.one("Author", "name", "Bob")) }
+            let wrongEntity = #expect(throws: ObjectGraphError.self) {
+                try titles(context, "SELF == %@", try context.one("Author", "name", "Bob"))
+            }
             #expect(wrongEntity?.kind == .typeMismatch)
             #expect(wrongEntity?.message.contains("SELF is a Book, but the predicate compares it with Author/p") == true)
             let ordering = #expect(throws: ObjectGraphError.self) { try titles(context, "SELF > %@", dune) }
-            #expect(ordering?.message.contains("SELF is the Book itself; it can only be compared with == or != (or IN) to an object, an object ID or nil, not with >") == true)
+            #expect(
+                ordering?.message.contains(
+                    "SELF is the Book itself; it can only be compared with == or != (or IN) to an object, an object ID or nil, not with >")
+                    == true)
             let text = #expect(throws: ObjectGraphError.self) { try titles(context, "SELF == 'Dune'") }
-            #expect(text?.message.contains("SELF is the Book itself; compare it with an object, an object ID or nil, not the string \"Dune\"") == true)
+            #expect(
+                text?.message.contains("SELF is the Book itself; compare it with an object, an object ID or nil, not the string \"Dune\"")
+                    == true)
         }
     }
 }
@@ -195,7 +225,8 @@ import Testing
     }
 
     private func titles(_ context: ManagedObjectContext, _ format: String, _ arguments: Any?...) throws -> [String] {
-        let request = FetchRequest<ManagedObject>(entityName: "Book", predicate: try FetchPredicate(format: format, argumentArray: arguments.map { $0 as Any }))
+        let request = FetchRequest<ManagedObject>(
+            entityName: "Book", predicate: try FetchPredicate(format: format, argumentArray: arguments.map { $0 as Any }))
         return try context.fetch(request).map { try $0.value(forKey: "title", as: String.self) ?? "" }.sorted()
     }
 
@@ -213,7 +244,8 @@ import Testing
             #expect(try titles(context, "chapters.@count >= 2") == ["Dune", "Ulysses"])
             #expect(try titles(context, "chapters.@count BETWEEN {1, 2}") == ["Emma", "Ulysses"])
             #expect(try titles(context, "NOT (ANY tags.name == 'classic') AND chapters.@count > 1") == ["Ulysses"])
-            let tags = try context.fetch(FetchRequest<ManagedObject>(entityName: "Tag", predicate: FetchPredicate(format: "ANY books.chapters.@count > 2")))
+            let tags = try context.fetch(
+                FetchRequest<ManagedObject>(entityName: "Tag", predicate: FetchPredicate(format: "ANY books.chapters.@count > 2")))
             _ = tags
         }
     }
@@ -238,7 +270,10 @@ import Testing
         let store = try makeLibrary(kind)
         try store.withNewContext { (context: ManagedObjectContext) throws in
             let bare = #expect(throws: ObjectGraphError.self) { try titles(context, "tags.name == 'x'") }
-            #expect(bare?.message == "Book.tags is a to-many relationship: compare its objects with ANY, ALL or NONE (ANY tags.name …), or use tags.@count, @sum, @avg, @min or @max")
+            #expect(
+                bare?.message
+                    == "Book.tags is a to-many relationship: compare its objects with ANY, ALL or NONE (ANY tags.name …), or use tags.@count, @sum, @avg, @min or @max"
+            )
             let notMany = #expect(throws: ObjectGraphError.self) { try titles(context, "ANY title == 'x'") }
             #expect(notMany?.message.contains("ANY needs a comparison whose key path starts with a to-many relationship") == true)
             let sumOfText = #expect(throws: ObjectGraphError.self) { try titles(context, "chapters.@sum.title > 1") }
@@ -274,7 +309,10 @@ import Testing
             #expect(outside?.message == "inside a SUBQUERY, key paths start with its variable ($c.…), but 'title' does not")
             let notToMany = #expect(throws: ObjectGraphError.self) { try titles("SUBQUERY(author, $a, $a.name == 'x').@count > 0") }
             #expect(notToMany?.message == "Book: SUBQUERY goes through 'author', which is not a to-many relationship of Book")
-            let noCount = #expect(throws: ObjectGraphError.self) { try FetchPredicate(format: "SUBQUERY(chapters, $c, $c.title == 'x') > 0") }
+            let noCount = #expect(throws: ObjectGraphError.self) {
+                try FetchPredicate(format: "SUBQUERY(chapters, $c, $c.title == 'x') > 0")
+            }
             #expect(noCount?.message.contains("expected '.@count' after the SUBQUERY") == true)
         }
-    }}
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Data written, the store closed and opened again: every value and every object ID survives.
@@ -114,7 +115,9 @@ import Testing
         store.container.close()
         store.container.close()  // closing twice does nothing more
         let context = store.newContext()
-        let error = context.performAndWait { #expect(throws: ObjectGraphError.self) { try context.count(for: FetchRequest<ManagedObject>(entityName: "Item")) } }
+        let error = context.performAndWait {
+            #expect(throws: ObjectGraphError.self) { try context.count(for: FetchRequest<ManagedObject>(entityName: "Item")) }
+        }
         #expect(error?.kind == .invalidOperation)
         #expect(error?.message.hasPrefix("no persistent store is loaded") == true)
         if let directory = store.directory {

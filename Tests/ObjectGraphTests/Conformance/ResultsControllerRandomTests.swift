@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A fetched results controller under random work: inserts, deletes, and edits of its section
@@ -16,7 +17,10 @@ import Testing
         private var deletedSections: [Int] = []
         private var insertedSections: [(Int, String)] = []
 
-        func controller(_ controller: FetchedResultsController<ManagedObject>, didChange object: ManagedObject, at indexPath: IndexPath?, for type: FetchedResultsChangeType, newIndexPath: IndexPath?) {
+        func controller(
+            _ controller: FetchedResultsController<ManagedObject>, didChange object: ManagedObject, at indexPath: IndexPath?,
+            for type: FetchedResultsChangeType, newIndexPath: IndexPath?
+        ) {
             switch type {
             case .insert: insertedObjects.append((newIndexPath!, object.objectID))
             case .delete: deletedObjects.append(indexPath!)
@@ -27,7 +31,10 @@ import Testing
             }
         }
 
-        func controller(_ controller: FetchedResultsController<ManagedObject>, didChange section: FetchedResultsSection<ManagedObject>, atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType) {
+        func controller(
+            _ controller: FetchedResultsController<ManagedObject>, didChange section: FetchedResultsSection<ManagedObject>,
+            atSectionIndex sectionIndex: Int, for type: FetchedResultsChangeType
+        ) {
             if type == .insert { insertedSections.append((sectionIndex, section.name)) } else { deletedSections.append(sectionIndex) }
         }
 
@@ -68,10 +75,11 @@ import Testing
             let actor = random.next(3) == 0 ? other : context
             try actor.performAndWait {
                 let items = try actor.objects("Item")
-                switch (items.isEmpty ? 0 : random.next(6)) {
+                switch items.isEmpty ? 0 : random.next(6) {
                 case 0:
                     next += 1
-                    _ = try actor.insertItem("I\(next)", ["flag": random.next(4) != 0, "rating": Int16(random.next(4)), "i64": Int64(random.next(10))])
+                    _ = try actor.insertItem(
+                        "I\(next)", ["flag": random.next(4) != 0, "rating": Int16(random.next(4)), "i64": Int64(random.next(10))])
                 case 1:
                     actor.delete(items[random.next(items.count)])
                 case 2:
@@ -94,12 +102,16 @@ import Testing
             try context.performAndWait {
                 // A fetch first: it merges what the other context saved, if that has not run yet.
                 let fetched = try context.fetch(request).map(\.objectID)
-                let expected = (controller.sections ?? []).map { $0.name + ": " + $0.objects.map { "\($0.objectID)" }.joined(separator: ",") }
+                let expected = (controller.sections ?? []).map {
+                    $0.name + ": " + $0.objects.map { "\($0.objectID)" }.joined(separator: ",")
+                }
                 let rebuilt = replica.sections.map { $0.name + ": " + $0.objects.map { "\($0)" }.joined(separator: ",") }
                 #expect(rebuilt == expected, "seed \(seed), step \(step)")
                 // Keep going from the truth, so one wrong step is reported once.
                 replica.sections = (controller.sections ?? []).map { ($0.name, $0.objects.map(\.objectID)) }
-                #expect(controller.fetchedObjects?.map(\.objectID) == fetched, "seed \(seed), step \(step): the controller holds what a fetch returns")
+                #expect(
+                    controller.fetchedObjects?.map(\.objectID) == fetched,
+                    "seed \(seed), step \(step): the controller holds what a fetch returns")
             }
         }
     }

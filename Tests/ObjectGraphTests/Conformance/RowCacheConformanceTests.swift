@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Rows fetched by one context fire faults in another without going back to SQL; a save empties

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// One save, one transaction: a save that breaks a constraint part-way writes nothing, names

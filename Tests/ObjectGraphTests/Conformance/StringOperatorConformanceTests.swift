@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The string operators answer the same on every store: SQL runs the evaluator's own matcher.
@@ -46,7 +47,7 @@ import Testing
         ("name IN[c] {'bob', 'ANDRE'}", ["Bob", "andre"]),
         ("name IN[cd] {'renee muller', 'zoe quinn'}", ["RENEE MULLER", "Renée Müller", "Zoë Quinn", "zoe quinn"]),
         ("NOT (name IN[cd] {'andre'}) AND age < 6", ["RENEE MULLER", "Renée Müller", "Zoë Quinn", "zoe quinn"]),
-        ("name IN[c] {}", []),
+        ("name IN[c] {}", [])
     ]
 
     @Test(arguments: StoreKind.allCases)
@@ -83,7 +84,7 @@ import Testing
                 ("name ENDSWITH[c] 'B'", ["JOB", "Bob", "Jo\u{308}b", "jöb", "o\u{301}b"]),
                 ("name ==[cd] 'job'", ["JOB", "Jo\u{308}b", "jöb"]),
                 ("name ==[c] 'jöb'", ["Jo\u{308}b", "jöb"]),
-                ("name !=[c] 'job' AND age < 3", ["Obi", "Bob"]),
+                ("name !=[c] 'job' AND age < 3", ["Obi", "Bob"])
             ]
             for (format, expected) in cases {
                 let found = try context.objects("Person", where: format).map { try $0.value(forKey: "name", as: String.self) ?? "" }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// `transformable` attributes: values converted to bytes and back by a transformer registered by
@@ -20,12 +21,12 @@ import Testing
     }
 
     static let model = """
-    { "name": "Notes", "version": 1, "entities": [
-      { "name": "Note", "attributes": [
-        { "name": "title", "type": "string" },
-        { "name": "words", "type": "transformable", "valueTransformerName": "WordList", "optional": true },
-        { "name": "tags", "type": "transformable", "valueTransformerName": "NotRegistered", "optional": true } ] } ] }
-    """
+        { "name": "Notes", "version": 1, "entities": [
+          { "name": "Note", "attributes": [
+            { "name": "title", "type": "string" },
+            { "name": "words", "type": "transformable", "valueTransformerName": "WordList", "optional": true },
+            { "name": "tags", "type": "transformable", "valueTransformerName": "NotRegistered", "optional": true } ] } ] }
+        """
 
     static func store(_ kind: StoreKind) throws -> TestStore {
         AttributeTransformers.register(WordList(), forName: "WordList")
@@ -48,7 +49,9 @@ import Testing
             #expect(try note.value(forKey: "words", as: [String].self) == ["to", "be"])
             // The store holds the transformer's bytes.
             #expect(try note.value(forKey: "words", as: Data.self) == Data("to be".utf8))
-            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Note", predicate: try FetchPredicate(format: "words != nil"))) == 1)
+            #expect(
+                try context.count(
+                    for: FetchRequest<ManagedObject>(entityName: "Note", predicate: try FetchPredicate(format: "words != nil"))) == 1)
             // A value read is a copy: changing it in place changes nothing until it is set again.
             var words = try #require(try note.value(forKey: "words") as? [String])
             words.append("or")
@@ -70,7 +73,10 @@ import Testing
             #expect(refused?.message.hasPrefix("Note.words: transformer 'WordList' refused a Int") == true, "\(refused?.message ?? "")")
             let missing = #expect(throws: ObjectGraphError.self) { try note.setValue(["a"], forKey: "tags") }
             #expect(missing?.kind == .invalidOperation)
-            #expect(missing?.message == "Note.tags is transformable by 'NotRegistered', but no transformer is registered under that name; call AttributeTransformers.register(_:forName:) first")
+            #expect(
+                missing?.message
+                    == "Note.tags is transformable by 'NotRegistered', but no transformer is registered under that name; call AttributeTransformers.register(_:forName:) first"
+            )
         }
     }
 

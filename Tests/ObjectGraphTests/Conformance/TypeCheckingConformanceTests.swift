@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Values are checked against the model when set: a wrong type, an unknown key or an unknown
@@ -18,7 +19,7 @@ import Testing
         ("link", "https://example.com", ["Item.link", "uri"]),
         ("blob", "bytes", ["Item.blob", "binary"]),
         ("flt", 0.1, ["Item.flt", "float", "not exactly representable"]),
-        ("dec", 1.5, ["Item.dec", "decimal"]),
+        ("dec", 1.5, ["Item.dec", "decimal"])
     ]
 
     @Test(arguments: StoreKind.allCases)
@@ -27,7 +28,9 @@ import Testing
         try store.withNewContext { context in
             let item = try context.insertItem("A1", ["i32": 1, "i64": 2, "i16": 3, "title": "t"])
             try context.save()
-            let before = try context.item("A1").map { object in try object.entity.attributes.map { try object.value(forKey: $0.name).map { "\($0)" } } }
+            let before = try context.item("A1").map { object in
+                try object.entity.attributes.map { try object.value(forKey: $0.name).map { "\($0)" } }
+            }
             for (key, value, words) in Self.mismatches {
                 let error = #expect(throws: ObjectGraphError.self, "\(key) = \(value)") { try item.setValue(value, forKey: key) }
                 #expect(error?.kind == .typeMismatch)
@@ -51,7 +54,8 @@ import Testing
     func exactConversionsAreAccepted(kind: StoreKind) throws {
         let store = try TestStore(kind)
         try store.withNewContext { context in
-            try context.insertItem("A1", ["i16": UInt8(200), "i32": Int64(Int32.max), "i64": Int.max, "dbl": 3, "flt": 1.5, "dec": 42, "price": Float(0.5)])
+            try context.insertItem(
+                "A1", ["i16": UInt8(200), "i32": Int64(Int32.max), "i64": Int.max, "dbl": 3, "flt": 1.5, "dec": 42, "price": Float(0.5)])
             try context.save()
         }
         try store.withNewContext { context in
@@ -79,7 +83,9 @@ import Testing
             #expect(throws: ObjectGraphError.self) { try item.get("i32", as: Int8.self) }
             #expect(try item.value(forKey: "i32", as: Int16.self) == 300)
             let narrowed = #expect(throws: ObjectGraphError.self) { try item.value(forKey: "i64", as: Int32.self) }
-            #expect(narrowed?.message.contains("Item.i64 holds Int64 2147483648, which cannot be read as Int32") == true, "\(narrowed?.message ?? "")")
+            #expect(
+                narrowed?.message.contains("Item.i64 holds Int64 2147483648, which cannot be read as Int32") == true,
+                "\(narrowed?.message ?? "")")
         }
     }
 
@@ -121,7 +127,9 @@ import Testing
             #expect(fetchError?.kind == .unknownEntity)
             #expect(fetchError?.message.contains("did you mean 'Person'") == true, "\(fetchError?.message ?? "")")
 
-            let countError = #expect(throws: ObjectGraphError.self) { try context.count(for: FetchRequest<ManagedObject>(entityName: "Nothing")) }
+            let countError = #expect(throws: ObjectGraphError.self) {
+                try context.count(for: FetchRequest<ManagedObject>(entityName: "Nothing"))
+            }
             #expect(countError?.kind == .unknownEntity)
             #expect(!context.hasChanges)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A save validates every object first and reports every failure in one error; nothing is
@@ -14,12 +15,12 @@ import Testing
         }
         try store.withNewContext { context in
             let valid = try context.insertItem("OK-1")
-            let empty = try context.insertItem("")                                   // minLength 1
-            let lower = try context.insertItem("lower", ["rating": 9])              // regex, maxValue 5
-            let missing = try context.insertItem(nil, ["rating": -1, "price": -0.5]) // required, minValue 0, minValue 0
+            let empty = try context.insertItem("")  // minLength 1
+            let lower = try context.insertItem("lower", ["rating": 9])  // regex, maxValue 5
+            let missing = try context.insertItem(nil, ["rating": -1, "price": -0.5])  // required, minValue 0, minValue 0
             let long = try context.insertItem("LONG-CODE-1234", ["title": String(repeating: "x", count: 21), "blob": Data(count: 65)])
             let saved = try #require(try context.item("SAVED"))
-            try saved.setValue(nil, forKey: "note")                                  // required, on an update
+            try saved.setValue(nil, forKey: "note")  // required, on an update
 
             let error = #expect(throws: ObjectGraphError.self) { try context.save() }
             let failures = error?.validationFailures ?? []

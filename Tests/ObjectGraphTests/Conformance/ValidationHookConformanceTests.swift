@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Core Data's validation methods: `validateForInsert()`, `validateForUpdate()` and
@@ -26,7 +27,9 @@ import Testing
             let error = #expect(throws: ObjectGraphError.self) { try item.validateForInsert() }
             #expect(error?.kind == .validation)
             #expect(error?.validationFailures.map(\.key) == ["code", "title", "rating"])
-            #expect(error?.message.hasPrefix("\(item.objectID.shortDescription) is not valid: 3 validation failures") == true, "\(error?.message ?? "")")
+            #expect(
+                error?.message.hasPrefix("\(item.objectID.shortDescription) is not valid: 3 validation failures") == true,
+                "\(error?.message ?? "")")
             try item.setValue("GOOD", forKey: "code")
             try item.setValue("fine", forKey: "title")
             try item.setValue(2, forKey: "rating")
@@ -111,14 +114,14 @@ import Testing
 /// the attribute's value, checked at save and by the validation methods, on every store alike.
 @Suite struct ValidationPredicateConformanceTests {
     static let model = """
-    { "name": "Labels", "version": 1, "entities": [
-      { "name": "Label", "attributes": [
-        { "name": "text", "type": "string", "optional": true, "validation": [
-          { "predicate": "length >= 2", "message": "a label needs two characters at least" },
-          { "predicate": "NOT (SELF BEGINSWITH ' ')", "message": "a label starts with a letter" } ] },
-        { "name": "weight", "type": "integer32", "default": 1, "validation": [
-          { "predicate": "SELF BETWEEN {1, 9}", "message": "weights go from 1 to 9" } ] } ] } ] }
-    """
+        { "name": "Labels", "version": 1, "entities": [
+          { "name": "Label", "attributes": [
+            { "name": "text", "type": "string", "optional": true, "validation": [
+              { "predicate": "length >= 2", "message": "a label needs two characters at least" },
+              { "predicate": "NOT (SELF BEGINSWITH ' ')", "message": "a label starts with a letter" } ] },
+            { "name": "weight", "type": "integer32", "default": 1, "validation": [
+              { "predicate": "SELF BETWEEN {1, 9}", "message": "weights go from 1 to 9" } ] } ] } ] }
+        """
 
     @Test(arguments: StoreKind.allCases)
     func aFailingPredicateGivesItsMessageKeyValueAndPredicate(kind: StoreKind) throws {
@@ -129,14 +132,20 @@ import Testing
             try label.setValue(12, forKey: "weight")
             let error = #expect(throws: ObjectGraphError.self) { try context.save() }
             #expect(error?.validationFailures.map(\.key) == ["text", "weight"])
-            #expect(error?.validationFailures.first?.reason == "a label needs two characters at least (\"x\" fails the validation predicate length >= 2)")
-            #expect(error?.validationFailures.last?.reason == "weights go from 1 to 9 (12 fails the validation predicate SELF BETWEEN {1, 9})")
+            #expect(
+                error?.validationFailures.first?.reason
+                    == "a label needs two characters at least (\"x\" fails the validation predicate length >= 2)")
+            #expect(
+                error?.validationFailures.last?.reason == "weights go from 1 to 9 (12 fails the validation predicate SELF BETWEEN {1, 9})")
             #expect(error?.validationFailures.first?.violatedPredicate?.format == "length >= 2")
             #expect(error?.validationFailures.first?.violatedPredicate?.message == "a label needs two characters at least")
             try label.setValue(" ab", forKey: "text")
             try label.setValue(9, forKey: "weight")
             let second = #expect(throws: ObjectGraphError.self) { try label.validateForInsert() }
-            #expect(second?.validationFailures.map(\.reason) == ["a label starts with a letter (\" ab\" fails the validation predicate NOT (SELF BEGINSWITH ' '))"])
+            #expect(
+                second?.validationFailures.map(\.reason) == [
+                    "a label starts with a letter (\" ab\" fails the validation predicate NOT (SELF BEGINSWITH ' '))"
+                ])
             try label.setValue(nil, forKey: "text")  // nil is not checked: the attribute is optional
             try context.save()
             try label.setValue("ok", forKey: "text")
@@ -147,10 +156,13 @@ import Testing
 
     @Test func aPredicateThatDoesNotFitTheValueIsRefusedAtLoad() {
         ModelFixtures.expectSingleIssue(
-            ModelFixtures.thing(attributes: #"{ "name": "n", "type": "integer16", "validation": [ { "predicate": "SELF BEGINSWITH 'a'", "message": "m" } ] }"#),
+            ModelFixtures.thing(
+                attributes:
+                    #"{ "name": "n", "type": "integer16", "validation": [ { "predicate": "SELF BEGINSWITH 'a'", "message": "m" } ] }"#),
             path: "entities[0].attributes[0].validation[0].predicate", "which is not a valid predicate about a integer16 value")
         ModelFixtures.expectSingleIssue(
-            ModelFixtures.thing(attributes: #"{ "name": "n", "type": "string", "validation": [ { "predicate": "length >=", "message": "m" } ] }"#),
+            ModelFixtures.thing(
+                attributes: #"{ "name": "n", "type": "string", "validation": [ { "predicate": "length >=", "message": "m" } ] }"#),
             path: "entities[0].attributes[0].validation[0].predicate", "not a valid predicate")
         ModelFixtures.expectSingleIssue(
             ModelFixtures.thing(attributes: #"{ "name": "n", "type": "string", "validation": [ { "predicate": "length > 1" } ] }"#),

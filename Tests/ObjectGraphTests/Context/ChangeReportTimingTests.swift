@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Core Data's timing for reporting unsaved changes: at the end of every `perform` block, and for
@@ -13,7 +14,9 @@ import Testing
 
         init(_ context: ManagedObjectContext) {
             let received = received
-            observer = NotificationCenter.default.addObserver(forName: ManagedObjectContext.objectsDidChangeNotification, object: context, queue: nil) { note in
+            observer = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.objectsDidChangeNotification, object: context, queue: nil
+            ) { note in
                 if let changes = ContextChanges(note) { received.withLock { $0.append(changes) } }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The concurrency debug switch (`OBJECTGRAPH_CONCURRENCY_DEBUG=1`) stops a process that uses a
@@ -22,7 +23,10 @@ import Testing
         let store = try storeWithItem()
         let outcome = try TestWriterProcess.run(["fetch-off-queue", "A", "-"], on: store, environment: Self.debug)
         #expect(outcome.status != 0)
-        #expect(outcome.errors.contains("ObjectGraph concurrency violation: fetch(_:) of Item was called on context 'TestWriter' (its private queue)"), "\(outcome.errors)")
+        #expect(
+            outcome.errors.contains(
+                "ObjectGraph concurrency violation: fetch(_:) of Item was called on context 'TestWriter' (its private queue)"),
+            "\(outcome.errors)")
         #expect(outcome.errors.contains("perform"))
     }
 
@@ -30,13 +34,16 @@ import Testing
         let store = try storeWithItem()
         let outcome = try TestWriterProcess.run(["read-off-queue", "A", "-"], on: store, environment: Self.debug)
         #expect(outcome.status != 0)
-        #expect(outcome.errors.contains("ObjectGraph concurrency violation: reading title of Item/p1 was called on context 'TestWriter'"), "\(outcome.errors)")
+        #expect(
+            outcome.errors.contains("ObjectGraph concurrency violation: reading title of Item/p1 was called on context 'TestWriter'"),
+            "\(outcome.errors)")
         #expect(outcome.output.isEmpty)
     }
 
     @Test func withoutTheSwitchTheSameProgramRuns() throws {
         let store = try storeWithItem()
-        let outcome = try TestWriterProcess.run(["read-off-queue", "A", "-"], on: store, environment: ["OBJECTGRAPH_CONCURRENCY_DEBUG": "0"])
+        let outcome = try TestWriterProcess.run(
+            ["read-off-queue", "A", "-"], on: store, environment: ["OBJECTGRAPH_CONCURRENCY_DEBUG": "0"])
         #expect(outcome.status == 0, "\(outcome.errors)")
         #expect(outcome.output == "first\n")
     }

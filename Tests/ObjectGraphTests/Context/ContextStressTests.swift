@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ObjectGraph
 
 /// Eight contexts — the main-queue view context, private contexts and child contexts — on
@@ -55,7 +56,9 @@ import Testing
 
         // Threads of their own: the workers block, and the task pool has only a thread per core.
         let finished = DispatchGroup()
-        var workers: [@Sendable () -> Void] = (incrementers + children).map { context in { Self.increment(context, ids, until: deadline, tally) } }
+        var workers: [@Sendable () -> Void] = (incrementers + children).map { context in
+            { Self.increment(context, ids, until: deadline, tally) }
+        }
         workers.append { Self.retitle(retitler, ids, until: deadline, tally) }
         for work in workers {
             finished.enter()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A save that runs out of room (a store capped with `max_page_count`, SQLite's stand-in for a

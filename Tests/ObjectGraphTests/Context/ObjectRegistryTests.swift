@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The context's registry of live objects: dense keys go to per-entity tables, the rest to a

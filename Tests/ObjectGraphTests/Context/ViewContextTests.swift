@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The container's main-queue context, used the way a program's main flow uses it: from the
@@ -25,7 +26,10 @@ import Testing
     func viewContextPerformRunsOnTheMainQueue(kind: StoreKind) async throws {
         let store = try TestStore(kind)
         let context = store.container.viewContext
-        let ranOnMain = try await context.perform { () -> Bool in dispatchPrecondition(condition: .onQueue(.main)); return context.isOnQueue }
+        let ranOnMain = try await context.perform { () -> Bool in
+            dispatchPrecondition(condition: .onQueue(.main))
+            return context.isOnQueue
+        }
         #expect(ranOnMain)
         let title = try await context.perform {
             let item = try context.insertItem("PERF")

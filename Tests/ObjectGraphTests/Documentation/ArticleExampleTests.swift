@@ -101,16 +101,19 @@ import Testing
         let blocks = Self.swiftBlocks(in: markdown)
         guard !blocks.isEmpty else { return }
         let files = Self.exampleFiles(of: article)
-        #expect(!files.isEmpty, "\(article).md has Swift examples but no \(article)Article…Tests.swift in \(Self.exampleFolders.map(\.path))")
+        #expect(
+            !files.isEmpty, "\(article).md has Swift examples but no \(article)Article…Tests.swift in \(Self.exampleFolders.map(\.path))")
         for (number, block) in blocks.enumerated() {
             let lines = Self.normalizedLines(block)
-            #expect(files.contains { Self.contains($0.lines, lines) },
-                    "Swift example \(number + 1) of \(article).md is in none of \(files.map(\.name)); it starts: \(lines.first ?? "")")
+            #expect(
+                files.contains { Self.contains($0.lines, lines) },
+                "Swift example \(number + 1) of \(article).md is in none of \(files.map(\.name)); it starts: \(lines.first ?? "")")
         }
     }
 
     @Test func blocksAreFoundInsideListsAndCommentsAreIgnored() {
-        let markdown = "Text\n\n```swift\nlet a = 1   // one\n```\n\n- item\n\n  ```swift\n  let url = \"https://x\"\n  ```\n\n```sh\nls\n```\n"
+        let markdown =
+            "Text\n\n```swift\nlet a = 1   // one\n```\n\n- item\n\n  ```swift\n  let url = \"https://x\"\n  ```\n\n```sh\nls\n```\n"
         let blocks = Self.swiftBlocks(in: markdown)
         #expect(blocks.count == 2)
         #expect(Self.normalizedLines(blocks[0]) == ["let a = 1"])

@@ -18,7 +18,9 @@ enum ArticleFixtures {
     }
 
     /// A loaded container of the Library model on a SQLite file in `directory`.
-    static func libraryContainer(in directory: URL, configure: (inout PersistentStoreDescription) -> Void = { _ in }) throws -> PersistentContainer {
+    static func libraryContainer(
+        in directory: URL, configure: (inout PersistentStoreDescription) -> Void = { _ in }
+    ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Library", managedObjectModel: try libraryModel())
         var description = PersistentStoreDescription(url: directory.appendingPathComponent("Library.sqlite"))
         configure(&description)
@@ -55,7 +57,9 @@ enum ArticleFixtures {
     }
 
     @discardableResult
-    static func insertBook(_ title: String, isbn: String, pages: Int? = nil, by author: ManagedObject, in context: ManagedObjectContext) throws -> ManagedObject {
+    static func insertBook(
+        _ title: String, isbn: String, pages: Int? = nil, by author: ManagedObject, in context: ManagedObjectContext
+    ) throws -> ManagedObject {
         let book = try context.insertNewObject(forEntityName: "Book")
         try book.setValue(UUID(), forKey: "id")
         try book.setValue(isbn, forKey: "isbn")

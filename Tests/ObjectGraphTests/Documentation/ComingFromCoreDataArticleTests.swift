@@ -20,6 +20,6 @@ import Testing
         request.sortDescriptors = [FetchSortDescriptor(key: "title", ascending: true)]
         let books = try container.viewContext.fetch(request)
 
-        #expect(books == [book])   // unsaved objects are fetched too
+        #expect(books == [book])  // unsaved objects are fetched too
     }
 }

@@ -16,11 +16,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
 
         let background = container.newBackgroundContext()
-        background.perform {                                   // returns at once
-            try? background.fetch(FetchRequest<ManagedObject>(entityName: "Book")).forEach { try $0.setValue(true, forKey: "inPrint") }
+        background.perform {  // returns at once
+            for book in (try? background.fetch(FetchRequest<ManagedObject>(entityName: "Book"))) ?? [] {
+                try? book.setValue(true, forKey: "inPrint")
+            }
             try? background.save()
         }
-        let count = try background.performAndWait {           // returns the block's value
+        let count = try background.performAndWait {  // returns the block's value
             try background.count(for: FetchRequest<ManagedObject>(entityName: "Book"))
         }
 
@@ -52,12 +54,14 @@ import Testing
         try await container.viewContext.save()
         let authorID = author.objectID
         let kindredID = try #require(try kindred.value(forKey: "id", as: UUID.self))
-        let rows = [Row(id: kindredID, isbn: "9780807083697", title: "Kindred (new edition)"),
-                    Row(id: UUID(), isbn: "9780446603775", title: "Dawn")]
+        let rows = [
+            Row(id: kindredID, isbn: "9780807083697", title: "Kindred (new edition)"),
+            Row(id: UUID(), isbn: "9780446603775", title: "Dawn")
+        ]
 
         container.viewContext.automaticallyMergesChangesFromParent = true
         try await container.performBackgroundTask { context in
-            context.mergePolicy = .mergeByPropertyObjectTrump    // an insert with a stored id updates that row
+            context.mergePolicy = .mergeByPropertyObjectTrump  // an insert with a stored id updates that row
             for row in rows {
                 let book = try context.insertNewObject(forEntityName: "Book")
                 try book.setValue(row.id, forKey: "id")
@@ -78,9 +82,9 @@ import Testing
         let editor = container.viewContext.newChildContext()
         try editor.performAndWait {
             try editor.existingObject(with: bookID).setValue("New title", forKey: "title")
-            try editor.save()                                     // into viewContext
+            try editor.save()  // into viewContext
         }
-        try container.viewContext.save()                          // into the store
+        try container.viewContext.save()  // into the store
 
         #expect(try kindred.value(forKey: "title", as: String.self) == "New title")
 
@@ -112,7 +116,7 @@ import Testing
                 for conflict in error.mergeConflicts {
                     print(conflict.objectID, conflict.keys, conflict.theirValue(forKey: "title") ?? "deleted")
                 }
-                context.mergePolicy = .mergeByPropertyStoreTrump      // take their values, keep our other edits
+                context.mergePolicy = .mergeByPropertyStoreTrump  // take their values, keep our other edits
                 try context.save()
             }
         }

@@ -29,11 +29,11 @@ import Testing
 
         let book = try context.insertNewObject(forEntityName: "Book")
         try book.setValue(UUID(), forKey: "id")
-        try book.setValue("9780807083697", forKey: "isbn")   // checked against the model's regex at save
-        try book.setValue("Kindred", forKey: "title")        // type-checked against the model now
-        try book.setValue(264, forKey: "pageCount")           // any integer that fits Int32
-        try book.setValue(author, forKey: "author")          // and author.books now holds book
-        try context.save()                                    // one transaction
+        try book.setValue("9780807083697", forKey: "isbn")  // checked against the model's regex at save
+        try book.setValue("Kindred", forKey: "title")  // type-checked against the model now
+        try book.setValue(264, forKey: "pageCount")  // any integer that fits Int32
+        try book.setValue(author, forKey: "author")  // and author.books now holds book
+        try context.save()  // one transaction
 
         #expect(try author.relatedObjects(forKey: "books") == [book])
         #expect(!context.hasChanges)
@@ -43,7 +43,7 @@ import Testing
         request.predicate = try FetchPredicate(format: "pageCount > %d AND summary == nil", 250)
         request.sortDescriptors = [FetchSortDescriptor(key: "title")]
         request.fetchLimit = 20
-        request.relationshipKeyPathsForPrefetching = ["author"]    // no query per book for its author
+        request.relationshipKeyPathsForPrefetching = ["author"]  // no query per book for its author
         for book in try context.fetch(request) {
             let title = try book.value(forKey: "title", as: String.self) ?? ""
             let author = try book.relatedObject(forKey: "author")?.value(forKey: "name", as: String.self) ?? ""
@@ -60,8 +60,8 @@ import Testing
         do {
             try context.save()
         } catch let error as ObjectGraphError where error.kind == .validation {
-            print(error)                  // names the author, the relationship and the rule
-            context.rollback()            // the author is back, the new title is gone
+            print(error)  // names the author, the relationship and the rule
+            context.rollback()  // the author is back, the new title is gone
         }
         context.delete(book)
         try context.save()
@@ -79,7 +79,7 @@ import Testing
             try author.setValue(UUID(), forKey: "id")
             try author.setValue("Ursula K. Le Guin", forKey: "name")
             try context.save()
-            return author.objectID                // IDs cross queues; objects do not
+            return author.objectID  // IDs cross queues; objects do not
         }
         let sameAuthor = try container.viewContext.existingObject(with: imported)
 

@@ -9,7 +9,7 @@ import Testing
     static let versions = [
         #"{ "name": "Library", "version": 1, "entities": [ { "name": "Book", "attributes": [ { "name": "title", "type": "string" } ] } ] }"#,
         #"{ "name": "Library", "version": 2, "entities": [ { "name": "Book", "attributes": [ { "name": "title", "type": "string" }, { "name": "pages", "type": "integer32", "optional": true } ] } ] }"#,
-        #"{ "name": "Library", "version": 3, "entities": [ { "name": "Book", "attributes": [ { "name": "title", "type": "string" }, { "name": "pages", "type": "integer32", "optional": true }, { "name": "edition", "type": "integer16", "default": 1 } ] } ] }"#,
+        #"{ "name": "Library", "version": 3, "entities": [ { "name": "Book", "attributes": [ { "name": "title", "type": "string" }, { "name": "pages", "type": "integer32", "optional": true }, { "name": "edition", "type": "integer16", "default": 1 } ] } ] }"#
     ]
 
     /// A store file at `url` written by `json`, holding one object of `entity` per values dictionary.
@@ -38,7 +38,8 @@ import Testing
     static func values(_ key: String, of entity: String, in container: PersistentContainer) throws -> [String] {
         let context = container.newBackgroundContext()
         return try context.performAndWait {
-            try context.fetch(FetchRequest<ManagedObject>(entityName: entity)).map { try $0.value(forKey: key, as: String.self) ?? "" }.sorted()
+            try context.fetch(FetchRequest<ManagedObject>(entityName: entity)).map { try $0.value(forKey: key, as: String.self) ?? "" }
+                .sorted()
         }
     }
 
@@ -54,7 +55,7 @@ import Testing
         try Self.makeStore(at: storeURL, Self.versions[0], entity: "Book", [["title": "Kindred"]])
 
         var description = PersistentStoreDescription(url: storeURL)
-        description.shouldMigrateStoreAutomatically = true       // the default
+        description.shouldMigrateStoreAutomatically = true  // the default
         description.shouldInferMappingModelAutomatically = true  // the default
 
         let model = try ManagedObjectModel(versionsIn: modelsURL.appendingPathComponent("Library"))
@@ -66,9 +67,12 @@ import Testing
         let reported = Reports()
         let progress = Progress(totalUnitCount: 0)
         description.migrationProgressHandler = { progress in print(progress) }  // 42% (420000 of 1000000 rows) version 1 → 2: Person
-        description.migrationProgress = progress   // or a Foundation Progress, kept up to date (units: rows)
+        description.migrationProgress = progress  // or a Foundation Progress, kept up to date (units: rows)
         let handler = description.migrationProgressHandler
-        description.migrationProgressHandler = { progress in handler?(progress); reported.add() }
+        description.migrationProgressHandler = { progress in
+            handler?(progress)
+            reported.add()
+        }
 
         let container = try Self.load(model, description)
         #expect(try Self.values("title", of: "Book", in: container) == ["Kindred"])
@@ -80,19 +84,23 @@ import Testing
         let directory = try ArticleFixtures.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let storeURL = directory.appendingPathComponent("Club.sqlite")
-        try Self.makeStore(at: storeURL, MigrationStageTests.version1, entity: "Person", [
-            ["name": "Ada Lovelace", "email": "ada@x"], ["name": "Grace Hopper", "email": "grace@x"], ["name": "Ada Again", "email": "ada@x"],
-        ])
+        try Self.makeStore(
+            at: storeURL, MigrationStageTests.version1, entity: "Person",
+            [
+                ["name": "Ada Lovelace", "email": "ada@x"], ["name": "Grace Hopper", "email": "grace@x"],
+                ["name": "Ada Again", "email": "ada@x"]
+            ])
 
-        let split = MigrationStage(from: 1, to: 2,
-            prepare: { context in                      // the objects as version 1 holds them
+        let split = MigrationStage(
+            from: 1, to: 2,
+            prepare: { context in  // the objects as version 1 holds them
                 var seen: Set<String> = []
                 try context.forEachObject(ofEntity: "Person") { person in
                     let email = try person.value(forKey: "email") as? String ?? ""
-                    if !seen.insert(email).inserted { try person.delete() }   // before the unique index
+                    if !seen.insert(email).inserted { try person.delete() }  // before the unique index
                 }
             },
-            complete: { context in                     // the objects as version 2 holds them
+            complete: { context in  // the objects as version 2 holds them
                 try context.forEachObject(ofEntity: "Person") { person in
                     let name = try person.oldValue(forKey: "name") as? String ?? ""
                     let parts = name.split(separator: " ", maxSplits: 1).map(String.init)
@@ -112,19 +120,26 @@ import Testing
         let directory = try ArticleFixtures.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let storeURL = directory.appendingPathComponent("Contacts.sqlite")
-        try Self.makeStore(at: storeURL, MappingModelTests.version1, entity: "Contact", [
-            ["fullName": "Ada King Lovelace", "mail": " ADA@X.ORG ", "phone": "0123"], ["fullName": "Hopper", "mail": "grace@x.org"],
-        ])
+        try Self.makeStore(
+            at: storeURL, MappingModelTests.version1, entity: "Contact",
+            [
+                ["fullName": "Ada King Lovelace", "mail": " ADA@X.ORG ", "phone": "0123"], ["fullName": "Hopper", "mail": "grace@x.org"]
+            ])
         var description = PersistentStoreDescription(url: storeURL)
 
-        let mapping = MappingModel(from: 1, to: 2, [
-            EntityMapping("Person", from: "Contact", properties: [
-                PropertyMapping("first", .component(.source("fullName"), separator: " ", index: 0, maxParts: 2)),
-                PropertyMapping("last", .coalesce([.component(.source("fullName"), separator: " ", index: 1, maxParts: 2), .string("")])),
-                PropertyMapping("email", .lowercased(.trimmed(.source("mail")))),
-                PropertyMapping("phone", .integerFrom(.source("phone"))),     // string → integer64
-            ]),
-        ])
+        let mapping = MappingModel(
+            from: 1, to: 2,
+            [
+                EntityMapping(
+                    "Person", from: "Contact",
+                    properties: [
+                        PropertyMapping("first", .component(.source("fullName"), separator: " ", index: 0, maxParts: 2)),
+                        PropertyMapping(
+                            "last", .coalesce([.component(.source("fullName"), separator: " ", index: 1, maxParts: 2), .string("")])),
+                        PropertyMapping("email", .lowercased(.trimmed(.source("mail")))),
+                        PropertyMapping("phone", .integerFrom(.source("phone")))  // string → integer64
+                    ])
+            ])
         description.mappingModels = [mapping]
 
         let container = try Self.load(try ModelFixtures.load(MappingModelTests.version2), description)
@@ -142,7 +157,7 @@ import Testing
         let container = PersistentContainer(name: "Library", managedObjectModel: try ModelFixtures.load(Self.versions[2]))
 
         var description = PersistentStoreDescription.inMemory
-        description.url = oldStoreURL   // say, Bundle.module.url(forResource: "Release1", withExtension: "sqlite")
+        description.url = oldStoreURL  // say, Bundle.module.url(forResource: "Release1", withExtension: "sqlite")
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
 

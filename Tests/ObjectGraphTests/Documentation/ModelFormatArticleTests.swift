@@ -10,7 +10,7 @@ import Testing
 
         let model = try ManagedObjectModel(contentsOf: modelsFolder.appendingPathComponent("Library.json"))
         let fromData = try ManagedObjectModel(data: json, sourceName: "Library.json")  // the name used in messages
-        let fromBundle = try ManagedObjectModel(named: "Library", in: .module)         // Library.json at the root or in Models/
+        let fromBundle = try ManagedObjectModel(named: "Library", in: .module)  // Library.json at the root or in Models/
         let fromFolder = try ManagedObjectModel(named: "Library", inDirectory: modelsFolder)
 
         #expect(Set([model, fromData, fromBundle, fromFolder].map(\.versionHash)).count == 1)

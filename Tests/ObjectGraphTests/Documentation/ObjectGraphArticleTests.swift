@@ -20,7 +20,7 @@ import Testing
         for book in try container.viewContext.fetch(request) {
             try book.setValue(true, forKey: "inPrint")
         }
-        try container.viewContext.save()     // one transaction
+        try container.viewContext.save()  // one transaction
 
         #expect(try ArticleFixtures.storedTitles(container, where: "inPrint == YES") == ["Dawn", "Kindred"])
     }

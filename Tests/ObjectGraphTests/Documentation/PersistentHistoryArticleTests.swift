@@ -13,13 +13,13 @@ import Testing
         func loadSavedToken() -> PersistentHistoryToken? { nil }
 
         var description = PersistentStoreDescription(url: storeURL)
-        description.recordsPersistentHistory = true          // NSPersistentHistoryTrackingKey
+        description.recordsPersistentHistory = true  // NSPersistentHistoryTrackingKey
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
 
         let context = container.newBackgroundContext()
         context.name = "importer"
-        context.transactionAuthor = "nightly-import"         // recorded with each save
+        context.transactionAuthor = "nightly-import"  // recorded with each save
 
         try context.performAndWait {
             let author = try ArticleFixtures.insertAuthor("Octavia E. Butler", in: context)
@@ -29,15 +29,15 @@ import Testing
         let viewContext = container.viewContext
 
         let coordinator = container.persistentStoreCoordinator
-        var lastToken: PersistentHistoryToken? = loadSavedToken()   // tokens are Codable
+        var lastToken: PersistentHistoryToken? = loadSavedToken()  // tokens are Codable
 
         let news = try coordinator.fetchHistory(.fetchHistory(after: lastToken))
         for transaction in news {
-            viewContext.mergeChanges(transaction.contextChanges)      // Core Data's objectIDNotification()
+            viewContext.mergeChanges(transaction.contextChanges)  // Core Data's objectIDNotification()
         }
         lastToken = news.last?.token ?? lastToken
 
-        try coordinator.deleteHistory(.deleteHistory(before: lastToken))   // trim what every reader has seen
+        try coordinator.deleteHistory(.deleteHistory(before: lastToken))  // trim what every reader has seen
 
         #expect(news.count == 1)
         #expect(news.first?.author == "nightly-import")
@@ -53,8 +53,8 @@ import Testing
 
         var shared = PersistentStoreDescription(url: storeURL)
         shared.recordsPersistentHistory = true
-        shared.mergesRemoteChanges = true                    // others' saves reach merging contexts
-        shared.remoteChangePollInterval = 0.05               // seconds; 0.1 by default
+        shared.mergesRemoteChanges = true  // others' saves reach merging contexts
+        shared.remoteChangePollInterval = 0.05  // seconds; 0.1 by default
 
         // Two containers on one file stand for two processes: the reader learns of the writer's save.
         func loaded() throws -> PersistentContainer {

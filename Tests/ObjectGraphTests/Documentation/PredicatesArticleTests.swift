@@ -18,8 +18,10 @@ import Testing
             request.predicate = try FetchPredicate(format: "%K == %@", "isbn", "9780807083697")
             request.predicate = try FetchPredicate(format: "inPrint == YES AND NOT (edition < 2)")
             request.predicate = try FetchPredicate(format: "title CONTAINS[cd] %@", "dune")
-            request.sortDescriptors = [FetchSortDescriptor(key: "published", ascending: false),
-                                       FetchSortDescriptor(key: "title")]
+            request.sortDescriptors = [
+                FetchSortDescriptor(key: "published", ascending: false),
+                FetchSortDescriptor(key: "title")
+            ]
             let books = try context.fetch(request)
 
             #expect(books.isEmpty)
@@ -32,7 +34,7 @@ import Testing
 
     @Test func reservedWordsAreEscapedOrPassed() throws {
         let escaped = try FetchPredicate(format: "#first == 'Ada'")
-        let passed = try FetchPredicate(format: "%K == %@", "first", "Ada")   // the same predicate
+        let passed = try FetchPredicate(format: "%K == %@", "first", "Ada")  // the same predicate
 
         #expect(escaped == passed)
     }
@@ -61,7 +63,7 @@ import Testing
             let title = PredicateKey("title"), pages = PredicateKey("pageCount")
             request.predicate = pages > 250 && title.contains("dune", options: .caseInsensitive)
             request.predicate = PredicateKey("author") == someAuthor || PredicateKey("author.name").beginsWith("O")
-            request.predicate = .any(PredicateKey("tags.name") == "classic")      // ANY tags.name == "classic"
+            request.predicate = .any(PredicateKey("tags.name") == "classic")  // ANY tags.name == "classic"
             request.predicate = PredicateKey("chapters.@count").between(2, and: 5)
             request.predicate = title.in(["Kindred", "Dawn"])
 
@@ -71,7 +73,7 @@ import Testing
                 (pages > 250 && title.contains("dune", options: .caseInsensitive), "pageCount > 250 AND title CONTAINS[c] 'dune'"),
                 (.any(PredicateKey("tags.name") == "classic"), "ANY tags.name == 'classic'"),
                 (PredicateKey("chapters.@count").between(2, and: 5), "chapters.@count BETWEEN {2, 5}"),
-                (title.in(["Kindred", "Dawn"]), "title IN {'Kindred', 'Dawn'}"),
+                (title.in(["Kindred", "Dawn"]), "title IN {'Kindred', 'Dawn'}")
             ]
             for (predicate, format) in made { #expect(predicate == (try FetchPredicate(format: format)), "\(format)") }
             request.predicate = PredicateKey("author") == someAuthor || PredicateKey("author.name").beginsWith("O")
@@ -87,13 +89,13 @@ import Testing
         let recent = try FetchPredicate(format: "published > %@", cutoff)
         let cheap = try FetchPredicate(format: "price < %@", Decimal(10))
 
-        let both = recent && cheap                  // FetchPredicate.and([recent, cheap])
-        let either = recent || cheap                // FetchPredicate.or([recent, cheap])
-        let neither = !(recent || cheap)            // FetchPredicate.not(…)
-        let all = FetchPredicate.and(filters)       // [] gives .truePredicate
-        let any = FetchPredicate.or(filters)        // [] gives .falsePredicate
+        let both = recent && cheap  // FetchPredicate.and([recent, cheap])
+        let either = recent || cheap  // FetchPredicate.or([recent, cheap])
+        let neither = !(recent || cheap)  // FetchPredicate.not(…)
+        let all = FetchPredicate.and(filters)  // [] gives .truePredicate
+        let any = FetchPredicate.or(filters)  // [] gives .falsePredicate
 
-        request.predicate = FetchPredicate.truePredicate   // same as TRUEPREDICATE
+        request.predicate = FetchPredicate.truePredicate  // same as TRUEPREDICATE
 
         #expect(both == FetchPredicate.and([recent, cheap]))
         #expect(either == FetchPredicate.or([recent, cheap]))
@@ -110,16 +112,17 @@ import Testing
 
         request.sortDescriptors = [
             FetchSortDescriptor(key: "published", ascending: false),
-            FetchSortDescriptor(key: "title"),                        // ascending by default
-            FetchSortDescriptor(key: "author.name", comparison: .caseInsensitive),
+            FetchSortDescriptor(key: "title"),  // ascending by default
+            FetchSortDescriptor(key: "author.name", comparison: .caseInsensitive)
         ]
-        request.fetchLimit = 20    // 0 means no limit
+        request.fetchLimit = 20  // 0 means no limit
         request.fetchOffset = 40
 
         let context = container.newBackgroundContext()
         #expect(try context.performAndWait { try context.fetch(request) }.isEmpty)
         request.fetchOffset = 1
-        #expect(try context.performAndWait { try context.fetch(request).map { try $0.value(forKey: "title", as: String.self) } } == ["Kindred"])
+        #expect(
+            try context.performAndWait { try context.fetch(request).map { try $0.value(forKey: "title", as: String.self) } } == ["Kindred"])
     }
 
     @Test func valuesResultsGroupAndAggregate() throws {

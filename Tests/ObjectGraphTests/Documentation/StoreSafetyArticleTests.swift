@@ -13,8 +13,8 @@ import Testing
 
     @Test func theIntegrityCheckFindsASoundStore() throws {
         try Self.withStore { container, _ in
-            let report = try container.persistentStoreCoordinator.checkIntegrity()   // or (quick: true)
-            if !report.isSound { print(report) }   // each problem: kind, entity, message
+            let report = try container.persistentStoreCoordinator.checkIntegrity()  // or (quick: true)
+            if !report.isSound { print(report) }  // each problem: kind, entity, message
 
             #expect(report.isSound)
         }
@@ -35,7 +35,7 @@ import Testing
             let sqlURL = directory.appendingPathComponent("Library.sql")
             let newStoreURL = directory.appendingPathComponent("Loaded.sqlite")
 
-            try container.persistentStoreCoordinator.dump(to: sqlURL)                  // one snapshot, in use or not
+            try container.persistentStoreCoordinator.dump(to: sqlURL)  // one snapshot, in use or not
             try PersistentStoreCoordinator.loadStore(fromDump: sqlURL, into: newStoreURL)
 
             #expect(try ArticleFixtures.storedTitles(inStoreAt: newStoreURL) == ["Dawn", "Kindred"])
@@ -48,8 +48,8 @@ import Testing
             let damagedURL = directory.appendingPathComponent("Library.sqlite")
             let newURL = directory.appendingPathComponent("Rescued.sqlite")
 
-            let report = try PersistentStoreCoordinator.recover(damaged: damagedURL, into: newURL)   // model: optional
-            print(report)   // per entity: rows recovered, skipped, references to lost objects cleared
+            let report = try PersistentStoreCoordinator.recover(damaged: damagedURL, into: newURL)  // model: optional
+            print(report)  // per entity: rows recovered, skipped, references to lost objects cleared
 
             #expect(try ArticleFixtures.storedTitles(inStoreAt: newURL) == ["Dawn", "Kindred"])
         }

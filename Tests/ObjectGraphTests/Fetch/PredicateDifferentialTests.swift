@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Runs random predicates and sorts both as SQL, in an in-memory SQLite database laid out and
@@ -14,8 +15,10 @@ struct PredicateDifferentialTests {
     static let strings = ["", "a", "A", "b", "ab", "a\0", "Z", "zz", "\u{E9}", "e\u{301}", "ünï", "'; DROP TABLE x; --"]
     static let integers: [Int64] = [-3, -1, 0, 1, 2, 3, 100, 32767]
     static let doubles: [Double] = [-1.5, -0.0, 0, 0.5, 1, 2.5, 3, 1e-300, 9_007_199_254_740_992, .infinity, -.infinity]
-    static let decimals = ["0", "0.1", "0.3", "1", "1.5", "9", "10", "-2.25", "123456789.123456789", "0.000001",
-                           "3.14159265358979323846264338327950288", "3.4573102", "3.4573102000000002"].compactMap { Decimal(string: $0) }
+    static let decimals = [
+        "0", "0.1", "0.3", "1", "1.5", "9", "10", "-2.25", "123456789.123456789", "0.000001",
+        "3.14159265358979323846264338327950288", "3.4573102", "3.4573102000000002"
+    ].compactMap { Decimal(string: $0) }
     static let bigs: [Int64] = [.max, .min, 9_007_199_254_740_993, 9_007_199_254_740_992, 0, 5]
     static let floats: [Float] = [0.1, 0.5, -1, 3, 1e10]
     static let dates = [0, 1.5, -100, 1e9].map { Date(timeIntervalSinceReferenceDate: $0) }
@@ -32,7 +35,10 @@ struct PredicateDifferentialTests {
         var compared = 0
         for _ in 0..<1_500 {
             let (format, arguments) = Self.randomPredicate(depth: 0, using: &generator)
-            guard let predicate = try? FetchPredicate(format: format, argumentArray: arguments).bind(to: Self.entity, in: PredicateFixtures.model) else { continue }
+            guard
+                let predicate = try? FetchPredicate(format: format, argumentArray: arguments).bind(
+                    to: Self.entity, in: PredicateFixtures.model)
+            else { continue }
             compared += 1
             let fragment = predicate.sqlFragment()
             let inSQL = try Self.primaryKeys(database, where: fragment, orderBy: [])
@@ -51,8 +57,9 @@ struct PredicateDifferentialTests {
             let sorts = try (0..<count).map { _ in
                 try FetchSortDescriptor(
                     key: keys.randomElement(using: &generator) ?? "name", ascending: Bool.random(using: &generator),
-                    comparison: [SortComparison.binary, .caseInsensitive, .localizedStandard].randomElement(using: &generator)!)
-                    .bind(to: Self.entity, in: PredicateFixtures.model)
+                    comparison: [SortComparison.binary, .caseInsensitive, .localizedStandard].randomElement(using: &generator)!
+                )
+                .bind(to: Self.entity, in: PredicateFixtures.model)
             }
             let inSQL = try Self.primaryKeys(database, where: nil, orderBy: sorts)
             let inMemory = rows.indices.sorted { a, b in
@@ -83,7 +90,9 @@ struct PredicateDifferentialTests {
         return connection
     }
 
-    private static func primaryKeys(_ connection: SQLiteConnection, where fragment: SQLFragment?, orderBy sorts: [BoundSort]) throws -> [Int64] {
+    private static func primaryKeys(
+        _ connection: SQLiteConnection, where fragment: SQLFragment?, orderBy sorts: [BoundSort]
+    ) throws -> [Int64] {
         var sql = "SELECT \"_pk\" FROM \"Person\""
         if let fragment { sql += " WHERE " + fragment.sql }
         sql += " ORDER BY " + (sorts.map(\.sqlOrderingTerm) + ["\"_pk\""]).joined(separator: ", ")
@@ -155,7 +164,8 @@ struct PredicateDifferentialTests {
                 // String operators, with every option, against the string pool (and wildcards).
                 let op = ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "==", "!="][Int.random(in: 0..<7, using: &generator)]
                 let options = ["[c]", "[d]", "[cd]", ""][Int.random(in: 0..<4, using: &generator)]
-                let pattern = op == "MATCHES"
+                let pattern =
+                    op == "MATCHES"
                     ? ["a.*", ".", "[a-z]+", "(?i)ab", ".*\\u00e9.*", "z+"][Int.random(in: 0..<6, using: &generator)]
                     : (strings + ["*", "a*", "?", "*b", "a?"]).randomElement(using: &generator)!
                 return ("%K \(op)\(options == "" && (op == "==" || op == "!=") ? "[c]" : options) %@", [key, pattern])
@@ -168,7 +178,10 @@ struct PredicateDifferentialTests {
         case 3:
             let other = stored[Int.random(in: 0..<stored.count, using: &generator)].name
             if Bool.random(using: &generator) {
-                return ("%K BETWEEN %@", [key, [randomArgument(for: attribute.type, using: &generator), randomArgument(for: attribute.type, using: &generator)]])
+                return (
+                    "%K BETWEEN %@",
+                    [key, [randomArgument(for: attribute.type, using: &generator), randomArgument(for: attribute.type, using: &generator)]]
+                )
             }
             let comparison = ["==", "!=", "<", ">="][Int.random(in: 0..<4, using: &generator)]
             return ("%K \(comparison) %K", [key, other])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A Person entity with one attribute of every type, for the predicate and sort tests.
@@ -10,7 +11,7 @@ enum PredicateFixtures {
             ("birthday", .date, false), ("price", .decimal, false), ("flag", .boolean, false),
             ("id", .uuid, false), ("photo", .binary, false), ("homepage", .uri, false),
             ("extra", .json, false), ("weight", .float, false), ("big", .integer64, false),
-            ("minAge", .integer32, false), ("maxAge", .integer32, false), ("nickname", .string, true),
+            ("minAge", .integer32, false), ("maxAge", .integer32, false), ("nickname", .string, true)
         ]
         let attributes = declarations.enumerated().map { index, declaration in
             AttributeDescription(
@@ -18,13 +19,17 @@ enum PredicateFixtures {
         }
         return EntityDescription(
             name: "Person", attributes: attributes,
-            relationships: [RelationshipDescription(
-                name: "author", destinationEntityName: "Person", index: 0, slot: attributes.count, destinationIndex: 0, inverseIndex: nil)],
+            relationships: [
+                RelationshipDescription(
+                    name: "author", destinationEntityName: "Person", index: 0, slot: attributes.count, destinationIndex: 0,
+                    inverseIndex: nil)
+            ],
             index: 0)
     }()
 
     /// A model of the one entity, for binding predicates (which may follow relationships).
-    static let model = ManagedObjectModel(name: "Fixtures", version: 1, entities: [person], versionHash: "", canonicalJSON: Data(), sourceURL: nil)
+    static let model = ManagedObjectModel(
+        name: "Fixtures", version: 1, entities: [person], versionHash: "", canonicalJSON: Data(), sourceURL: nil)
 
     static func slot(_ name: String) -> Int {
         person.attribute(named: name)?.index ?? -1

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A small deterministic generator (SplitMix64), so failures reproduce.
@@ -22,18 +23,18 @@ struct PredicateFuzzTests {
     static let seeds = [
         "age > %d AND name != nil", "(a == 1 OR b <= 2.5) AND NOT c IN {1, 'x', nil}",
         "price BETWEEN {1, 2} || flag == YES", "name == 'it\\'s' && %K != %@", "TRUEPREDICATE",
-        "x =< -0x1F OR y => 1e-3", "id IN %@ AND birthday < %@", "name BEGINSWITH 'a'",
+        "x =< -0x1F OR y => 1e-3", "id IN %@ AND birthday < %@", "name BEGINSWITH 'a'"
     ]
     static let fragments = [
         "(", ")", "{", "}", ",", "==", "=", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "&&", "||", "!",
         "AND", "OR", "NOT", "IN", "BETWEEN", "nil", "NULL", "YES", "NO", "TRUEPREDICATE", "FALSEPREDICATE",
         "age", "name", "a.b", "#in", "%@", "%K", "%d", "%f", "%s", "%%", "%", "'", "\"", "\\", "'x'",
         "\"y\"", "1", "-2", "0x", "0xFF", "1.5", "1e", "1e9", "-", "@count", "$v", "[", "]", "+", "*",
-        "CONTAINS", "ANY", " ", "\n", "é", "😀", "\u{0}", "\u{301}", ".", "#",
+        "CONTAINS", "ANY", " ", "\n", "é", "😀", "\u{0}", "\u{301}", ".", "#"
     ]
     static let arguments: [any Sendable] = [
         1, "age", "name", 2.5, true, [1, 2], ["a"], Date(timeIntervalSinceReferenceDate: 0), UUID(), Data([1]),
-        Int?.none, Decimal(7), URL(string: "https://x.y")!, [Int](),
+        Int?.none, Decimal(7), URL(string: "https://x.y")!, [Int]()
     ]
 
     /// Every input yields a predicate or an ObjectGraphError — never a crash or another error.
@@ -145,7 +146,8 @@ struct PredicateFuzzTests {
         let count = Int.random(in: 0...20, using: &generator)
         var view = String.UnicodeScalarView()
         for _ in 0..<count {
-            let value = Bool.random(using: &generator)
+            let value =
+                Bool.random(using: &generator)
                 ? UInt32.random(in: 0...127, using: &generator)
                 : UInt32.random(in: 0...0x1FFFF, using: &generator)
             view.append(Unicode.Scalar(value) ?? "?")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Predicates built in code are the same predicates as their format strings.
@@ -22,7 +23,7 @@ struct PredicateKeyTests {
             (!(age > 3) || name == "Ann" && age < 9, "NOT age > 3 OR (name == 'Ann' AND age < 9)", []),
             (.any(PredicateKey("tags.name") == "x"), "ANY tags.name == 'x'", []),
             (.none(PredicateKey("books.@count") > 2), "NONE books.@count > 2", []),
-            (PredicateKey("author.name") == "Ann", "author.name == %@", ["Ann"]),
+            (PredicateKey("author.name") == "Ann", "author.name == %@", ["Ann"])
         ]
         for (built, format, arguments) in pairs {
             #expect(built == (try FetchPredicate(format: format, argumentArray: arguments)), "\(format)")
@@ -33,9 +34,13 @@ struct PredicateKeyTests {
         let predicate = PredicateKey("age") > Double.nan
         let error = PredicateFixtures.error { _ = try predicate.bind(to: PredicateFixtures.person, in: PredicateFixtures.model) }
         #expect(error?.kind == .typeMismatch)
-        #expect(error?.message == "the value compared with age is NaN, which no stored value can equal or be ordered against (stores refuse NaN)")
+        #expect(
+            error?.message
+                == "the value compared with age is NaN, which no stored value can equal or be ordered against (stores refuse NaN)")
         let weird = PredicateKey("age") == NSObject()
-        #expect(PredicateFixtures.error { _ = try weird.bind(to: PredicateFixtures.person, in: PredicateFixtures.model) }?.message.hasPrefix("the value compared with age has type NSObject") == true)
+        #expect(
+            PredicateFixtures.error { _ = try weird.bind(to: PredicateFixtures.person, in: PredicateFixtures.model) }?.message.hasPrefix(
+                "the value compared with age has type NSObject") == true)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -45,9 +50,14 @@ struct PredicateKeyTests {
             try context.insertPerson("Ann", age: 30)
             try context.insertPerson("Bob", age: 40)
             try context.save()
-            let found = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person", predicate: PredicateKey("age") > 35 || PredicateKey("name").beginsWith("a", options: .caseInsensitive)))
+            let found = try context.fetch(
+                FetchRequest<ManagedObject>(
+                    entityName: "Person",
+                    predicate: PredicateKey("age") > 35 || PredicateKey("name").beginsWith("a", options: .caseInsensitive)))
             #expect(found.count == 2)
-            #expect(try context.count(for: FetchRequest<ManagedObject>(entityName: "Person", predicate: PredicateKey("age").between(31, and: 45))) == 1)
+            #expect(
+                try context.count(
+                    for: FetchRequest<ManagedObject>(entityName: "Person", predicate: PredicateKey("age").between(31, and: 45))) == 1)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 @Suite("Predicate parsing")
@@ -12,11 +13,13 @@ struct PredicateParserTests {
         .comparison(.keyPath([key]), comparison, .value(value))
     }
 
-    @Test("every comparison operator spelling", arguments: [
-        ("==", ComparisonOperator.equal), ("=", .equal), ("!=", .notEqual), ("<>", .notEqual),
-        ("<", .less), ("<=", .lessOrEqual), ("=<", .lessOrEqual),
-        (">", .greater), (">=", .greaterOrEqual), ("=>", .greaterOrEqual),
-    ])
+    @Test(
+        "every comparison operator spelling",
+        arguments: [
+            ("==", ComparisonOperator.equal), ("=", .equal), ("!=", .notEqual), ("<>", .notEqual),
+            ("<", .less), ("<=", .lessOrEqual), ("=<", .lessOrEqual),
+            (">", .greater), (">=", .greaterOrEqual), ("=>", .greaterOrEqual)
+        ])
     func operators(spelling: String, comparison: ComparisonOperator) throws {
         #expect(try node("age \(spelling) 3") == compare("age", comparison, .integer(3)))
         #expect(try node("age\(spelling)3") == compare("age", comparison, .integer(3)))
@@ -26,7 +29,9 @@ struct PredicateParserTests {
         #expect(try node("a == nil") == compare("a", .equal, .null))
         #expect(try node("a == NULL") == compare("a", .equal, .null))
         #expect(try node("a == Nil") == compare("a", .equal, .null))
-        for (word, value) in [("YES", true), ("yes", true), ("TRUE", true), ("True", true), ("NO", false), ("no", false), ("FALSE", false), ("false", false)] {
+        for (word, value) in [
+            ("YES", true), ("yes", true), ("TRUE", true), ("True", true), ("NO", false), ("no", false), ("FALSE", false), ("false", false)
+        ] {
             #expect(try node("a == \(word)") == compare("a", .equal, .boolean(value)))
         }
         #expect(try node("a == 42") == compare("a", .equal, .integer(42)))
@@ -109,8 +114,9 @@ struct PredicateParserTests {
         #expect(try node("a IN %@", [String]()) == .membership(["a"], []))
         #expect(try node("a IN %@", ["x", nil] as [String?]) == .membership(["a"], [.string("x"), .null]))
         #expect(try node("a BETWEEN %@", [1, 5]) == .between(["a"], lower: .integer(1), upper: .integer(5)))
-        #expect(try FetchPredicate(format: "a == %@ AND b == %d", argumentArray: ["x", 2]).node
-            == .and([compare("a", .equal, .string("x")), compare("b", .equal, .integer(2))]))
+        #expect(
+            try FetchPredicate(format: "a == %@ AND b == %d", argumentArray: ["x", 2]).node
+                == .and([compare("a", .equal, .string("x")), compare("b", .equal, .integer(2))]))
     }
 
     @Test func listsAndRanges() throws {
@@ -153,12 +159,14 @@ struct PredicateParserTests {
         #expect(a != b)
     }
 
-    @Test("description renders format syntax that parses back", arguments: [
-        "age == 3", "name != nil", "age < 3 AND score >= 1.5", "(a == 1 OR b == 2) AND NOT c == 3",
-        "a IN {1, 2, nil}", "a BETWEEN {1, 5}", "TRUEPREDICATE", "FALSEPREDICATE", "#in == 1",
-        "name == 'it\\'s \"quoted\" 100%% \\n'", "flag == YES", "score > 1e999", "score > -1e999",
-        "a.b == -0.5", "NOT NOT a == 1", "(a == 1 AND b == 2) AND c == 3", "x == 1e+20",
-    ])
+    @Test(
+        "description renders format syntax that parses back",
+        arguments: [
+            "age == 3", "name != nil", "age < 3 AND score >= 1.5", "(a == 1 OR b == 2) AND NOT c == 3",
+            "a IN {1, 2, nil}", "a BETWEEN {1, 5}", "TRUEPREDICATE", "FALSEPREDICATE", "#in == 1",
+            "name == 'it\\'s \"quoted\" 100%% \\n'", "flag == YES", "score > 1e999", "score > -1e999",
+            "a.b == -0.5", "NOT NOT a == 1", "(a == 1 AND b == 2) AND c == 3", "x == 1e+20"
+        ])
     func descriptionRoundTrip(format: String) throws {
         let predicate = try FetchPredicate(format: format)
         #expect(try FetchPredicate(format: predicate.description) == predicate)

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 @Suite("Predicate SQL")
 struct PredicateSQLTests {
     private func fragment(_ format: String, _ arguments: any Sendable...) throws -> SQLFragment {
-        try FetchPredicate(format: format, argumentArray: arguments).bind(to: PredicateFixtures.person, in: PredicateFixtures.model).sqlFragment()
+        try FetchPredicate(format: format, argumentArray: arguments).bind(to: PredicateFixtures.person, in: PredicateFixtures.model)
+            .sqlFragment()
     }
 
     @Test func representativePredicates() throws {
@@ -31,15 +33,17 @@ struct PredicateSQLTests {
             // Decimals: equality on the canonical text, ordering as REAL.
             (try fragment("price == 2.50"), #""price" IS ?"#, [.decimal(Decimal(string: "2.5")!)]),
             (try fragment("price != 3"), #""price" IS NOT ?"#, [.decimal(3)]),
-            (try fragment("price IN {0.1, %@}", Decimal(string: "7.25")!), #""price" IN (?, ?)"#,
-             [.decimal(Decimal(string: "0.1")!), .decimal(Decimal(string: "7.25")!)]),
+            (
+                try fragment("price IN {0.1, %@}", Decimal(string: "7.25")!), #""price" IN (?, ?)"#,
+                [.decimal(Decimal(string: "0.1")!), .decimal(Decimal(string: "7.25")!)]
+            ),
             (try fragment("price < 2.5"), #"CAST("price" AS REAL) < ?"#, [.double(2.5)]),
             (try fragment("price >= %@", Decimal(string: "1.5")!), #"CAST("price" AS REAL) >= ?"#, [.double(1.5)]),
             (try fragment("price BETWEEN {1, 2}"), #"CAST("price" AS REAL) BETWEEN ? AND ?"#, [.integer(1), .integer(2)]),
             (try fragment("price > age"), #"CAST("price" AS REAL) > "age""#, []),
             (try fragment("price == age"), #"CAST("price" AS REAL) IS "age""#, []),
             (try fragment("price == price"), #""price" IS "price""#, []),
-            (try fragment("price < price"), #"CAST("price" AS REAL) < CAST("price" AS REAL)"#, []),
+            (try fragment("price < price"), #"CAST("price" AS REAL) < CAST("price" AS REAL)"#, [])
         ]
         for (fragment, sql, bindings) in cases {
             #expect(fragment.sql == sql)
@@ -54,9 +58,11 @@ struct PredicateSQLTests {
         #expect(fragment.sql.count(where: { $0 == "?" }) == fragment.bindings.count)
     }
 
-    @Test("values never reach the SQL text", arguments: [
-        "x' OR '1'='1", "'; DROP TABLE \"Person\"; --", "\"name\" IS NOT NULL --", "a\"b", "?", "%@", "\0", "ünï",
-    ])
+    @Test(
+        "values never reach the SQL text",
+        arguments: [
+            "x' OR '1'='1", "'; DROP TABLE \"Person\"; --", "\"name\" IS NOT NULL --", "a\"b", "?", "%@", "\0", "ünï"
+        ])
     func injectionAttemptsOnlyAppearInBindings(value: String) throws {
         let fromArgument = try fragment("name == %@ OR name IN %@", value, [value])
         let literal = try fragment("name == \(PredicateFormatter.render(.string(value)))")

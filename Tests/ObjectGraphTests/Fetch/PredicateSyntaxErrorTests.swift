@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 @Suite("Predicate syntax errors")
@@ -24,7 +25,10 @@ struct PredicateSyntaxErrorTests {
         ("age == 3 AND", 13, "expected a comparison, '(', NOT, TRUEPREDICATE or FALSEPREDICATE but found the end of the predicate"),
         ("AND age == 3", 1, "expected a comparison, '(', NOT, TRUEPREDICATE or FALSEPREDICATE but found 'AND'"),
         ("()", 2, "expected a comparison"),
-        ("flag", 5, "expected a comparison operator (==, !=, <, <=, >, >=, IN, BETWEEN, BEGINSWITH, ENDSWITH, CONTAINS, LIKE or MATCHES) after 'flag'"),
+        (
+            "flag", 5,
+            "expected a comparison operator (==, !=, <, <=, >, >=, IN, BETWEEN, BEGINSWITH, ENDSWITH, CONTAINS, LIKE or MATCHES) after 'flag'"
+        ),
         ("name CONTAINS", 14, "expected a value after 'CONTAINS'"),
         ("name CONTAINS[x] 'a'", 15, "unknown comparison option 'x' in '[…]', expected [c], [d] or [cd]"),
         ("name CONTAINS[] 'a'", 14, "expected comparison options [c], [d] or [cd]"),
@@ -65,7 +69,7 @@ struct PredicateSyntaxErrorTests {
         ("age BETWEEN {1, 2, 3}", 13, "BETWEEN needs exactly two values {lower, upper} but found 3"),
         ("3 IN {1}", 6, "expected a to-many key path after '3 IN' (a value IN a collection: %@ IN books, 'x' IN tags.name) but found '{'"),
         ("'a' BETWEEN {1, 2}", 1, "the left side of BETWEEN must be a key"),
-        ("age == {1}", 8, "expected a value or key after '==' but found '{'"),
+        ("age == {1}", 8, "expected a value or key after '==' but found '{'")
     ]
 
     @Test(arguments: catalogue)
@@ -86,7 +90,7 @@ struct PredicateSyntaxErrorTests {
         ("age > 2 * 3", 9, "*"),
         ("age > - 3", 7, "-"),
         ("age == 1 AND tags.@first > 'x'", 19, "@first"),
-        ("age IN {1, SIZE}", 12, "SIZE"),
+        ("age IN {1, SIZE}", 12, "SIZE")
     ]
 
     @Test(arguments: unsupported)
@@ -137,7 +141,8 @@ struct PredicateSyntaxErrorTests {
         #expect(error?.message.hasPrefix("at column 13: argument 1 is Set<Int> but BETWEEN needs an array") == true)
 
         error = PredicateFixtures.error { _ = try FetchPredicate(format: "age BETWEEN[c] {1, 2}") }
-        #expect(error?.message.hasPrefix("at column 12: options like [c] apply to ==, !=, IN and the string operators, not to BETWEEN") == true)
+        #expect(
+            error?.message.hasPrefix("at column 12: options like [c] apply to ==, !=, IN and the string operators, not to BETWEEN") == true)
 
         error = PredicateFixtures.error { _ = try FetchPredicate(format: "name IN[c] $names") }
         #expect(error?.message.hasPrefix("at column 12: IN[c] takes a list {…} or an array argument, not a substitution variable") == true)
@@ -180,7 +185,9 @@ struct PredicateSyntaxErrorTests {
 
         let tooDeep = "(" + deepest + ")"
         var error = PredicateFixtures.error { _ = try FetchPredicate(format: tooDeep) }
-        #expect(error?.message.hasPrefix("at column \(depth + 1): the predicate nests parentheses and NOTs more than \(depth) levels deep") == true)
+        #expect(
+            error?.message.hasPrefix("at column \(depth + 1): the predicate nests parentheses and NOTs more than \(depth) levels deep")
+                == true)
 
         error = PredicateFixtures.error { _ = try FetchPredicate(format: String(repeating: "(", count: 100_000)) }
         #expect(error?.kind == .predicateSyntax)

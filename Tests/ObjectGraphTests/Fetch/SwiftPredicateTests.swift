@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 // Classes written by hand against `TypedManagedObject`, as the documented protocol allows: the
@@ -46,7 +47,9 @@ final class BookRecord: ManagedObject, TypedManagedObject {
     }
 
     /// The names of the `Person`s each predicate finds, sorted.
-    private static func names(_ store: TestStore, _ predicate: FetchPredicate, _ entity: String = "Person", _ key: String = "name") throws -> [String] {
+    private static func names(
+        _ store: TestStore, _ predicate: FetchPredicate, _ entity: String = "Person", _ key: String = "name"
+    ) throws -> [String] {
         try store.withNewContext { context in
             try context.fetch(FetchRequest<ManagedObject>(entityName: entity, predicate: predicate))
                 .map { try $0.value(forKey: key, as: String.self) ?? "" }.sorted()
@@ -69,7 +72,7 @@ final class BookRecord: ManagedObject, TypedManagedObject {
             (#Predicate { (30..<40).contains($0.age!) }, "age >= 30 AND age < 40", []),
             (#Predicate { !($0.city == nil) || $0.age == 45 }, "NOT (city == nil) OR age == 45", []),
             (#Predicate { $0.city == nil }, "city == nil", []),
-            (#Predicate { $0.age! < 40 || $0.name > "H" }, "age < 40 OR name > 'H'", []),
+            (#Predicate { $0.age! < 40 || $0.name > "H" }, "age < 40 OR name > 'H'", [])
         ]
         for (swift, format, arguments) in cases {
             let expected = try Self.names(store, try FetchPredicate(format: format, argumentArray: arguments.map { $0 as Any }))
@@ -93,10 +96,11 @@ final class BookRecord: ManagedObject, TypedManagedObject {
         let books: [(Predicate<BookRecord>, String, [Any?])] = [
             (#Predicate { $0.author?.name == "Ann" }, "author.name == 'Ann'", []),
             (#Predicate { $0.author == nil }, "author == nil", []),
-            (#Predicate { $0.author?.name.starts(with: "B") == true }, "author.name BEGINSWITH 'B'", []),
+            (#Predicate { $0.author?.name.starts(with: "B") == true }, "author.name BEGINSWITH 'B'", [])
         ]
         for (swift, format, arguments) in books {
-            let expected = try Self.names(store, try FetchPredicate(format: format, argumentArray: arguments.map { $0 as Any }), "Book", "title")
+            let expected = try Self.names(
+                store, try FetchPredicate(format: format, argumentArray: arguments.map { $0 as Any }), "Book", "title")
             #expect(try Self.names(store, try FetchPredicate(swift), "Book", "title") == expected, "\(format)")
             #expect(!expected.isEmpty, "\(format) finds nothing: a weak case")
         }
@@ -105,7 +109,7 @@ final class BookRecord: ManagedObject, TypedManagedObject {
             (#Predicate { $0.books.isEmpty }, "books.@count == 0"),
             (#Predicate { $0.books.contains { $0.title.starts(with: "D") } }, "ANY books.title BEGINSWITH 'D'"),
             (#Predicate { $0.books.allSatisfy { $0.title.contains("u") } }, "SUBQUERY(books, $b, NOT $b.title CONTAINS 'u').@count == 0"),
-            (#Predicate { $0.books.filter { $0.title.contains("m") }.count >= 1 }, "SUBQUERY(books, $b, $b.title CONTAINS 'm').@count >= 1"),
+            (#Predicate { $0.books.filter { $0.title.contains("m") }.count >= 1 }, "SUBQUERY(books, $b, $b.title CONTAINS 'm').@count >= 1")
         ]
         for (swift, format) in authors {
             let expected = try Self.names(store, try FetchPredicate(format: format), "Author")
@@ -119,7 +123,8 @@ final class BookRecord: ManagedObject, TypedManagedObject {
         let store = try Self.people(kind)
         try store.withNewContext { context in
             try context.insertPerson("Zed", age: 99)
-            let request = FetchRequest<ManagedObject>(entityName: "Person", predicate: try FetchPredicate(#Predicate<PersonRecord> { $0.age! > 90 }))
+            let request = FetchRequest<ManagedObject>(
+                entityName: "Person", predicate: try FetchPredicate(#Predicate<PersonRecord> { $0.age! > 90 }))
             #expect(try context.fetch(request).map(\.label) == ["Zed"])
         }
     }
@@ -154,7 +159,10 @@ final class BookRecord: ManagedObject, TypedManagedObject {
         let request = try FetchRequest<PersonRecord>(predicate: #Predicate { $0.city != nil }, sortBy: [SortDescriptor(\.name)])
         #expect(request.entityName == "Person")
         let names = try store.withNewContext { context in
-            try context.fetch(FetchRequest<ManagedObject>(entityName: request.entityName, predicate: request.predicate, sortDescriptors: request.sortDescriptors)).map(\.label)
+            try context.fetch(
+                FetchRequest<ManagedObject>(
+                    entityName: request.entityName, predicate: request.predicate, sortDescriptors: request.sortDescriptors)
+            ).map(\.label)
         }
         #expect(names == ["Ada", "Alan", "Guido", "Linus"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// ASCII values are matched by bytes (straight from SQLite's buffer, or from a Swift string's);
@@ -9,7 +10,7 @@ import Testing
     static let values = [
         "", "a", "A", "o", "ob", "OB", "Bob", "bOB", "Obadiah", "Jacob", "xoBy", "oob", "obob", "@[`{", "a\0b", "a\r\nb",
         // Not ASCII: folding decides.
-        "ÖB", "Öbert", "jÖb", "Straße", "STRASSE", "Jo\u{308}b", "jöb", "e\u{301}", "é", "😀ob", "ob😀",
+        "ÖB", "Öbert", "jÖb", "Straße", "STRASSE", "Jo\u{308}b", "jöb", "e\u{301}", "é", "😀ob", "ob😀"
     ]
     static let patterns = ["", "ob", "OB", "o", "b", "Bob", "obadiah", "@[", "`{", "a\0", "\r", "ö", "Ö", "ß", "ss", "é", "e"]
     static let optionSets: [TextOptions] = [[], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]]
@@ -33,7 +34,9 @@ import Testing
         case .beginsWith: return subject.starts(with: target)
         case .endsWith: return subject.reversed().starts(with: target.reversed())
         case .contains: return target.isEmpty || subject.indices.contains { subject[$0...].starts(with: target) }
-        case .like, .matches: Issue.record("no byte path for \(op)"); return false
+        case .like, .matches:
+            Issue.record("no byte path for \(op)")
+            return false
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 @Suite("Value ordering")
@@ -8,7 +9,7 @@ struct ValueOrderingTests {
         let ascending: [AttributeValue] = [
             .null, .double(-.infinity), .integer(.min), .boolean(false), .date(Date(timeIntervalSinceReferenceDate: 0.5)),
             .integer(1), .float(1.5), .double(.infinity), .string(""), .decimal(10), .string("B"), .uri(URL(string: "a:b")!),
-            .json(JSONDocument(validatedData: Data("{}".utf8))), .binary(Data()), .binary(Data([0])), .binary(Data([1, 2])),
+            .json(JSONDocument(validatedData: Data("{}".utf8))), .binary(Data()), .binary(Data([0])), .binary(Data([1, 2]))
         ]
         for (i, a) in ascending.enumerated() {
             for (j, b) in ascending.enumerated() {
@@ -60,10 +61,13 @@ struct ValueOrderingTests {
             PredicateFixtures.row(["name": .string("b"), "age": .integer(1), "price": .decimal(10)]),
             PredicateFixtures.row(["age": .integer(2), "price": .decimal(9)]),
             PredicateFixtures.row(["name": .string("B"), "price": .decimal(Decimal(string: "9.5")!)]),
-            PredicateFixtures.row(["name": .string("b"), "age": .integer(3)]),
+            PredicateFixtures.row(["name": .string("b"), "age": .integer(3)])
         ]
         func order(_ sorts: [BoundSort]) -> [Int] {
-            rows.indices.sorted { compareRows(rows[$0], rows[$1], by: sorts) == .orderedAscending || (compareRows(rows[$0], rows[$1], by: sorts) == .orderedSame && $0 < $1) }
+            rows.indices.sorted {
+                compareRows(rows[$0], rows[$1], by: sorts) == .orderedAscending
+                    || (compareRows(rows[$0], rows[$1], by: sorts) == .orderedSame && $0 < $1)
+            }
         }
         #expect(order([name]) == [1, 2, 0, 3], "NULL first ascending, then bytes (B before b)")
         #expect(order([ageDescending]) == [3, 1, 0, 2], "NULL last descending")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Two processes on one SQLite file: this one fetches the other's transactions after the last
@@ -54,7 +55,9 @@ import Testing
 
     /// A loaded container on the conformance model's SQLite store at `storePath`, recording
     /// persistent history, with `configure` applied to its description first.
-    static func historyContainer(at storePath: String, configure: (inout PersistentStoreDescription) -> Void = { _ in }) throws -> PersistentContainer {
+    static func historyContainer(
+        at storePath: String, configure: (inout PersistentStoreDescription) -> Void = { _ in }
+    ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Conformance", managedObjectModel: try ConformanceModel.load())
         var description = PersistentStoreDescription(url: URL(fileURLWithPath: storePath))
         description.recordsPersistentHistory = true

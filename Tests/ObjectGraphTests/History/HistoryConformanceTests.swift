@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Persistent history on both stores: what each save and batch request records, fetching after a

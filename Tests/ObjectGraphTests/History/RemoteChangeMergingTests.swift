@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ObjectGraph
 
 /// `mergesRemoteChanges`: another process's saves to the same SQLite file reach this process's
@@ -38,7 +39,9 @@ import Testing
         let observer = NotificationCenter.default.addObserver(
             forName: PersistentStoreCoordinator.remoteChangeNotification, object: container.persistentStoreCoordinator, queue: nil
         ) { notification in
-            if let token = notification.userInfo?[PersistentStoreCoordinator.historyTokenKey] as? PersistentHistoryToken { posted.add(token) }
+            if let token = notification.userInfo?[PersistentStoreCoordinator.historyTokenKey] as? PersistentHistoryToken {
+                posted.add(token)
+            }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Inferred migration of tables shared by an inheritance hierarchy: a renamed sub-entity, a new
@@ -7,29 +8,29 @@ import Testing
 /// entities — every object keeps its key, its entity and its place.
 @Suite struct HierarchyMigrationTests {
     static let version1 = """
-    { "name": "Drawing", "version": 1, "entities": [
-      { "name": "Shape", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [ { "name": "parts", "destination": "Part", "toMany": true, "ordered": true, "inverse": "shape" } ] },
-      { "name": "Circle", "parent": "Shape", "attributes": [ { "name": "radius", "type": "double" } ] },
-      { "name": "Square", "parent": "Shape", "attributes": [ { "name": "side", "type": "double" } ] },
-      { "name": "Part", "attributes": [ { "name": "label", "type": "string" } ],
-        "relationships": [ { "name": "shape", "destination": "Shape", "inverse": "parts" } ] }
-    ] }
-    """
+        { "name": "Drawing", "version": 1, "entities": [
+          { "name": "Shape", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [ { "name": "parts", "destination": "Part", "toMany": true, "ordered": true, "inverse": "shape" } ] },
+          { "name": "Circle", "parent": "Shape", "attributes": [ { "name": "radius", "type": "double" } ] },
+          { "name": "Square", "parent": "Shape", "attributes": [ { "name": "side", "type": "double" } ] },
+          { "name": "Part", "attributes": [ { "name": "label", "type": "string" } ],
+            "relationships": [ { "name": "shape", "destination": "Shape", "inverse": "parts" } ] }
+        ] }
+        """
 
     static let version2 = """
-    { "name": "Drawing", "version": 2, "entities": [
-      { "name": "Shape", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [ { "name": "parts", "destination": "Part", "toMany": true, "ordered": true, "inverse": "shape" } ] },
-      { "name": "Circle", "parent": "Shape", "attributes": [
-          { "name": "radius", "type": "double" }, { "name": "color", "type": "string", "default": "red" } ] },
-      { "name": "Box", "parent": "Shape", "renamingIdentifier": "Square",
-        "attributes": [ { "name": "width", "type": "double", "renamingIdentifier": "side" } ] },
-      { "name": "Thing", "abstract": true, "attributes": [ { "name": "createdBy", "type": "string", "optional": true } ] },
-      { "name": "Part", "parent": "Thing", "attributes": [ { "name": "label", "type": "string" } ],
-        "relationships": [ { "name": "shape", "destination": "Shape", "inverse": "parts" } ] }
-    ] }
-    """
+        { "name": "Drawing", "version": 2, "entities": [
+          { "name": "Shape", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [ { "name": "parts", "destination": "Part", "toMany": true, "ordered": true, "inverse": "shape" } ] },
+          { "name": "Circle", "parent": "Shape", "attributes": [
+              { "name": "radius", "type": "double" }, { "name": "color", "type": "string", "default": "red" } ] },
+          { "name": "Box", "parent": "Shape", "renamingIdentifier": "Square",
+            "attributes": [ { "name": "width", "type": "double", "renamingIdentifier": "side" } ] },
+          { "name": "Thing", "abstract": true, "attributes": [ { "name": "createdBy", "type": "string", "optional": true } ] },
+          { "name": "Part", "parent": "Thing", "attributes": [ { "name": "label", "type": "string" } ],
+            "relationships": [ { "name": "shape", "destination": "Shape", "inverse": "parts" } ] }
+        ] }
+        """
 
     @Test func aHierarchysRowsKeepTheirEntitiesKeysReferencesAndOrder() throws {
         let directory = try SQLiteFixtures.makeDirectory()

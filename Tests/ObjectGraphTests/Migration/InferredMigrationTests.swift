@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Lightweight (inferred) migration of SQLite store files: a store written with one version of a
@@ -7,52 +8,52 @@ import Testing
 /// inferred is refused with every reason, and a failed migration leaves the store as it was.
 @Suite struct InferredMigrationTests {
     static let version1 = """
-    { "name": "Shelf", "version": 1, "entities": [
-      { "name": "Author", "attributes": [
-          { "name": "name", "type": "string" },
-          { "name": "born", "type": "date", "optional": true },
-          { "name": "rating", "type": "integer16", "default": 0 } ],
-        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "cascade" } ] },
-      { "name": "Book", "attributes": [
-          { "name": "title", "type": "string" },
-          { "name": "pages", "type": "integer32", "default": 0 },
-          { "name": "isbn", "type": "string", "optional": true },
-          { "name": "code", "type": "uuid", "optional": true } ],
-        "relationships": [
-          { "name": "author", "destination": "Author", "inverse": "books" },
-          { "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ] },
-      { "name": "Tag", "attributes": [ { "name": "label", "type": "string" } ],
-        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "tags" } ] },
-      { "name": "Note", "attributes": [ { "name": "text", "type": "string" } ] }
-    ] }
-    """
+        { "name": "Shelf", "version": 1, "entities": [
+          { "name": "Author", "attributes": [
+              { "name": "name", "type": "string" },
+              { "name": "born", "type": "date", "optional": true },
+              { "name": "rating", "type": "integer16", "default": 0 } ],
+            "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "cascade" } ] },
+          { "name": "Book", "attributes": [
+              { "name": "title", "type": "string" },
+              { "name": "pages", "type": "integer32", "default": 0 },
+              { "name": "isbn", "type": "string", "optional": true },
+              { "name": "code", "type": "uuid", "optional": true } ],
+            "relationships": [
+              { "name": "author", "destination": "Author", "inverse": "books" },
+              { "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ] },
+          { "name": "Tag", "attributes": [ { "name": "label", "type": "string" } ],
+            "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "tags" } ] },
+          { "name": "Note", "attributes": [ { "name": "text", "type": "string" } ] }
+        ] }
+        """
 
     /// Renames (an entity, an attribute, a relationship), widenings, a new required attribute
     /// with a default, optional → required with a default, a removed attribute and entity, a new
     /// entity and relationship, a new uniqueness constraint and index.
     static let version2 = """
-    { "name": "Shelf", "version": 2, "entities": [
-      { "name": "Author", "attributes": [
-          { "name": "fullName", "type": "string", "renamingIdentifier": "name" },
-          { "name": "rating", "type": "integer64", "default": 0 },
-          { "name": "country", "type": "string", "default": "unknown" } ],
-        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "cascade" } ] },
-      { "name": "Book", "attributes": [
-          { "name": "title", "type": "string" },
-          { "name": "pages", "type": "double", "default": 0, "indexed": true },
-          { "name": "isbn", "type": "string", "default": "none" },
-          { "name": "code", "type": "string", "optional": true } ],
-        "relationships": [
-          { "name": "author", "destination": "Author", "inverse": "books" },
-          { "name": "labels", "destination": "Label", "toMany": true, "inverse": "books", "renamingIdentifier": "tags" },
-          { "name": "publisher", "destination": "Publisher", "optional": true, "inverse": "books" } ],
-        "uniquenessConstraints": [["title"]] },
-      { "name": "Label", "renamingIdentifier": "Tag", "attributes": [ { "name": "label", "type": "string" } ],
-        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "labels" } ] },
-      { "name": "Publisher", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "publisher" } ] }
-    ] }
-    """
+        { "name": "Shelf", "version": 2, "entities": [
+          { "name": "Author", "attributes": [
+              { "name": "fullName", "type": "string", "renamingIdentifier": "name" },
+              { "name": "rating", "type": "integer64", "default": 0 },
+              { "name": "country", "type": "string", "default": "unknown" } ],
+            "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "cascade" } ] },
+          { "name": "Book", "attributes": [
+              { "name": "title", "type": "string" },
+              { "name": "pages", "type": "double", "default": 0, "indexed": true },
+              { "name": "isbn", "type": "string", "default": "none" },
+              { "name": "code", "type": "string", "optional": true } ],
+            "relationships": [
+              { "name": "author", "destination": "Author", "inverse": "books" },
+              { "name": "labels", "destination": "Label", "toMany": true, "inverse": "books", "renamingIdentifier": "tags" },
+              { "name": "publisher", "destination": "Publisher", "optional": true, "inverse": "books" } ],
+            "uniquenessConstraints": [["title"]] },
+          { "name": "Label", "renamingIdentifier": "Tag", "attributes": [ { "name": "label", "type": "string" } ],
+            "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "labels" } ] },
+          { "name": "Publisher", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "publisher" } ] }
+        ] }
+        """
 
     /// How many objects of `entity` the store of `container` holds.
     static func count(_ entity: String, in container: PersistentContainer) throws -> Int {
@@ -61,7 +62,9 @@ import Testing
     }
 
     /// A container on the store file at `url` with `model`, its description changed by `configure`.
-    static func open(_ url: URL, _ json: String, configure: (inout PersistentStoreDescription) -> Void = { _ in }) throws -> PersistentContainer {
+    static func open(
+        _ url: URL, _ json: String, configure: (inout PersistentStoreDescription) -> Void = { _ in }
+    ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Shelf", managedObjectModel: try ModelFixtures.load(json))
         var description = PersistentStoreDescription(url: url)
         configure(&description)
@@ -107,7 +110,10 @@ import Testing
             try earthsea.setValue(Set([classic]), forKey: "tags")
             _ = try insert("Note", ["text": "dropped in version 2"])
             try context.save()
-            return ([octavia, ursula].map { $0.objectID.primaryKey! }, [kindred, dawn, earthsea].map { $0.objectID.primaryKey! }, [classic, scifi].map { $0.objectID.primaryKey! })
+            return (
+                [octavia, ursula].map { $0.objectID.primaryKey! }, [kindred, dawn, earthsea].map { $0.objectID.primaryKey! },
+                [classic, scifi].map { $0.objectID.primaryKey! }
+            )
         }
         return Filled(url: url, directory: directory, authorKeys: keys.0, bookKeys: keys.1, tagKeys: keys.2, code: code)
     }
@@ -170,11 +176,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: filled.directory) }
         let version2 = Self.version1
             .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
-            .replacingOccurrences(of: #"{ "name": "pages", "type": "integer32", "default": 0 }"#, with: #"{ "name": "pages", "type": "integer16", "default": 0 }"#)
-            .replacingOccurrences(of: #"{ "name": "label", "type": "string" } ],"#, with: #"{ "name": "label", "type": "string" }, { "name": "weight", "type": "double" } ],"#)
+            .replacingOccurrences(
+                of: #"{ "name": "pages", "type": "integer32", "default": 0 }"#,
+                with: #"{ "name": "pages", "type": "integer16", "default": 0 }"#
+            )
+            .replacingOccurrences(
+                of: #"{ "name": "label", "type": "string" } ],"#,
+                with: #"{ "name": "label", "type": "string" }, { "name": "weight", "type": "double" } ],"#)
         let error = try #require(throws: ObjectGraphError.self) { try Self.open(filled.url, version2) }
         #expect(error.kind == .modelMismatch)
-        #expect(error.message.contains("from model 'Shelf' version 1 to 'Shelf' version 2: 2 changes cannot be inferred"), "\(error.message)")
+        #expect(
+            error.message.contains("from model 'Shelf' version 1 to 'Shelf' version 2: 2 changes cannot be inferred"), "\(error.message)")
         #expect(error.issues.map(\.path) == ["entities[1].attributes[1]", "entities[2].attributes[1]"])
         #expect(error.issues[0].message.contains("Book.pages changes type from integer32 to integer16"))
         #expect(error.issues[1].message.contains("Tag.weight is new and required but has no default"))
@@ -189,8 +201,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: filled.directory) }
         let version2 = Self.version1
             .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
-            .replacingOccurrences(of: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ] },"#,
-                                  with: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ], "uniquenessConstraints": [["pages"]] },"#)
+            .replacingOccurrences(
+                of: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ] },"#,
+                with:
+                    #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ], "uniquenessConstraints": [["pages"]] },"#
+            )
         let error = try #require(throws: ObjectGraphError.self) { try Self.open(filled.url, version2) }
         #expect(error.kind == .constraintViolation)
         #expect(error.message.contains("Cannot migrate the store at"), "\(error.message)")
@@ -205,13 +220,14 @@ import Testing
         let filled = try Self.filledVersion1Store()
         defer { try? FileManager.default.removeItem(at: filled.directory) }
         for option in [\PersistentStoreDescription.shouldMigrateStoreAutomatically, \.shouldInferMappingModelAutomatically] {
-            let error = try #require(throws: ObjectGraphError.self) { try Self.open(filled.url, Self.version2) { $0[keyPath: option] = false } }
+            let error = try #require(throws: ObjectGraphError.self) {
+                try Self.open(filled.url, Self.version2) { $0[keyPath: option] = false }
+            }
             #expect(error.kind == .modelMismatch)
         }
         #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 1)
     }
 }
-
 
 extension InferredMigrationTests {
     @Test func aDryRunShowsThePlanAndChangesNothing() throws {
@@ -222,8 +238,14 @@ extension InferredMigrationTests {
         let lines = plan.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(2)) == ["-- version 1 → 2", #"DROP INDEX "Book_author_idx";"#])
         #expect(lines.contains(#"ALTER TABLE "Tag" RENAME TO "_og_old_Tag";"#))
-        #expect(lines.contains(#"INSERT INTO "Author" ("_pk", "_version", "fullName", "rating", "country") SELECT "_pk", "_version", "name", "rating", ? FROM "_og_old_Author";  -- "unknown""#))
-        #expect(lines.contains(#"INSERT INTO "_join_Book_labels" ("source", "destination") SELECT "source", "destination" FROM "_og_old__join_Book_tags";"#))
+        #expect(
+            lines.contains(
+                #"INSERT INTO "Author" ("_pk", "_version", "fullName", "rating", "country") SELECT "_pk", "_version", "name", "rating", ? FROM "_og_old_Author";  -- "unknown""#
+            ))
+        #expect(
+            lines.contains(
+                #"INSERT INTO "_join_Book_labels" ("source", "destination") SELECT "source", "destination" FROM "_og_old__join_Book_tags";"#
+            ))
         #expect(lines.contains(#"DROP TABLE "_og_old_Note";"#))
         #expect(lines.last?.hasPrefix(#"UPDATE "_objectgraph_metadata" SET "value" = ? WHERE "key" = ?;"#) == true)
         #expect(!plan.contains("_objectgraph_metadata\" (\n"), "our own tables are not created again")
@@ -266,7 +288,10 @@ extension InferredMigrationTests {
         let seen = reports.withLock { $0 }
         // 2 authors, 3 books, 2 tags, a note, 4 tag pairs: 12 rows; the note's table is not copied.
         #expect(seen.map(\.totalRows).allSatisfy { $0 == 12 })
-        #expect(seen.map(\.step) == ["version 1 → 2: Author", "version 1 → 2: Book", "version 1 → 2: Label", "version 1 → 2: Book.labels", "done"])
+        #expect(
+            seen.map(\.step) == [
+                "version 1 → 2: Author", "version 1 → 2: Book", "version 1 → 2: Label", "version 1 → 2: Book.labels", "done"
+            ])
         #expect(seen.map(\.completedRows) == [2, 5, 7, 11, 12])
         #expect(seen.last?.fractionCompleted == 1)
         #expect(seen.last?.description == "100% (12 of 12 rows) done")
@@ -331,8 +356,11 @@ extension InferredMigrationTests {
         defer { try? FileManager.default.removeItem(at: filled.directory) }
         let version2 = Self.version1
             .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
-            .replacingOccurrences(of: #"{ "name": "rating", "type": "integer16", "default": 0 } ],"#,
-                                  with: #"{ "name": "rating", "type": "integer32", "default": 0 }, { "name": "draft", "type": "string", "optional": true, "transient": true } ],"#)
+            .replacingOccurrences(
+                of: #"{ "name": "rating", "type": "integer16", "default": 0 } ],"#,
+                with:
+                    #"{ "name": "rating", "type": "integer32", "default": 0 }, { "name": "draft", "type": "string", "optional": true, "transient": true } ],"#
+            )
             .replacingOccurrences(of: #"{ "name": "Note","#, with: #"{ "name": "Note", "versionHashModifier": "texts are Markdown now","#)
         let model = try ModelFixtures.load(version2)
         let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: model))
@@ -353,11 +381,21 @@ extension InferredMigrationTests {
         defer { try? FileManager.default.removeItem(at: filled.directory) }
         let version2 = Self.version1
             .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
-            .replacingOccurrences(of: #"{ "name": "title", "type": "string" },"#, with: #"{ "name": "title", "type": "string", "indexed": true }, { "name": "subtitle", "type": "string", "optional": true },"#)
-            .replacingOccurrences(of: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ] },"#,
-                                  with: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" }, { "name": "publisher", "destination": "Publisher", "inverse": "books" } ] },"#)
-            .replacingOccurrences(of: #"{ "name": "Note", "attributes": [ { "name": "text", "type": "string" } ] }"#,
-                                  with: #"{ "name": "Publisher", "attributes": [ { "name": "name", "type": "string" } ], "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "publisher" } ] }"#)
+            .replacingOccurrences(
+                of: #"{ "name": "title", "type": "string" },"#,
+                with:
+                    #"{ "name": "title", "type": "string", "indexed": true }, { "name": "subtitle", "type": "string", "optional": true },"#
+            )
+            .replacingOccurrences(
+                of: #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" } ] },"#,
+                with:
+                    #"{ "name": "tags", "destination": "Tag", "toMany": true, "inverse": "books" }, { "name": "publisher", "destination": "Publisher", "inverse": "books" } ] },"#
+            )
+            .replacingOccurrences(
+                of: #"{ "name": "Note", "attributes": [ { "name": "text", "type": "string" } ] }"#,
+                with:
+                    #"{ "name": "Publisher", "attributes": [ { "name": "name", "type": "string" } ], "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "publisher" } ] }"#
+            )
         let model = try ModelFixtures.load(version2)
         let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: model))
         #expect(!plan.contains("_og_old_"), "\(plan)")

@@ -1,13 +1,16 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A process killed (SIGKILL) in the middle of migrating a store leaves it either as it was,
 /// opening with the old model, or fully migrated — never half-way.
 @Suite struct KilledMigrationTests {
-    static let version1 = #"{ "name": "Log", "version": 1, "entities": [ { "name": "Item", "attributes": [ { "name": "code", "type": "string" }, { "name": "count", "type": "integer32", "default": 0 } ], "relationships": [ { "name": "entries", "destination": "Entry", "toMany": true, "inverse": "item" } ] }, { "name": "Entry", "attributes": [ { "name": "text", "type": "string" } ], "relationships": [ { "name": "item", "destination": "Item", "inverse": "entries" } ] } ] }"#
-    static let version2 = #"{ "name": "Log", "version": 2, "entities": [ { "name": "Item", "attributes": [ { "name": "code", "type": "string" }, { "name": "title", "type": "string", "optional": true }, { "name": "count", "type": "integer64", "default": 0 } ], "relationships": [ { "name": "entries", "destination": "Entry", "toMany": true, "inverse": "item" } ], "uniquenessConstraints": [["code"]] }, { "name": "Entry", "attributes": [ { "name": "body", "type": "string", "renamingIdentifier": "text" } ], "relationships": [ { "name": "item", "destination": "Item", "inverse": "entries" } ] } ] }"#
+    static let version1 =
+        #"{ "name": "Log", "version": 1, "entities": [ { "name": "Item", "attributes": [ { "name": "code", "type": "string" }, { "name": "count", "type": "integer32", "default": 0 } ], "relationships": [ { "name": "entries", "destination": "Entry", "toMany": true, "inverse": "item" } ] }, { "name": "Entry", "attributes": [ { "name": "text", "type": "string" } ], "relationships": [ { "name": "item", "destination": "Item", "inverse": "entries" } ] } ] }"#
+    static let version2 =
+        #"{ "name": "Log", "version": 2, "entities": [ { "name": "Item", "attributes": [ { "name": "code", "type": "string" }, { "name": "title", "type": "string", "optional": true }, { "name": "count", "type": "integer64", "default": 0 } ], "relationships": [ { "name": "entries", "destination": "Entry", "toMany": true, "inverse": "item" } ], "uniquenessConstraints": [["code"]] }, { "name": "Entry", "attributes": [ { "name": "body", "type": "string", "renamingIdentifier": "text" } ], "relationships": [ { "name": "item", "destination": "Item", "inverse": "entries" } ] } ] }"#
     static let rows = 150_000
 
     @Test func aKilledMigrationLeavesTheStoreWholeAtOneVersion() throws {
@@ -24,7 +27,8 @@ import Testing
             let pid = try TestWriterProcess.spawn(
                 [TestWriterProcess.executable.path, store.path, modelURL.path, "count", "Item", "-"],
                 environment: ProcessInfo.processInfo.environment.map { "\($0)=\($1)" },
-                output: directory.appendingPathComponent("out-\(attempt)").path, errors: directory.appendingPathComponent("err-\(attempt)").path)
+                output: directory.appendingPathComponent("out-\(attempt)").path,
+                errors: directory.appendingPathComponent("err-\(attempt)").path)
             let deadline = Date().addingTimeInterval(5)
             var walSize = 0
             var status: Int32 = 0
@@ -42,7 +46,9 @@ import Testing
             let version = try PersistentStoreCoordinator.metadataForPersistentStore(at: store).modelVersion
             if walSize >= walBytes, version == 1 { killedMidway += 1 }
             #expect(version == 1 || version == 2)
-            let container = try InferredMigrationTests.open(store, version == 1 ? Self.version1 : Self.version2) { $0.shouldMigrateStoreAutomatically = false }
+            let container = try InferredMigrationTests.open(store, version == 1 ? Self.version1 : Self.version2) {
+                $0.shouldMigrateStoreAutomatically = false
+            }
             defer { container.persistentStoreCoordinator.removePersistentStore() }
             #expect(try InferredMigrationTests.count("Item", in: container) == Self.rows, "attempt \(attempt), version \(version)")
             #expect(try InferredMigrationTests.count("Entry", in: container) == Self.rows, "attempt \(attempt), version \(version)")
@@ -67,6 +73,8 @@ import Testing
         var handle: OpaquePointer?
         try #require(sqlite3_open(url.path, &handle) == SQLITE_OK)
         defer { sqlite3_close(handle) }
-        try #require(sqlite3_exec(handle, #"INSERT INTO "Entry" ("_pk", "text", "item") SELECT "_pk", 'entry', "_pk" FROM "Item""#, nil, nil, nil) == SQLITE_OK)
+        try #require(
+            sqlite3_exec(handle, #"INSERT INTO "Entry" ("_pk", "text", "item") SELECT "_pk", 'entry', "_pk" FROM "Item""#, nil, nil, nil)
+                == SQLITE_OK)
     }
 }

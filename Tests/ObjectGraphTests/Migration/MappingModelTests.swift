@@ -1,22 +1,30 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Explicit mappings: an entity's objects from an entity inference cannot match, attributes made
 /// from the older values by expressions (a rename with a transform, a type change, a split),
 /// with no loop written.
 @Suite struct MappingModelTests {
-    static let version1 = #"{ "name": "Book", "version": 1, "entities": [ { "name": "Contact", "attributes": [ { "name": "fullName", "type": "string" }, { "name": "mail", "type": "string" }, { "name": "phone", "type": "string", "optional": true } ] } ] }"#
-    static let version2 = #"{ "name": "Book", "version": 2, "entities": [ { "name": "Person", "attributes": [ { "name": "first", "type": "string" }, { "name": "last", "type": "string" }, { "name": "email", "type": "string" }, { "name": "phone", "type": "integer64", "optional": true } ], "uniquenessConstraints": [["email"]] } ] }"#
+    static let version1 =
+        #"{ "name": "Book", "version": 1, "entities": [ { "name": "Contact", "attributes": [ { "name": "fullName", "type": "string" }, { "name": "mail", "type": "string" }, { "name": "phone", "type": "string", "optional": true } ] } ] }"#
+    static let version2 =
+        #"{ "name": "Book", "version": 2, "entities": [ { "name": "Person", "attributes": [ { "name": "first", "type": "string" }, { "name": "last", "type": "string" }, { "name": "email", "type": "string" }, { "name": "phone", "type": "integer64", "optional": true } ], "uniquenessConstraints": [["email"]] } ] }"#
 
-    static let mapping = MappingModel(from: 1, to: 2, [
-        EntityMapping("Person", from: "Contact", properties: [
-            PropertyMapping("first", .component(.source("fullName"), separator: " ", index: 0, maxParts: 2)),
-            PropertyMapping("last", .coalesce([.component(.source("fullName"), separator: " ", index: 1, maxParts: 2), .string("")])),
-            PropertyMapping("email", .lowercased(.trimmed(.source("mail")))),
-            PropertyMapping("phone", .integerFrom(.source("phone"))),
-        ]),
-    ])
+    static let mapping = MappingModel(
+        from: 1, to: 2,
+        [
+            EntityMapping(
+                "Person", from: "Contact",
+                properties: [
+                    PropertyMapping("first", .component(.source("fullName"), separator: " ", index: 0, maxParts: 2)),
+                    PropertyMapping(
+                        "last", .coalesce([.component(.source("fullName"), separator: " ", index: 1, maxParts: 2), .string("")])),
+                    PropertyMapping("email", .lowercased(.trimmed(.source("mail")))),
+                    PropertyMapping("phone", .integerFrom(.source("phone")))
+                ])
+        ])
 
     /// A version-1 store of three contacts; their keys, in insertion order.
     private static func store() throws -> (directory: URL, url: URL, keys: [Int64]) {
@@ -26,7 +34,9 @@ import Testing
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         let context = container.newBackgroundContext()
         let keys = try context.performAndWait {
-            let contacts = try [("Ada King Lovelace", " ADA@X.ORG ", "0123"), ("Hopper", "grace@x.org", nil), ("Alan Turing", "Alan@X.org", "n/a")].map { name, mail, phone in
+            let contacts = try [
+                ("Ada King Lovelace", " ADA@X.ORG ", "0123"), ("Hopper", "grace@x.org", nil), ("Alan Turing", "Alan@X.org", "n/a")
+            ].map { name, mail, phone in
                 let contact = try context.insertNewObject(forEntityName: "Contact")
                 try contact.setValue(name, forKey: "fullName")
                 try contact.setValue(mail, forKey: "mail")
@@ -47,7 +57,10 @@ import Testing
         let inferred = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: url, to: version2))
         #expect(!inferred.contains(#"INSERT INTO "Person""#))
         let mapped = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: url, to: version2, mappings: [Self.mapping]))
-        #expect(mapped.contains(#"INSERT INTO "Person" ("_pk", "_version", "first", "last", "email", "phone") SELECT "_pk", "_version", '', '', '', NULL FROM "_og_old_Contact";"#), "\(mapped)")
+        #expect(
+            mapped.contains(
+                #"INSERT INTO "Person" ("_pk", "_version", "first", "last", "email", "phone") SELECT "_pk", "_version", '', '', '', NULL FROM "_og_old_Contact";"#
+            ), "\(mapped)")
 
         let container = try InferredMigrationTests.open(url, Self.version2) { $0.mappingModels = [Self.mapping] }
         defer { container.persistentStoreCoordinator.removePersistentStore() }
@@ -65,15 +78,21 @@ import Testing
     @Test func aMappingThatLeavesARequiredValueNilIsRefused() throws {
         let (directory, url, _) = try Self.store()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let broken = MappingModel(from: 1, to: 2, [
-            EntityMapping("Person", from: "Contact", properties: [
-                PropertyMapping("first", .component(.source("fullName"), separator: " ", index: 0, maxParts: 2)),
-                PropertyMapping("last", .component(.source("fullName"), separator: " ", index: 1, maxParts: 2)),
-                PropertyMapping("email", .source("mail")),
-                PropertyMapping("phone", .integerFrom(.source("phone"))),
-            ]),
-        ])
-        let error = try #require(throws: ObjectGraphError.self) { try InferredMigrationTests.open(url, Self.version2) { $0.mappingModels = [broken] } }
+        let broken = MappingModel(
+            from: 1, to: 2,
+            [
+                EntityMapping(
+                    "Person", from: "Contact",
+                    properties: [
+                        PropertyMapping("first", .component(.source("fullName"), separator: " ", index: 0, maxParts: 2)),
+                        PropertyMapping("last", .component(.source("fullName"), separator: " ", index: 1, maxParts: 2)),
+                        PropertyMapping("email", .source("mail")),
+                        PropertyMapping("phone", .integerFrom(.source("phone")))
+                    ])
+            ])
+        let error = try #require(throws: ObjectGraphError.self) {
+            try InferredMigrationTests.open(url, Self.version2) { $0.mappingModels = [broken] }
+        }
         #expect(error.message.contains("Person.last"), "\(error.message)")
         #expect(error.message.contains("the store is unchanged"), "\(error.message)")
         #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: url).modelVersion == 1)

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Custom migration stages: Swift code in the migration's transaction, before the copy (remove
 /// duplicates a new constraint would refuse) and after it (new values from old ones).
 @Suite struct MigrationStageTests {
-    static let version1 = #"{ "name": "Club", "version": 1, "entities": [ { "name": "Person", "attributes": [ { "name": "name", "type": "string" }, { "name": "email", "type": "string" } ] } ] }"#
-    static let version2 = #"{ "name": "Club", "version": 2, "entities": [ { "name": "Person", "attributes": [ { "name": "first", "type": "string" }, { "name": "last", "type": "string" }, { "name": "email", "type": "string" } ], "uniquenessConstraints": [["email"]] } ] }"#
+    static let version1 =
+        #"{ "name": "Club", "version": 1, "entities": [ { "name": "Person", "attributes": [ { "name": "name", "type": "string" }, { "name": "email", "type": "string" } ] } ] }"#
+    static let version2 =
+        #"{ "name": "Club", "version": 2, "entities": [ { "name": "Person", "attributes": [ { "name": "first", "type": "string" }, { "name": "last", "type": "string" }, { "name": "email", "type": "string" } ], "uniquenessConstraints": [["email"]] } ] }"#
 
     /// Removes all but the first person of each e-mail address.
     static let dedupe: @Sendable (MigrationStageContext) throws -> Void = { context in
@@ -51,9 +54,12 @@ import Testing
         let (directory, url, keys) = try Self.store()
         defer { try? FileManager.default.removeItem(at: directory) }
         let stages = [MigrationStage(from: 1, to: 2, prepare: Self.dedupe, complete: Self.split)]
-        let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: url, to: ModelFixtures.load(Self.version2), stages: stages))
+        let plan = try #require(
+            try PersistentStoreCoordinator.migrationPlan(forStoreAt: url, to: ModelFixtures.load(Self.version2), stages: stages))
         #expect(plan.contains("-- version 1 → 2\n-- the migration stage's prepare (Swift)\n"))
-        #expect(plan.contains("-- the migration stage's complete (Swift)\nCREATE UNIQUE INDEX IF NOT EXISTS \"Person_email_unique\""), "\(plan)")
+        #expect(
+            plan.contains("-- the migration stage's complete (Swift)\nCREATE UNIQUE INDEX IF NOT EXISTS \"Person_email_unique\""), "\(plan)"
+        )
 
         let container = try InferredMigrationTests.open(url, Self.version2) { $0.migrationStages = stages }
         defer { container.persistentStoreCoordinator.removePersistentStore() }
@@ -88,7 +94,9 @@ import Testing
                 done += 1
             }
         }
-        let error = try #require(throws: ObjectGraphError.self) { try InferredMigrationTests.open(url, Self.version2) { $0.migrationStages = [failing] } }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try InferredMigrationTests.open(url, Self.version2) { $0.migrationStages = [failing] }
+        }
         #expect(error.message.contains("a migration stage threw Interrupted()"), "\(error.message)")
         #expect(error.message.contains("the store is unchanged"))
         let container = try InferredMigrationTests.open(url, Self.version1)
@@ -102,7 +110,9 @@ import Testing
         let lazy = MigrationStage(from: 1, to: 2, prepare: Self.dedupe) { context in
             try context.forEachObject(ofEntity: "Person") { person in try person.setValue("x", forKey: "first") }
         }
-        let error = try #require(throws: ObjectGraphError.self) { try InferredMigrationTests.open(url, Self.version2) { $0.migrationStages = [lazy] } }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try InferredMigrationTests.open(url, Self.version2) { $0.migrationStages = [lazy] }
+        }
         #expect(error.kind == .validation)
         #expect(error.message.contains("left 2 of 2 Person objects without a value for Person.last"), "\(error.message)")
         #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: url).modelVersion == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Relationships that change shape: a to-one becoming a to-many (so a one-to-many becomes a
@@ -7,23 +8,23 @@ import Testing
 /// would drop objects, refused.
 @Suite struct RelationshipShapeMigrationTests {
     static let version1 = """
-    { "name": "Press", "version": 1, "entities": [
-      { "name": "Author", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author" } ] },
-      { "name": "Book", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [ { "name": "author", "destination": "Author", "inverse": "books" },
-                           { "name": "editor", "destination": "Author", "inverse": null } ] }
-    ] }
-    """
+        { "name": "Press", "version": 1, "entities": [
+          { "name": "Author", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author" } ] },
+          { "name": "Book", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [ { "name": "author", "destination": "Author", "inverse": "books" },
+                               { "name": "editor", "destination": "Author", "inverse": null } ] }
+        ] }
+        """
     static let version2 = """
-    { "name": "Press", "version": 2, "entities": [
-      { "name": "Author", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "authors" } ] },
-      { "name": "Book", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [ { "name": "authors", "destination": "Author", "toMany": true, "inverse": "books", "renamingIdentifier": "author" },
-                           { "name": "editors", "destination": "Author", "toMany": true, "inverse": null, "renamingIdentifier": "editor" } ] }
-    ] }
-    """
+        { "name": "Press", "version": 2, "entities": [
+          { "name": "Author", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "authors" } ] },
+          { "name": "Book", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [ { "name": "authors", "destination": "Author", "toMany": true, "inverse": "books", "renamingIdentifier": "author" },
+                               { "name": "editors", "destination": "Author", "toMany": true, "inverse": null, "renamingIdentifier": "editor" } ] }
+        ] }
+        """
 
     @Test func aToOneBecomesAToManyKeepingEveryPair() throws {
         let directory = try SQLiteFixtures.makeDirectory()
@@ -75,11 +76,15 @@ import Testing
         let url = directory.appendingPathComponent("Press.sqlite")
         try InferredMigrationTests.open(url, Self.version2).persistentStoreCoordinator.removePersistentStore()
         let backwards = Self.version1.replacingOccurrences(of: #""version": 1"#, with: #""version": 3"#)
-            .replacingOccurrences(of: #"{ "name": "author", "destination": "Author", "inverse": "books" }"#,
-                                  with: #"{ "name": "author", "destination": "Author", "inverse": "books", "renamingIdentifier": "authors" }"#)
+            .replacingOccurrences(
+                of: #"{ "name": "author", "destination": "Author", "inverse": "books" }"#,
+                with: #"{ "name": "author", "destination": "Author", "inverse": "books", "renamingIdentifier": "authors" }"#)
         let error = try #require(throws: ObjectGraphError.self) { try InferredMigrationTests.open(url, backwards) }
         #expect(error.kind == .modelMismatch)
-        #expect(error.issues.map(\.message).contains { $0.contains("Book.author changes from to-many to to-one, which would drop the objects past the first") }, "\(error.issues)")
+        #expect(
+            error.issues.map(\.message).contains {
+                $0.contains("Book.author changes from to-many to to-one, which would drop the objects past the first")
+            }, "\(error.issues)")
     }
 }
 
@@ -91,7 +96,8 @@ extension RelationshipShapeMigrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("Press.sqlite")
         let ordered = Self.version1.replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
-            .replacingOccurrences(of: #""toMany": true, "inverse": "author""#, with: #""toMany": true, "ordered": true, "inverse": "author""#)
+            .replacingOccurrences(
+                of: #""toMany": true, "inverse": "author""#, with: #""toMany": true, "ordered": true, "inverse": "author""#)
         let unordered = Self.version1.replacingOccurrences(of: #""version": 1"#, with: #""version": 3"#)
         do {
             let container = try InferredMigrationTests.open(url, Self.version1)

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Any stored value but binary data may become a string: integers, decimals, UUIDs, URLs and
 /// JSON in SQL; reals, dates and Booleans in Swift (SQL would write them differently), as Swift
 /// writes them.
 @Suite struct TextConversionMigrationTests {
-    static let version1 = #"{ "name": "Lab", "version": 1, "entities": [ { "name": "Reading", "attributes": [ { "name": "value", "type": "double" }, { "name": "ratio", "type": "float", "optional": true }, { "name": "at", "type": "date" }, { "name": "count", "type": "integer32" }, { "name": "valid", "type": "boolean" }, { "name": "extra", "type": "json", "optional": true } ] } ] }"#
-    static let version2 = #"{ "name": "Lab", "version": 2, "entities": [ { "name": "Reading", "attributes": [ { "name": "value", "type": "string" }, { "name": "ratio", "type": "string", "optional": true }, { "name": "at", "type": "string" }, { "name": "count", "type": "string" }, { "name": "valid", "type": "string" }, { "name": "extra", "type": "string", "optional": true } ] } ] }"#
+    static let version1 =
+        #"{ "name": "Lab", "version": 1, "entities": [ { "name": "Reading", "attributes": [ { "name": "value", "type": "double" }, { "name": "ratio", "type": "float", "optional": true }, { "name": "at", "type": "date" }, { "name": "count", "type": "integer32" }, { "name": "valid", "type": "boolean" }, { "name": "extra", "type": "json", "optional": true } ] } ] }"#
+    static let version2 =
+        #"{ "name": "Lab", "version": 2, "entities": [ { "name": "Reading", "attributes": [ { "name": "value", "type": "string" }, { "name": "ratio", "type": "string", "optional": true }, { "name": "at", "type": "string" }, { "name": "count", "type": "string" }, { "name": "valid", "type": "string" }, { "name": "extra", "type": "string", "optional": true } ] } ] }"#
 
     @Test func realsDatesAndIntegersBecomeStringsAsSwiftWritesThem() throws {
         let directory = try SQLiteFixtures.makeDirectory()
@@ -41,7 +44,8 @@ import Testing
             #expect(try readings.map { try $0.get("count", as: String.self) } == ["7", "-3"])
             #expect(try readings.map { try $0.get("valid", as: String.self) } == ["true", "false"])
             #expect(try readings.map { try $0.get("extra", as: String.self) } == [#"{"unit":"K"}"#, nil])
-            #expect(try readings[0].get("at", as: String.self) == moment.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+            #expect(
+                try readings[0].get("at", as: String.self) == moment.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
         }
     }
 }

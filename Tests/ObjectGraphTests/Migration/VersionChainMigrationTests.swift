@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Versions side by side: a folder of model versions loads as the newest with the others as its
@@ -9,7 +10,7 @@ import Testing
     static let versions = [
         #"{ "name": "People", "version": 1, "entities": [ { "name": "Person", "attributes": [ { "name": "name", "type": "string" } ] } ] }"#,
         #"{ "name": "People", "version": 2, "entities": [ { "name": "Person", "attributes": [ { "name": "fullName", "type": "string", "renamingIdentifier": "name" }, { "name": "age", "type": "integer16", "default": 0 } ] } ] }"#,
-        #"{ "name": "People", "version": 3, "entities": [ { "name": "Person", "attributes": [ { "name": "displayName", "type": "string", "renamingIdentifier": "fullName" }, { "name": "age", "type": "integer64", "default": 0 } ] } ] }"#,
+        #"{ "name": "People", "version": 3, "entities": [ { "name": "Person", "attributes": [ { "name": "displayName", "type": "string", "renamingIdentifier": "fullName" }, { "name": "age", "type": "integer64", "default": 0 } ] } ] }"#
     ]
 
     /// A folder holding the three versions (as 1.json … 3.json) and a store written by version 1.
@@ -31,7 +32,9 @@ import Testing
 
     /// Opens the store at `store` with `model` (migrating it, with `stages`) and hands `body` its
     /// first person.
-    private static func withFirstPerson(in store: URL, model: ManagedObjectModel, stages: [MigrationStage] = [], _ body: (ManagedObject) throws -> Void) throws {
+    private static func withFirstPerson(
+        in store: URL, model: ManagedObjectModel, stages: [MigrationStage] = [], _ body: (ManagedObject) throws -> Void
+    ) throws {
         let container = PersistentContainer(name: "People", managedObjectModel: model)
         var description = PersistentStoreDescription(url: store)
         description.migrationStages = stages
@@ -48,7 +51,8 @@ import Testing
         let model = try ManagedObjectModel(versionsIn: models)
         #expect(model.version == 3)
         #expect(model.previousVersions.map(\.version) == [1, 2])
-        try Data(#"{ "name": "Other", "version": 4, "entities": [ { "name": "E", "attributes": [] } ] }"#.utf8).write(to: models.appendingPathComponent("4.json"))
+        try Data(#"{ "name": "Other", "version": 4, "entities": [ { "name": "E", "attributes": [] } ] }"#.utf8).write(
+            to: models.appendingPathComponent("4.json"))
         let mixed = try #require(throws: ObjectGraphError.self) { try ManagedObjectModel(versionsIn: models) }
         #expect(mixed.message.contains("holds versions of more than one model"))
         try Data(Self.versions[2].utf8).write(to: models.appendingPathComponent("4.json"))
@@ -80,15 +84,18 @@ extension VersionChainMigrationTests {
     @Test func aChainMixesInferredStepsAndAStage() throws {
         let (directory, models, store) = try Self.folderAndVersion1Store()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let version3 = #"{ "name": "People", "version": 3, "entities": [ { "name": "Person", "attributes": [ { "name": "displayName", "type": "string", "renamingIdentifier": "fullName" }, { "name": "age", "type": "integer64", "default": 0 }, { "name": "initials", "type": "string" } ] } ] }"#
+        let version3 =
+            #"{ "name": "People", "version": 3, "entities": [ { "name": "Person", "attributes": [ { "name": "displayName", "type": "string", "renamingIdentifier": "fullName" }, { "name": "age", "type": "integer64", "default": 0 }, { "name": "initials", "type": "string" } ] } ] }"#
         try Data(version3.utf8).write(to: models.appendingPathComponent("3.json"))
         let model = try ManagedObjectModel(versionsIn: models)
-        let initials = MigrationStage(from: 2, to: 3, complete: { context in
-            try context.forEachObject(ofEntity: "Person") { person in
-                let name = try person.oldValue(forKey: "fullName") as? String ?? ""
-                try person.setValue(String(name.prefix(1)), forKey: "initials")
-            }
-        })
+        let initials = MigrationStage(
+            from: 2, to: 3,
+            complete: { context in
+                try context.forEachObject(ofEntity: "Person") { person in
+                    let name = try person.oldValue(forKey: "fullName") as? String ?? ""
+                    try person.setValue(String(name.prefix(1)), forKey: "initials")
+                }
+            })
         let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: store, to: model, stages: [initials]))
         #expect(plan.contains("-- version 2 → 3\n"))
         #expect(plan.contains("-- the migration stage's complete (Swift)"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Each entity and property has a version hash of its own, as in Core Data: changing one entity
@@ -7,21 +8,21 @@ import Testing
 /// `versionHashModifier` forces a new hash without a schema change.
 @Suite struct EntityVersionHashTests {
     private static let base = """
-    {
-      "name": "Shop",
-      "version": 1,
-      "entities": [
-        { "name": "Customer",
-          "attributes": [ { "name": "email", "type": "string" }, { "name": "score", "type": "integer32", "default": 0 } ],
-          "relationships": [ { "name": "orders", "destination": "Order", "toMany": true, "inverse": "customer" } ] },
-        { "name": "Order",
-          "attributes": [ { "name": "total", "type": "decimal", "default": "0.00" } ],
-          "relationships": [ { "name": "customer", "destination": "Customer", "inverse": "orders" } ] },
-        { "name": "RushOrder", "parent": "Order",
-          "attributes": [ { "name": "deadline", "type": "date" } ] }
-      ]
-    }
-    """
+        {
+          "name": "Shop",
+          "version": 1,
+          "entities": [
+            { "name": "Customer",
+              "attributes": [ { "name": "email", "type": "string" }, { "name": "score", "type": "integer32", "default": 0 } ],
+              "relationships": [ { "name": "orders", "destination": "Order", "toMany": true, "inverse": "customer" } ] },
+            { "name": "Order",
+              "attributes": [ { "name": "total", "type": "decimal", "default": "0.00" } ],
+              "relationships": [ { "name": "customer", "destination": "Customer", "inverse": "orders" } ] },
+            { "name": "RushOrder", "parent": "Order",
+              "attributes": [ { "name": "deadline", "type": "date" } ] }
+          ]
+        }
+        """
 
     private static func model(_ replacements: [(String, String)] = []) throws -> ManagedObjectModel {
         var json = base
@@ -47,13 +48,21 @@ import Testing
         let base = try Self.model()
         #expect(Set(base.entityVersionHashesByName.keys) == ["Customer", "Order", "RushOrder"])
         #expect(Set(base.entityVersionHashesByName.values).count == 3)
-        let newAttribute = try Self.model([(#"{ "name": "email", "type": "string" }"#, #"{ "name": "email", "type": "string" }, { "name": "phone", "type": "string", "optional": true }"#)])
+        let newAttribute = try Self.model([
+            (
+                #"{ "name": "email", "type": "string" }"#,
+                #"{ "name": "email", "type": "string" }, { "name": "phone", "type": "string", "optional": true }"#
+            )
+        ])
         #expect(Self.changed(base, newAttribute) == ["Customer"])
         #expect(newAttribute.versionHash != base.versionHash)
         // A sub-entity's change leaves its parent alone; a parent's change reaches its sub-entities.
-        let subChanged = try Self.model([(#""name": "deadline", "type": "date""#, #""name": "deadline", "type": "date", "optional": true"#)])
+        let subChanged = try Self.model([(#""name": "deadline", "type": "date""#, #""name": "deadline", "type": "date", "optional": true"#)]
+        )
         #expect(Self.changed(base, subChanged) == ["RushOrder"])
-        let parentChanged = try Self.model([(#""name": "total", "type": "decimal", "default": "0.00""#, #""name": "total", "type": "double", "default": 0"#)])
+        let parentChanged = try Self.model([
+            (#""name": "total", "type": "decimal", "default": "0.00""#, #""name": "total", "type": "double", "default": 0"#)
+        ])
         #expect(Self.changed(base, parentChanged) == ["Order", "RushOrder"])
         // What does not decide storage changes no hash.
         let defaultsOnly = try Self.model([(#""default": 0"#, #""default": 5"#)])
@@ -66,12 +75,16 @@ import Testing
         let entityModifier = try Self.model([(#""name": "Order","#, #""name": "Order", "versionHashModifier": "totals in cents","#)])
         #expect(Self.changed(base, entityModifier) == ["Order", "RushOrder"])
         #expect(entityModifier.versionHash != base.versionHash)
-        let attributeModifier = try Self.model([(#"{ "name": "email", "type": "string" }"#, #"{ "name": "email", "type": "string", "versionHashModifier": "lowercased" }"#)])
+        let attributeModifier = try Self.model([
+            (#"{ "name": "email", "type": "string" }"#, #"{ "name": "email", "type": "string", "versionHashModifier": "lowercased" }"#)
+        ])
         #expect(Self.changed(base, attributeModifier) == ["Customer"])
         let email = try #require(attributeModifier.entity(named: "Customer")?.attribute(named: "email"))
         #expect(email.versionHashModifier == "lowercased")
         #expect(email.versionHash != base.entity(named: "Customer")?.attribute(named: "email")?.versionHash)
-        #expect(base.entity(named: "Customer")?.attribute(named: "score")?.versionHash == attributeModifier.entity(named: "Customer")?.attribute(named: "score")?.versionHash)
+        #expect(
+            base.entity(named: "Customer")?.attribute(named: "score")?.versionHash
+                == attributeModifier.entity(named: "Customer")?.attribute(named: "score")?.versionHash)
         let relationshipModifier = try Self.model([(#""inverse": "customer" }"#, #""inverse": "customer", "versionHashModifier": "2" }"#)])
         #expect(Self.changed(base, relationshipModifier) == ["Customer"])
         ModelFixtures.expectSingleIssue(
@@ -92,9 +105,10 @@ import Testing
         #expect(metadata.storeIdentifier == identifier)
         #expect(model.isConfiguration(compatibleWithStoreMetadata: metadata))
 
-        let changed = try ModelFixtures.load(ConformanceModel.json.replacingOccurrences(
-            of: #"{ "name": "city", "type": "string", "optional": true }"#,
-            with: #"{ "name": "city", "type": "string", "optional": true }, { "name": "zip", "type": "string", "optional": true }"#))
+        let changed = try ModelFixtures.load(
+            ConformanceModel.json.replacingOccurrences(
+                of: #"{ "name": "city", "type": "string", "optional": true }"#,
+                with: #"{ "name": "city", "type": "string", "optional": true }, { "name": "zip", "type": "string", "optional": true }"#))
         #expect(!changed.isConfiguration(compatibleWithStoreMetadata: metadata))
         #expect(changed.entityVersionHashesByName["Item"] == metadata.entityVersionHashesByName["Item"])
     }

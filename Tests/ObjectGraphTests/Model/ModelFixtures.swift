@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Helpers for the model-loading tests: small inline models and issue lookups.
@@ -54,7 +55,9 @@ enum ModelFixtures {
 
     /// Expects exactly one issue, at `path`, whose message contains each of `fragments`.
     @discardableResult
-    static func expectSingleIssue(_ json: String, path: String, _ fragments: String..., sourceLocation: SourceLocation = #_sourceLocation) -> ModelIssue? {
+    static func expectSingleIssue(
+        _ json: String, path: String, _ fragments: String..., sourceLocation: SourceLocation = #_sourceLocation
+    ) -> ModelIssue? {
         let found = issues(json, sourceLocation: sourceLocation)
         #expect(found.count == 1, "issues: \(found)", sourceLocation: sourceLocation)
         guard let issue = found.first(where: { $0.path == path }) else {

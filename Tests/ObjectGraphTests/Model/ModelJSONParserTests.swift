@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 @Suite struct ModelJSONParserTests {
@@ -15,7 +16,10 @@ import Testing
 
     @Test func recordsPositionsOfValuesAndKeys() throws {
         let node = try ModelJSONParser.parse("{\n  \"a\": [1, \"x\"],\n  \"béta\": true\n}".utf8)
-        guard case .object(let members) = node.value else { Issue.record("not an object"); return }
+        guard case .object(let members) = node.value else {
+            Issue.record("not an object")
+            return
+        }
         #expect(node.position == SourcePosition(line: 1, column: 1))
         #expect(members.map(\.key) == ["a", "béta"])
         #expect(members[0].keyPosition == SourcePosition(line: 2, column: 3))
@@ -28,7 +32,10 @@ import Testing
     @Test func keepsNumberLiteralsAndDecodesEscapes() throws {
         let node = try ModelJSONParser.parse(#"[12.50, -0, 1e3, "a\"b\\c\/\n\u00e9\ud83d\ude00"]"#.utf8)
         let elements = try #require(node.arrayValue)
-        guard case .number(let text) = elements[0].value else { Issue.record("not a number"); return }
+        guard case .number(let text) = elements[0].value else {
+            Issue.record("not a number")
+            return
+        }
         #expect(text == "12.50")
         #expect(elements[3].stringValue == "a\"b\\c/\né😀")
     }
@@ -52,7 +59,7 @@ import Testing
         ("[\"a\\q\"]", 1, 4, "escape \\q"),
         ("[\"\\ud800\"]", 1, 3, "surrogate"),
         ("[\"a\nb\"]", 1, 4, "control character"),
-        ("{\"a\":", 1, 6, "end of the input"),
+        ("{\"a\":", 1, 6, "end of the input")
     ])
     func reportsSyntaxErrorsWithPosition(text: String, line: Int, column: Int, fragment: String) {
         guard let error = syntaxError(text) else { return }
@@ -72,12 +79,12 @@ import Testing
 
     @Test func malformedModelFileReportsLineAndColumn() throws {
         let json = """
-        {
-          "name": "Broken",
-          "version": 1
-          "entities": []
-        }
-        """
+            {
+              "name": "Broken",
+              "version": 1
+              "entities": []
+            }
+            """
         let error = try #require(ModelFixtures.error(json))
         #expect(error.issues.count == 1)
         let issue = try #require(error.issues.first)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 @Suite struct ModelLoadingTests {
@@ -118,25 +119,30 @@ import Testing
     }
 
     @Test func canonicalJSONHasSortedKeysAndNoWhitespace() throws {
-        let model = try ModelFixtures.load(#"{ "version": 1, "name": "M", "entities": [ { "name": "E", "attributes": [ { "type": "string", "name": "s" } ] } ] }"#)
-        #expect(String(decoding: model.canonicalJSON, as: UTF8.self)
+        let model = try ModelFixtures.load(
+            #"{ "version": 1, "name": "M", "entities": [ { "name": "E", "attributes": [ { "type": "string", "name": "s" } ] } ] }"#)
+        #expect(
+            String(decoding: model.canonicalJSON, as: UTF8.self)
                 == #"{"entities":[{"attributes":[{"name":"s","type":"string"}],"name":"E"}],"name":"M","version":1}"#)
     }
 
     @Test func classNameDefaultsToTheEntityName() throws {
-        let model = try ModelFixtures.load(ModelFixtures.model(#"{ "name": "Shelf", "attributes": [] }, { "name": "Loan2", "className": "LoanRecord" }"#))
+        let model = try ModelFixtures.load(
+            ModelFixtures.model(#"{ "name": "Shelf", "attributes": [] }, { "name": "Loan2", "className": "LoanRecord" }"#))
         #expect(model.entity(named: "Shelf")?.className == "Shelf")
         #expect(model.entity(named: "Loan2")?.className == "LoanRecord")
     }
 
     @Test func oneWayRelationshipAndInversePairLoad() throws {
-        let model = try ModelFixtures.load(ModelFixtures.model("""
-            { "name": "Author", "relationships": [
-                { "name": "books", "destination": "Book", "toMany": true, "ordered": true, "inverse": "author", "deleteRule": "cascade", "minCount": 0, "maxCount": 10 } ] },
-            { "name": "Book", "relationships": [
-                { "name": "author", "destination": "Author", "inverse": "books", "optional": false },
-                { "name": "related", "destination": "Book", "inverse": null } ] }
-            """))
+        let model = try ModelFixtures.load(
+            ModelFixtures.model(
+                """
+                { "name": "Author", "relationships": [
+                    { "name": "books", "destination": "Book", "toMany": true, "ordered": true, "inverse": "author", "deleteRule": "cascade", "minCount": 0, "maxCount": 10 } ] },
+                { "name": "Book", "relationships": [
+                    { "name": "author", "destination": "Author", "inverse": "books", "optional": false },
+                    { "name": "related", "destination": "Book", "inverse": null } ] }
+                """))
         let books = try #require(model.entity(named: "Author")?.relationships.first)
         #expect(books.isToMany && books.isOrdered)
         #expect(books.inverseName == "author")
@@ -150,10 +156,12 @@ import Testing
     }
 
     @Test func childEntitiesInheritTheirParentsPropertiesFirst() throws {
-        let model = try ModelFixtures.load(ModelFixtures.model("""
-            { "name": "Student", "parent": "Person", "attributes": [ { "name": "school", "type": "string" } ], "indexes": [["name", "school"]] },
-            { "name": "Person", "abstract": true, "attributes": [ { "name": "name", "type": "string" } ], "uniquenessConstraints": [["name"]] }
-            """))
+        let model = try ModelFixtures.load(
+            ModelFixtures.model(
+                """
+                { "name": "Student", "parent": "Person", "attributes": [ { "name": "school", "type": "string" } ], "indexes": [["name", "school"]] },
+                { "name": "Person", "abstract": true, "attributes": [ { "name": "name", "type": "string" } ], "uniquenessConstraints": [["name"]] }
+                """))
         let student = try #require(model.entity(named: "Student"))
         #expect(student.parentName == "Person")
         #expect(student.attributes.map(\.name) == ["name", "school"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Models that SQLite could not store are refused at load, for every store, naming the entity:
@@ -31,7 +32,8 @@ import Testing
     }
 
     @Test func aHierarchySharesOneTableAndItsLimit() {
-        let json = ModelFixtures.model("""
+        let json = ModelFixtures.model(
+            """
             { "name": "Base", "attributes": [\(Self.attributes(1_000))] },
             { "name": "Derived", "parent": "Base", "attributes": [\(Self.attributes(1_000, prefix: "b"))] }
             """)

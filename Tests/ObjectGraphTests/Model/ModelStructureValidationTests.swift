@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Problems with the document's shape: JSON types, unknown and missing fields, names, versions.
@@ -17,8 +18,9 @@ import Testing
 
     @Test(arguments: ["0", "-3", "1.5", "\"1\""])
     func versionMustBeAnIntegerOfAtLeastOne(version: String) {
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "E" }"#, version: version),
-                                        path: "version", "found \(version)", "expected a whole number of at least 1")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "E" }"#, version: version),
+            path: "version", "found \(version)", "expected a whole number of at least 1")
     }
 
     @Test func modelWithoutEntitiesIsRefused() {
@@ -31,10 +33,13 @@ import Testing
             path: "entities[0].attributes[0].optional", "found \"yes\" (a string)", "expected true or false")
         #expect(issue?.line == 5)
 
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": 42 }"#), path: "entities[0].name", "found 42 (a number)", "expected the entity's name")
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "E", "attributes": {} }"#),
-                                        path: "entities[0].attributes", "found an object", "expected an array of attributes")
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#""Thing""#), path: "entities[0]", "found \"Thing\" (a string)", "expected an object describing an entity")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": 42 }"#), path: "entities[0].name", "found 42 (a number)", "expected the entity's name")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "E", "attributes": {} }"#),
+            path: "entities[0].attributes", "found an object", "expected an array of attributes")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#""Thing""#), path: "entities[0]", "found \"Thing\" (a string)", "expected an object describing an entity")
     }
 
     @Test func unknownFieldSuggestsTheClosestKnownOne() {
@@ -45,15 +50,18 @@ import Testing
         #expect(issue?.line == 5)
         #expect(issue?.column == 77)
 
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "E", "zzz": 1 }"#),
-                                        path: "entities[0].zzz", "found unknown field \"zzz\"", "expected one of: name, className")
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "E" }"#).replacingOccurrences(of: "\"version\"", with: "\"verison\": 1, \"version\""),
-                                        path: "verison", "did you mean \"version\"?")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "E", "zzz": 1 }"#),
+            path: "entities[0].zzz", "found unknown field \"zzz\"", "expected one of: name, className")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "E" }"#).replacingOccurrences(of: "\"version\"", with: "\"verison\": 1, \"version\""),
+            path: "verison", "did you mean \"version\"?")
     }
 
     @Test func repeatedKeyIsReported() {
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "E", "name": "F" }"#),
-                                        path: "entities[0].name", "found the key \"name\" a second time")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "E", "name": "F" }"#),
+            path: "entities[0].name", "found the key \"name\" a second time")
     }
 
     @Test func missingRequiredAttributeFields() {
@@ -75,8 +83,10 @@ import Testing
 
     @Test(arguments: ["first name", "1st", "_hidden", "naïve", String(repeating: "a", count: 65), ""])
     func invalidIdentifiersAreRefused(name: String) {
-        ModelFixtures.expectSingleIssue(ModelFixtures.thing(attributes: #"{ "name": "\#(name)", "type": "string" }"#),
-                                        path: "entities[0].attributes[0].name", "found property name \"\(name)\"", "expected a letter followed by letters, digits or underscores")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.thing(attributes: #"{ "name": "\#(name)", "type": "string" }"#),
+            path: "entities[0].attributes[0].name", "found property name \"\(name)\"",
+            "expected a letter followed by letters, digits or underscores")
     }
 
     @Test func sixtyFourCharacterNamesAreAllowed() throws {
@@ -86,44 +96,56 @@ import Testing
     }
 
     @Test func invalidEntityAndModelNames() {
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "Book-Shelf" }"#), path: "entities[0].name", "found entity name \"Book-Shelf\"", "'-'")
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "E" }"#, name: "My Library"), path: "name", "found model name \"My Library\"")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "Book-Shelf" }"#), path: "entities[0].name", "found entity name \"Book-Shelf\"", "'-'")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "E" }"#, name: "My Library"), path: "name", "found model name \"My Library\"")
     }
 
     @Test(arguments: ["sqlite_master", "SQLiteStats", "sqlitething"])
     func entityNamesStartingWithSQLiteAreReserved(name: String) {
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "\#(name)", "className": "Stats" }"#),
-                                        path: "entities[0].name", "found entity name \"\(name)\"", "not starting with \"sqlite\"")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "\#(name)", "className": "Stats" }"#),
+            path: "entities[0].name", "found entity name \"\(name)\"", "not starting with \"sqlite\"")
     }
 
-    @Test(arguments: ["objectID", "entity", "managedObjectContext", "isFault", "isInserted", "isUpdated", "isDeleted",
-                      "hasChanges", "description", "hash", "hashValue", "self", "changedValues", "committedValues",
-                      "Attributes", "Relationships"])
+    @Test(arguments: [
+        "objectID", "entity", "managedObjectContext", "isFault", "isInserted", "isUpdated", "isDeleted",
+        "hasChanges", "description", "hash", "hashValue", "self", "changedValues", "committedValues",
+        "Attributes", "Relationships"
+    ])
     func propertyNamesCollidingWithManagedObjectAreReserved(name: String) {
-        ModelFixtures.expectSingleIssue(ModelFixtures.thing(attributes: #"{ "name": "\#(name)", "type": "string" }"#),
-                                        path: "entities[0].attributes[0].name", "found property name \"\(name)\"", "reserved")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.thing(attributes: #"{ "name": "\#(name)", "type": "string" }"#),
+            path: "entities[0].attributes[0].name", "found property name \"\(name)\"", "reserved")
     }
 
     @Test(arguments: ["rowid", "ROWID", "oid"])
     func sqliteRowIDAliasesAreReserved(name: String) {
-        ModelFixtures.expectSingleIssue(ModelFixtures.thing(attributes: #"{ "name": "\#(name)", "type": "integer64" }"#),
-                                        path: "entities[0].attributes[0].name", "SQLite reserves")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.thing(attributes: #"{ "name": "\#(name)", "type": "integer64" }"#),
+            path: "entities[0].attributes[0].name", "SQLite reserves")
     }
 
     @Test func classNamesThatShadowTypesAreReserved() {
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "Date" }"#), path: "entities[0].name", "class name \"Date\"", "add a \"className\"")
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "Thing", "className": "ManagedObject" }"#),
-                                        path: "entities[0].className", "class name \"ManagedObject\"")
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "Thing", "className": "TypedManagedObject" }"#),
-                                        path: "entities[0].className", "class name \"TypedManagedObject\"")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "Date" }"#), path: "entities[0].name", "class name \"Date\"", "add a \"className\"")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "Thing", "className": "ManagedObject" }"#),
+            path: "entities[0].className", "class name \"ManagedObject\"")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "Thing", "className": "TypedManagedObject" }"#),
+            path: "entities[0].className", "class name \"TypedManagedObject\"")
         #expect(throws: Never.self) { try ModelFixtures.load(ModelFixtures.model(#"{ "name": "Date", "className": "CalendarDate" }"#)) }
     }
 
     @Test func duplicateEntityNamesIgnoringCase() {
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "Book" }, { "name": "book" }"#),
-                                        path: "entities[1].name", "found entity name \"book\" again", "entities[0] is \"Book\"")
-        ModelFixtures.expectSingleIssue(ModelFixtures.model(#"{ "name": "Book" }, { "name": "Volume", "className": "Book" }"#),
-                                        path: "entities[1].className", "found class name \"Book\" again")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "Book" }, { "name": "book" }"#),
+            path: "entities[1].name", "found entity name \"book\" again", "entities[0] is \"Book\"")
+        ModelFixtures.expectSingleIssue(
+            ModelFixtures.model(#"{ "name": "Book" }, { "name": "Volume", "className": "Book" }"#),
+            path: "entities[1].className", "found class name \"Book\" again")
     }
 
     @Test func duplicatePropertyNamesIgnoringCaseAcrossAttributesAndRelationships() {
@@ -131,38 +153,40 @@ import Testing
             ModelFixtures.thing(attributes: #"{ "name": "title", "type": "string" }, { "name": "Title", "type": "string" }"#),
             path: "entities[0].attributes[1].name", "found property name \"Title\" again", "entities[0].attributes[0] is \"title\"")
         ModelFixtures.expectSingleIssue(
-            ModelFixtures.thing(attributes: #"{ "name": "owner", "type": "uuid" }"#,
-                                extra: #""relationships": [ { "name": "owner", "destination": "Thing", "inverse": null } ]"#),
+            ModelFixtures.thing(
+                attributes: #"{ "name": "owner", "type": "uuid" }"#,
+                extra: #""relationships": [ { "name": "owner", "destination": "Thing", "inverse": null } ]"#),
             path: "entities[0].relationships[0].name", "found property name \"owner\" again")
     }
 
     /// Every problem comes back in one error, in file order.
     @Test func everyProblemIsReportedAtOnce() throws {
         let json = """
-        {
-          "name": "Library",
-          "version": 0,
-          "entities": [
-            { "name": "Book", "attributes": [
-                { "name": "title", "type": "strng" },
-                { "name": "isbn", "type": "string", "optinal": true },
-                { "name": "pages", "type": "integer16", "default": 70000 }
-              ],
-              "indexes": [["titel"]]
-            },
-            { "name": "Book" }
-          ]
-        }
-        """
+            {
+              "name": "Library",
+              "version": 0,
+              "entities": [
+                { "name": "Book", "attributes": [
+                    { "name": "title", "type": "strng" },
+                    { "name": "isbn", "type": "string", "optinal": true },
+                    { "name": "pages", "type": "integer16", "default": 70000 }
+                  ],
+                  "indexes": [["titel"]]
+                },
+                { "name": "Book" }
+              ]
+            }
+            """
         let error = try #require(ModelFixtures.error(json))
-        #expect(error.issues.map(\.path) == [
-            "version",
-            "entities[0].attributes[0].type",
-            "entities[0].attributes[1].optinal",
-            "entities[0].attributes[2].default",
-            "entities[0].indexes[0][0]",
-            "entities[1].name",
-        ])
+        #expect(
+            error.issues.map(\.path) == [
+                "version",
+                "entities[0].attributes[0].type",
+                "entities[0].attributes[1].optinal",
+                "entities[0].attributes[2].default",
+                "entities[0].indexes[0][0]",
+                "entities[1].name"
+            ])
         let lines = error.message.split(separator: "\n")
         #expect(lines.first == "Test.json: 6 problems in the model:")
         #expect(lines.count == 7)

@@ -1,37 +1,38 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The version hash changes exactly when something that decides storage changes.
 @Suite struct ModelVersionHashTests {
     /// A model with two related entities; `replacing` swaps text in it to make a variant.
     private static let base = """
-    {
-      "name": "Shop",
-      "version": 1,
-      "entities": [
         {
-          "name": "Customer",
-          "className": "Customer",
-          "attributes": [
-            { "name": "email", "type": "string", "regex": "[^@]+@[^@]+", "maxLength": 100 },
-            { "name": "score", "type": "integer32", "default": 0, "minValue": 0 },
-            { "name": "nickname", "type": "string", "optional": true, "transient": true }
-          ],
-          "relationships": [
-            { "name": "orders", "destination": "Order", "toMany": true, "inverse": "customer", "deleteRule": "cascade" }
-          ],
-          "uniquenessConstraints": [["email"]],
-          "indexes": [["email", "score"]]
-        },
-        {
-          "name": "Order",
-          "attributes": [ { "name": "total", "type": "decimal", "default": "0.00" } ],
-          "relationships": [ { "name": "customer", "destination": "Customer", "inverse": "orders" } ]
+          "name": "Shop",
+          "version": 1,
+          "entities": [
+            {
+              "name": "Customer",
+              "className": "Customer",
+              "attributes": [
+                { "name": "email", "type": "string", "regex": "[^@]+@[^@]+", "maxLength": 100 },
+                { "name": "score", "type": "integer32", "default": 0, "minValue": 0 },
+                { "name": "nickname", "type": "string", "optional": true, "transient": true }
+              ],
+              "relationships": [
+                { "name": "orders", "destination": "Order", "toMany": true, "inverse": "customer", "deleteRule": "cascade" }
+              ],
+              "uniquenessConstraints": [["email"]],
+              "indexes": [["email", "score"]]
+            },
+            {
+              "name": "Order",
+              "attributes": [ { "name": "total", "type": "decimal", "default": "0.00" } ],
+              "relationships": [ { "name": "customer", "destination": "Customer", "inverse": "orders" } ]
+            }
+          ]
         }
-      ]
-    }
-    """
+        """
 
     private func hash(_ json: String) throws -> String {
         try ModelFixtures.load(json).versionHash
@@ -60,17 +61,17 @@ import Testing
         let compact = try ModelJSONParser.parse(Self.base.utf8).canonicalText
         #expect(try hash(compact) == original)
         let reordered = """
-        { "entities": [
-            { "relationships": [ { "inverse": "orders", "destination": "Customer", "name": "customer" } ],
-              "attributes": [ { "default": "0.00", "type": "decimal", "name": "total" } ], "name": "Order" },
-            { "indexes": [["email", "score"]], "uniquenessConstraints": [["email"]], "name": "Customer",
-              "relationships": [ { "deleteRule": "cascade", "inverse": "customer", "toMany": true, "destination": "Order", "name": "orders" } ],
-              "attributes": [
-                { "transient": true, "optional": true, "type": "string", "name": "nickname" },
-                { "minValue": 0, "default": 0, "type": "integer32", "name": "score" },
-                { "maxLength": 100, "regex": "[^@]+@[^@]+", "type": "string", "name": "email" } ] } ],
-          "version": 1, "name": "Shop" }
-        """
+            { "entities": [
+                { "relationships": [ { "inverse": "orders", "destination": "Customer", "name": "customer" } ],
+                  "attributes": [ { "default": "0.00", "type": "decimal", "name": "total" } ], "name": "Order" },
+                { "indexes": [["email", "score"]], "uniquenessConstraints": [["email"]], "name": "Customer",
+                  "relationships": [ { "deleteRule": "cascade", "inverse": "customer", "toMany": true, "destination": "Order", "name": "orders" } ],
+                  "attributes": [
+                    { "transient": true, "optional": true, "type": "string", "name": "nickname" },
+                    { "minValue": 0, "default": 0, "type": "integer32", "name": "score" },
+                    { "maxLength": 100, "regex": "[^@]+@[^@]+", "type": "string", "name": "email" } ] } ],
+              "version": 1, "name": "Shop" }
+            """
         #expect(try hash(reordered) == original)
     }
 
@@ -81,7 +82,7 @@ import Testing
         (#""deleteRule": "cascade""#, #""deleteRule": "deny""#),
         (#""name": "Shop""#, #""name": "Store""#),
         (#""version": 1"#, #""version": 2"#),
-        (#""default": "0.00""#, #""default": "1.50", "renamingIdentifier": "amount""#),
+        (#""default": "0.00""#, #""default": "1.50", "renamingIdentifier": "amount""#)
     ])
     func nonSchemaChangesKeepTheHash(target: String, replacement: String) throws {
         #expect(try hash(variant(target, replacement)) == hash(Self.base))
@@ -98,7 +99,7 @@ import Testing
         (#""inverse": "orders" }"#, #""inverse": "orders", "optional": false }"#, "", ""),
         (#""uniquenessConstraints": [["email"]]"#, #""uniquenessConstraints": [["email"], ["score"]]"#, "", ""),
         (#""indexes": [["email", "score"]]"#, #""indexes": [["score", "email"]]"#, "", ""),
-        (#""name": "Order","#, #""name": "Order", "abstract": true,"#, "", ""),
+        (#""name": "Order","#, #""name": "Order", "abstract": true,"#, "", "")
     ])
     func schemaChangesGiveANewHash(target: String, replacement: String, target2: String, replacement2: String) throws {
         var json = variant(target, replacement)
@@ -112,8 +113,10 @@ import Testing
             .replacingOccurrences(of: #""inverse": "orders""#, with: #""inverse": null"#)
         #expect(try hash(oneWay) != hash(Self.base))
         let withParent = variant(#""name": "Order","#, #""name": "Order", "parent": "Customer","#)
-            .replacingOccurrences(of: #"{ "name": "customer", "destination": "Customer", "inverse": "orders" }"#,
-                                  with: #"{ "name": "buyer", "destination": "Customer", "inverse": null }"#)
+            .replacingOccurrences(
+                of: #"{ "name": "customer", "destination": "Customer", "inverse": "orders" }"#,
+                with: #"{ "name": "buyer", "destination": "Customer", "inverse": null }"#
+            )
             .replacingOccurrences(of: #""inverse": "customer""#, with: #""inverse": null"#)
             .replacingOccurrences(of: #""name": "total""#, with: #""name": "orderTotal""#)
         #expect(try hash(withParent.replacingOccurrences(of: #", "parent": "Customer""#, with: "")) != hash(withParent))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 @testable import ObjectGraphPostgres
 
@@ -21,7 +22,10 @@ struct PostgreSQLDialectTests {
             (try fragment("age IN {}"), "FALSE", []),
             (try fragment("TRUEPREDICATE"), "TRUE", []),
             (try fragment("price < 2.5"), #"CAST("price" AS double precision) < $1"#, [.double(2.5)]),
-            (try fragment("name CONTAINS[cd] 'é'"), #"objectgraph_text("name", $1, $2, $3)"#, [.integer(TextOperator.contains.code), .integer(3), .string("é")]),
+            (
+                try fragment("name CONTAINS[cd] 'é'"), #"objectgraph_text("name", $1, $2, $3)"#,
+                [.integer(TextOperator.contains.code), .integer(3), .string("é")]
+            )
         ]
         for (fragment, sql, bindings) in cases {
             #expect(fragment.sql == sql)
@@ -35,8 +39,10 @@ struct PostgreSQLDialectTests {
 
     @Test func sortTermsPutNullsWhereSQLiteDoesAndCompareBytes() throws {
         func term(_ key: String, ascending: Bool = true, _ comparison: SortComparison = .binary) throws -> String {
-            try FetchSortDescriptor(key: key, ascending: ascending, comparison: comparison).bind(to: PredicateFixtures.person, in: PredicateFixtures.model)
-                .orderingTerm(in: PostgreSQLDialect())
+            try FetchSortDescriptor(key: key, ascending: ascending, comparison: comparison).bind(
+                to: PredicateFixtures.person, in: PredicateFixtures.model
+            )
+            .orderingTerm(in: PostgreSQLDialect())
         }
         #expect(try term("age") == #""age" ASC NULLS FIRST"#)
         #expect(try term("name", ascending: false) == #""name" COLLATE "C" DESC NULLS LAST"#)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 @testable import ObjectGraphPostgres
 
@@ -35,14 +36,17 @@ struct PostgreSQLPredicateDifferentialTests {
         }
         var request = SaveRequest()
         let space = ObjectIDSpace(entity: entity, storeIdentifier: "")
-        request.inserts = rows.enumerated().map { SaveRequest.Insert(objectID: ManagedObjectID(space: space, temporaryNumber: UInt64($0.offset + 1)), values: $0.element) }
+        request.inserts = rows.enumerated().map {
+            SaveRequest.Insert(objectID: ManagedObjectID(space: space, temporaryNumber: UInt64($0.offset + 1)), values: $0.element)
+        }
         #expect(try store.save(request) == Array(1...Int64(rows.count)))
 
         var compared = 0
         for _ in 0..<1_500 {
             let (format, arguments) = PredicateDifferentialTests.randomPredicate(depth: 0, using: &generator)
             guard !arguments.contains(where: Self.isKnownToDiffer),
-                  let predicate = try? FetchPredicate(format: format, argumentArray: arguments).bind(to: entity, in: PredicateFixtures.model) else { continue }
+                let predicate = try? FetchPredicate(format: format, argumentArray: arguments).bind(to: entity, in: PredicateFixtures.model)
+            else { continue }
             compared += 1
             let inStore = try store.fetch(StoreFetchRequest(entity: entity, predicate: predicate)).map(\.primaryKey)
             let inMemory = rows.indices.filter { predicate.evaluate(rows[$0]) }.map { Int64($0 + 1) }

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ObjectGraph
 import ObjectGraphPostgres
+import Testing
+
+@testable import ObjectGraph
 
 /// Two stores on one PostgreSQL database, as two servers of one application would have: each
 /// sees the other's commits, a row the other changed after this one read it is a conflict with
@@ -11,7 +12,9 @@ struct PostgreSQLSharedDatabaseTests {
     private static func secondContainer(on store: TestStore) throws -> PersistentContainer {
         let server = try PostgreSQLTestServer.shared.get()
         let container = PersistentContainer(name: "Conformance", managedObjectModel: try ConformanceModel.load())
-        container.persistentStoreDescriptions = [PersistentStoreDescription(postgresURL: server.url(database: try #require(store.database)))]
+        container.persistentStoreDescriptions = [
+            PersistentStoreDescription(postgresURL: server.url(database: try #require(store.database)))
+        ]
         try container.loadPersistentStores()
         return container
     }

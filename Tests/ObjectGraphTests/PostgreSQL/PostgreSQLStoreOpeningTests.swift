@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ObjectGraph
 import ObjectGraphPostgres
+import Testing
+
+@testable import ObjectGraph
 
 /// Opening a PostgreSQL store: what is created, what is refused, and errors a person can act on.
 @Suite(.enabled(if: PostgreSQLTestServer.isAvailable, "no PostgreSQL server for the tests"))
@@ -44,7 +45,8 @@ struct PostgreSQLStoreOpeningTests {
         #expect(uri.host == identifier)
         let reader = second.newBackgroundContext()
         let title = try reader.performAndWait {
-            try reader.existingObject(with: try #require(second.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri))).value(forKey: "title", as: String.self)
+            try reader.existingObject(with: try #require(second.persistentStoreCoordinator.managedObjectID(forURIRepresentation: uri)))
+                .value(forKey: "title", as: String.self)
         }
         #expect(title == "kept")
     }
@@ -54,7 +56,9 @@ struct PostgreSQLStoreOpeningTests {
         let url = URL(string: "postgres://\(PostgreSQLTestServer.user)@127.0.0.1:1/app")!
         let error = try Self.error(opening: url)
         #expect(error.kind == .storeUnavailable)
-        #expect(error.message.contains("Cannot open the PostgreSQL store at postgres://\(PostgreSQLTestServer.user)@127.0.0.1:1/"), "\(error.message)")
+        #expect(
+            error.message.contains("Cannot open the PostgreSQL store at postgres://\(PostgreSQLTestServer.user)@127.0.0.1:1/"),
+            "\(error.message)")
         #expect(error.message.contains("no PostgreSQL server listens on 127.0.0.1:1"), "\(error.message)")
     }
 
@@ -80,7 +84,10 @@ struct PostgreSQLStoreOpeningTests {
         let database = try server.createDatabase()
         defer { server.dropDatabase(database) }
         try Self.open(server.url(database: database)).persistentStoreCoordinator.removePersistentStore()
-        let other = try ManagedObjectModel(data: Data(#"{"name": "Other", "version": 1, "entities": [{"name": "Thing", "attributes": [{"name": "label", "type": "string"}]}]}"#.utf8), sourceName: "Other")
+        let other = try ManagedObjectModel(
+            data: Data(
+                #"{"name": "Other", "version": 1, "entities": [{"name": "Thing", "attributes": [{"name": "label", "type": "string"}]}]}"#
+                    .utf8), sourceName: "Other")
         let error = try Self.error(opening: server.url(database: database), model: other)
         #expect(error.kind == .modelMismatch)
         #expect(error.message.contains("was created with model 'Conformance'"), "\(error.message)")
@@ -99,10 +106,14 @@ struct PostgreSQLStoreOpeningTests {
 
     @Test func aPostgresURLOfTheSQLiteDescriptionNamesTheProductToUse() throws {
         let container = PersistentContainer(name: "Conformance", managedObjectModel: try ConformanceModel.load())
-        container.persistentStoreDescriptions = [PersistentStoreDescription(url: URL(string: "postgres://someone:secret@127.0.0.1:5432/app")!)]
+        container.persistentStoreDescriptions = [
+            PersistentStoreDescription(url: URL(string: "postgres://someone:secret@127.0.0.1:5432/app")!)
+        ]
         let error = #expect(throws: ObjectGraphError.self) { try container.loadPersistentStores() }
         #expect(error?.kind == .storeUnavailable)
-        #expect(error?.message.contains("needs ObjectGraphPostgres and PersistentStoreDescription(postgresURL:)") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.contains("needs ObjectGraphPostgres and PersistentStoreDescription(postgresURL:)") == true,
+            "\(error?.message ?? "")")
         #expect(error?.message.contains("secret") == false)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The PostgreSQL store's string operators and case-insensitive sort (its SQL functions, see
@@ -12,9 +13,12 @@ struct PostgreSQLTextMatchingTests {
     static let titles = [
         "", "a", "A", "abc", "ABC", "Straße", "STRASSE", "strasse", "café", "cafe\u{301}", "CAFÉ", "cafe",
         "naïve", "Ærø", "ﬁne", "fine", "ΣΊΣΥΦΟΣ", "σίσυφος", "İstanbul", "istanbul", "Ёлка", "елка",
-        "100%", "a_b", "a*b", "what?", "it's", "Ünïcödé", "über", "Zoë", "zoe",
+        "100%", "a_b", "a*b", "what?", "it's", "Ünïcödé", "über", "Zoë", "zoe"
     ]
-    static let patterns = ["a", "A", "cafe", "CAFÉ", "é", "strasse", "ß", "fi", "σίσυφος", "istanbul", "елка", "%", "_", "*", "?", "c*", "?b?", "z?e", "über", "'"]
+    static let patterns = [
+        "a", "A", "cafe", "CAFÉ", "é", "strasse", "ß", "fi", "σίσυφος", "istanbul", "елка", "%", "_", "*", "?", "c*", "?b?", "z?e", "über",
+        "'"
+    ]
     static let operators = ["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"]
     static let options = ["", "[c]", "[d]", "[cd]"]
 

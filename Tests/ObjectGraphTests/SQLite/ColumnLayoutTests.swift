@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Stores made before 2026-11-24 have the row version second in every table, right after `_pk`;
@@ -74,8 +75,8 @@ import Testing
         let version = "    \"_version\" INTEGER NOT NULL DEFAULT 1"
         try rebuildTables(in: store) { create, connection in
             var lines = create.components(separatedBy: "\n").filter { $0 != version }
-            lines[lines.count - 2].removeLast()     // the comma of the column now last
-            lines.insert(version + ",", at: 2)      // after "_pk"
+            lines[lines.count - 2].removeLast()  // the comma of the column now last
+            lines.insert(version + ",", at: 2)  // after "_pk"
             try connection.execute(lines.joined(separator: "\n"))
             let table = String(create.split(separator: "\"")[1])
             #expect(try names(ofColumnsIn: table, connection).prefix(2) == ["_pk", "_version"])
@@ -90,7 +91,8 @@ import Testing
     ) throws {
         let model = store.container.managedObjectModel
         store.container.persistentStoreCoordinator.removePersistentStore()
-        let connection = try SQLiteConnection(path: store.directory!.appendingPathComponent("Conformance.sqlite").path, readOnly: false, busyTimeout: 1)
+        let connection = try SQLiteConnection(
+            path: store.directory!.appendingPathComponent("Conformance.sqlite").path, readOnly: false, busyTimeout: 1)
         defer { connection.close() }
         let statements = model.sqliteSchema()
         try connection.execute("BEGIN")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Crash safety: a process saving in a loop, killed (SIGKILL) at random moments. After each kill
@@ -31,7 +32,9 @@ import Testing
             kill(pid, SIGKILL)
             _ = try TestWriterProcess.wait(for: pid)
 
-            let acknowledged = (try String(contentsOf: output, encoding: .utf8)).split(separator: "\n").compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }
+            let acknowledged = (try String(contentsOf: output, encoding: .utf8)).split(separator: "\n").compactMap {
+                $0.split(separator: " ").last.flatMap { Int($0) }
+            }
             let last = acknowledged.last ?? -1
             acknowledgedInAll += acknowledged.count
             guard FileManager.default.fileExists(atPath: store.path) else {
@@ -44,8 +47,10 @@ import Testing
             #expect(report.isSound, "kill \(round): \(report)")
             let context = container.newBackgroundContext()
             let (items, people) = try context.performAndWait {
-                (Set(try context.objects("Item").compactMap { try $0.get("code", as: String.self) }),
-                 Set(try context.objects("Person").compactMap { try $0.get("name", as: String.self) }))
+                (
+                    Set(try context.objects("Item").compactMap { try $0.get("code", as: String.self) }),
+                    Set(try context.objects("Person").compactMap { try $0.get("name", as: String.self) })
+                )
             }
             #expect(items == people, "kill \(round): a save was kept in part")
             let saved = Set(items.compactMap { Int($0.dropFirst()) })

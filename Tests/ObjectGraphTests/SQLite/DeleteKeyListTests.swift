@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 /// The key lists deletes hand to `json_each`: JSON arrays of integers, whatever their size.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 /// Consecutive keys are deleted as ranges.

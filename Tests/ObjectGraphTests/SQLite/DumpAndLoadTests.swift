@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A store dumped to SQL text and loaded into a new file holds exactly the same data: every
@@ -10,11 +11,16 @@ import Testing
         let doubles = [0.1, 1e300, -2.5e-300, .infinity, -.infinity, 9_007_199_254_740_992, 5, 1.0 / 3.0]
         try store.withNewContext { context in
             for (number, value) in doubles.enumerated() {
-                _ = try context.insertItem("D\(number)", [
-                    "dbl": value, "flt": Float(value.isFinite ? 0.25 : 1), "title": "it's \u{0}\n\(number)", "blob": Data([0, 1, 255, UInt8(number)]),
-                    "uid": UUID(), "dec": Decimal(string: "123456789.123456789")!, "stamp": Date(timeIntervalSinceReferenceDate: value.isFinite ? value : 1),
-                    "link": URL(string: "https://example.com/\(number)")!, "info": ["k": "v'\(number)"], "i64": Int64.min + Int64(number),
-                ])
+                _ = try context.insertItem(
+                    "D\(number)",
+                    [
+                        "dbl": value, "flt": Float(value.isFinite ? 0.25 : 1), "title": "it's \u{0}\n\(number)",
+                        "blob": Data([0, 1, 255, UInt8(number)]),
+                        "uid": UUID(), "dec": Decimal(string: "123456789.123456789")!,
+                        "stamp": Date(timeIntervalSinceReferenceDate: value.isFinite ? value : 1),
+                        "link": URL(string: "https://example.com/\(number)")!, "info": ["k": "v'\(number)"],
+                        "i64": Int64.min + Int64(number)
+                    ])
             }
             try context.save()
         }
@@ -34,17 +40,22 @@ import Testing
         try container.loadPersistentStores()
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         #expect(try container.persistentStoreCoordinator.checkIntegrity().isSound)
-        #expect(container.persistentStoreCoordinator.persistentStoreIdentifier == store.container.persistentStoreCoordinator.persistentStoreIdentifier)
+        #expect(
+            container.persistentStoreCoordinator.persistentStoreIdentifier
+                == store.container.persistentStoreCoordinator.persistentStoreIdentifier)
         let keys = store.container.managedObjectModel.entity(named: "Item")!.storedAttributes.map(\.name)
         func rows(_ container: PersistentContainer) throws -> [[String]] {
             let context = container.newBackgroundContext()
             return try context.performAndWait {
                 try context.objects("Item", sortedBy: ["code"]).map { item in
-                    try [String(item.objectID.primaryKey!)] + keys.map { key in
-                        let value = try item.value(forKey: key)
-                        if let number = value as? NSNumber, String(cString: number.objCType) == "d" { return String(number.doubleValue.bitPattern) }
-                        return String(describing: value)
-                    }
+                    try [String(item.objectID.primaryKey!)]
+                        + keys.map { key in
+                            let value = try item.value(forKey: key)
+                            if let number = value as? NSNumber, String(cString: number.objCType) == "d" {
+                                return String(number.doubleValue.bitPattern)
+                            }
+                            return String(describing: value)
+                        }
                 }
             }
         }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The integrity check: a sound store passes on both stores; on a SQLite file, damage SQLite
@@ -50,7 +51,9 @@ import Testing
 
     @Test func danglingReferencesAndForeignEntitiesAreReported() throws {
         let store = try Self.filled(.sqlite)
-        try Self.tamper(store, """
+        try Self.tamper(
+            store,
+            """
             UPDATE "Reader" SET "favorite" = 9999 WHERE "name" = 'Ada';
             INSERT INTO "_join_Book_readers" ("source", "destination") VALUES (8888, 1);
             UPDATE "Item" SET "_entity" = 'Shelf' WHERE "sku" = 'M1';
@@ -76,7 +79,9 @@ import Testing
         try handle.close()
         // The default check on load (files up to 32 MiB) refuses it, saying what to do.
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try InheritanceModel.load())
-        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addPersistentStore(with: PersistentStoreDescription(url: url)) }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try coordinator.addPersistentStore(with: PersistentStoreDescription(url: url))
+        }
         #expect(error.kind == .corruptStore)
         #expect(error.message.contains("failed its integrity check when loading, so it was not opened"), "\(error.message)")
         #expect(error.message.contains("objectgraph recover"), "\(error.message)")

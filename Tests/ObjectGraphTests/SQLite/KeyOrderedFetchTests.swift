@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Fetches SQLite would answer through an index and then sort read their rows in key order
@@ -32,7 +33,9 @@ import Testing
     }
 
     /// The names, ages and object IDs `format` fetches, sorted by `sort`, from a fresh context.
-    private static func rows(_ store: TestStore, _ format: String, sortedBy sort: [String], limit: Int = 0, offset: Int = 0) throws -> [String] {
+    private static func rows(
+        _ store: TestStore, _ format: String, sortedBy sort: [String], limit: Int = 0, offset: Int = 0
+    ) throws -> [String] {
         try store.withNewContext { context in
             try context.objects("Person", where: format, sortedBy: sort, limit: limit, offset: offset).map { person in
                 "\(try person.get("name", as: String.self) ?? "") \(try person.get("age", as: Int.self) ?? 0) \(person.objectID.primaryKey ?? 0)"
@@ -51,7 +54,7 @@ import Testing
         ("age BETWEEN {30, 40}", ["-name", "score"], 0, 0),
         ("age == 42", ["score"], 0, 0),
         ("age >= 60", ["name"], 7, 5),
-        ("age IN {20, 21, 22}", ["-score"], 0, 3),
+        ("age IN {20, 21, 22}", ["-score"], 0, 3)
     ])
     func anIndexRangeSortedOtherwiseReadsRowsInKeyOrder(format: String, sort: [String], limit: Int, offset: Int) throws {
         let sqlite = try Self.store(.sqlite)
@@ -63,10 +66,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("age BETWEEN {30, 40}", ["age"]),           // the index gives the order: no sort to save
-        ("score > 50", ["name"]),                    // no index: a scan reads every row once anyway
-        ("age == 42 AND score > 50", ["name"]),      // the keys alone cannot answer the filter
-        ("age == 42 OR name == 'n3'", ["name"]),     // not a single index search
+        ("age BETWEEN {30, 40}", ["age"]),  // the index gives the order: no sort to save
+        ("score > 50", ["name"]),  // no index: a scan reads every row once anyway
+        ("age == 42 AND score > 50", ["name"]),  // the keys alone cannot answer the filter
+        ("age == 42 OR name == 'n3'", ["name"])  // not a single index search
     ])
     func otherFetchesRunAsWritten(format: String, sort: [String]) throws {
         let sqlite = try Self.store(.sqlite)

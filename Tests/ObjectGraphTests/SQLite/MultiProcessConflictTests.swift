@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Optimistic locking across processes: a row another process changed after this one read it is

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import ObjectGraph
 
 /// Online backup: a copy taken while contexts keep saving is one consistent snapshot that opens
@@ -59,7 +60,8 @@ import Testing
     @Test func anInMemoryStoreHasNoFileToBackUp() throws {
         let store = try TestStore(.inMemory)
         let error = try #require(throws: ObjectGraphError.self) {
-            try store.container.persistentStoreCoordinator.backup(to: FileManager.default.temporaryDirectory.appendingPathComponent("none.sqlite"))
+            try store.container.persistentStoreCoordinator.backup(
+                to: FileManager.default.temporaryDirectory.appendingPathComponent("none.sqlite"))
         }
         #expect(error.kind == .invalidOperation)
     }
@@ -83,7 +85,9 @@ extension OnlineBackupTests {
             try context.save()
         }
         let told = Locked(0)
-        let observer = NotificationCenter.default.addObserver(forName: PersistentStoreCoordinator.didRestoreNotification, object: coordinator, queue: nil) { _ in
+        let observer = NotificationCenter.default.addObserver(
+            forName: PersistentStoreCoordinator.didRestoreNotification, object: coordinator, queue: nil
+        ) { _ in
             told.withLock { $0 += 1 }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
@@ -109,7 +113,9 @@ extension OnlineBackupTests {
         let error = try #require(throws: ObjectGraphError.self) { try store.container.persistentStoreCoordinator.restore(from: bad) }
         #expect(error.kind == .corruptStore, "\(error)")
         #expect(try store.storedCount("Item") == 1)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: try #require(store.directory).path).filter { $0.hasPrefix(".restoring-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: try #require(store.directory).path).filter {
+            $0.hasPrefix(".restoring-")
+        }
         #expect(leftovers.isEmpty)
     }
 }

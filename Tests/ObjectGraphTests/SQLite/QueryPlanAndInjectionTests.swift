@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// What the SQLite store runs for fetches: indexes are used, and values never become SQL.
@@ -11,13 +12,15 @@ import Testing
         sqlite.setStatementObserver { log.record($0) }
         defer { sqlite.setStatementObserver(nil) }
         try store.withNewContext { context in
-            _ = try context.fetch(FetchRequest<ManagedObject>(entityName: "Item", predicate: FetchPredicate(format: format, argumentArray: arguments)))
+            _ = try context.fetch(
+                FetchRequest<ManagedObject>(entityName: "Item", predicate: FetchPredicate(format: format, argumentArray: arguments)))
         }
         return try #require(log.all.first { $0.hasPrefix("SELECT") })
     }
 
     private func plan(_ store: TestStore, of sql: String) throws -> [String] {
-        let connection = try SQLiteConnection(path: try #require(store.directory).appendingPathComponent("Conformance.sqlite").path, readOnly: true, busyTimeout: 1)
+        let connection = try SQLiteConnection(
+            path: try #require(store.directory).appendingPathComponent("Conformance.sqlite").path, readOnly: true, busyTimeout: 1)
         return try connection.queryPlan(of: sql)
     }
 
@@ -45,14 +48,18 @@ import Testing
         let hostile = [drop, "\" OR 1=1 --", "A1' OR '1'='1", "%", "_", "\\", "\u{0}"]
         try store.withNewContext { context in
             for value in hostile {
-                let found = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person", predicate: FetchPredicate(format: "name == %@", value)))
+                let found = try context.fetch(
+                    FetchRequest<ManagedObject>(entityName: "Person", predicate: FetchPredicate(format: "name == %@", value)))
                 #expect(found.count == (value == drop ? 1 : 0), "\(value)")
-                let fuzzy = try context.fetch(FetchRequest<ManagedObject>(entityName: "Person", predicate: FetchPredicate(format: "name CONTAINS[cd] %@ OR name LIKE %@", value, value)))
+                let fuzzy = try context.fetch(
+                    FetchRequest<ManagedObject>(
+                        entityName: "Person", predicate: FetchPredicate(format: "name CONTAINS[cd] %@ OR name LIKE %@", value, value)))
                 #expect(fuzzy.count <= 1, "\(value)")
             }
             for key in ["name\" OR 1=1 --", "name; DROP TABLE Person", "\"name\""] {
                 let error = #expect(throws: ObjectGraphError.self) {
-                    try context.fetch(FetchRequest<ManagedObject>(entityName: "Person", predicate: FetchPredicate(format: "%K == 'x'", key)))
+                    try context.fetch(
+                        FetchRequest<ManagedObject>(entityName: "Person", predicate: FetchPredicate(format: "%K == 'x'", key)))
                 }
                 #expect(error?.kind == .unknownKey, "\(key)")
             }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// A store shipped where nothing may be written (read-only media, a folder owned by another

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Commits to the store's file by someone else — another coordinator in this process, another

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Result codes become `ObjectGraphError` kinds with SQLite's code, message and SQL attached.
@@ -11,7 +12,8 @@ import Testing
             (SQLITE_CORRUPT, .corruptStore), (SQLITE_NOTADB, .corruptStore), (SQLITE_CORRUPT | (3 << 8), .corruptStore),
             (SQLITE_CONSTRAINT, .constraintViolation), (SQLiteResultCode.constraintUnique, .constraintViolation),
             (SQLiteResultCode.constraintNotNull, .constraintViolation), (SQLITE_CANTOPEN, .storeUnavailable),
-            (SQLITE_BUSY, .busy), (SQLITE_BUSY | (3 << 8), .busy), (SQLITE_LOCKED, .busy), (SQLITE_IOERR | (3 << 8), .sqlite), (SQLITE_ERROR, .sqlite),
+            (SQLITE_BUSY, .busy), (SQLITE_BUSY | (3 << 8), .busy), (SQLITE_LOCKED, .busy), (SQLITE_IOERR | (3 << 8), .sqlite),
+            (SQLITE_ERROR, .sqlite)
         ]
         for (code, kind) in expected {
             #expect(SQLiteResultCode.errorKind(of: code) == kind, "\(code)")

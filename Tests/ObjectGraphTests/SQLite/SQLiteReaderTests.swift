@@ -2,6 +2,7 @@ import CSQLite
 import Dispatch
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// One writer and a pool of readers: a fetch does not wait for a save in progress, readers see

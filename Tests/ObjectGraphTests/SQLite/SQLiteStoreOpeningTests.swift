@@ -1,15 +1,20 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Opening store files: every way it can go wrong says what is wrong with which path.
 @Suite struct SQLiteStoreOpeningTests {
-    private func open(_ url: URL, model: ManagedObjectModel = SQLiteFixtures.model(), readOnly: Bool = false, pragmas: [String: String] = [:]) throws -> SQLiteStore {
+    private func open(
+        _ url: URL, model: ManagedObjectModel = SQLiteFixtures.model(), readOnly: Bool = false, pragmas: [String: String] = [:]
+    ) throws -> SQLiteStore {
         try SQLiteStore(description: SQLiteFixtures.description(url, readOnly: readOnly, pragmas: pragmas), model: model)
     }
 
-    private func openError(_ url: URL, model: ManagedObjectModel = SQLiteFixtures.model(), readOnly: Bool = false, pragmas: [String: String] = [:]) -> ObjectGraphError? {
+    private func openError(
+        _ url: URL, model: ManagedObjectModel = SQLiteFixtures.model(), readOnly: Bool = false, pragmas: [String: String] = [:]
+    ) -> ObjectGraphError? {
         #expect(throws: ObjectGraphError.self) { try open(url, model: model, readOnly: readOnly, pragmas: pragmas) }
     }
 
@@ -91,7 +96,9 @@ import Testing
         // Without automatic migration (see the migration tests for what it does).
         var description = SQLiteFixtures.description(url)
         description.shouldMigrateStoreAutomatically = false
-        let error = #expect(throws: ObjectGraphError.self) { try SQLiteStore(description: description, model: SQLiteFixtures.model(version: 2, hash: "hash-club-2")) }
+        let error = #expect(throws: ObjectGraphError.self) {
+            try SQLiteStore(description: description, model: SQLiteFixtures.model(version: 2, hash: "hash-club-2"))
+        }
         #expect(error?.kind == .modelMismatch)
         for part in ["'Club' version 1 (hash hash-club-1)", "'Club' version 2 (hash hash-club-2)", "migrated"] {
             #expect(error?.message.contains(part) == true, "\(part)")

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Saving and reading back through `SQLiteStore`: keys, versions, atomicity, errors that name the
@@ -26,11 +27,12 @@ import Testing
 
     @Test func insertsGetKeysAndReadBackAfterReopening() throws {
         try withStore { store, url throws in
-            let keys = try store.save(SaveRequest(inserts: [
-                SQLiteFixtures.member(store, 1, email: "a@x", note: "first"),
-                SQLiteFixtures.member(store, 2, email: "b@x"),
-                SQLiteFixtures.member(store, 3, email: "c@x"),
-            ]))
+            let keys = try store.save(
+                SaveRequest(inserts: [
+                    SQLiteFixtures.member(store, 1, email: "a@x", note: "first"),
+                    SQLiteFixtures.member(store, 2, email: "b@x"),
+                    SQLiteFixtures.member(store, 3, email: "c@x")
+                ]))
             #expect(keys == [1, 2, 3])
             store.close()
 
@@ -53,7 +55,7 @@ import Testing
                 .integer(Int64(Int16.max)), .integer(Int64(Int32.min)), .integer(Int64.min), .double(-.infinity), .float(0.1),
                 .decimal(Decimal(string: "12345.6789")!), .string(""), .boolean(true),
                 .date(Date(timeIntervalSinceReferenceDate: 700_000_000.000_123_4)), .binary(Data()), .uuid(UUID()),
-                .uri(URL(string: "https://example.com/path?q=a%20b")!), .json(try JSONDocument(encoding: ["k": [1, 2]])),
+                .uri(URL(string: "https://example.com/path?q=a%20b")!), .json(try JSONDocument(encoding: ["k": [1, 2]]))
             ]
             let empty: [AttributeValue] = [.string("none")] + Array(repeating: .null, count: 13)
             let ids = [UInt64(1), 2].map { ManagedObjectID(space: store.idSpaces[entity.index], temporaryNumber: $0) }
@@ -89,9 +91,12 @@ import Testing
             _ = try store.save(SaveRequest(inserts: [SQLiteFixtures.member(store, 1, email: "a@x")]))
             let values: [AttributeValue] = [.string("a@x"), .string("New"), .null, .boolean(false), .null]
             let error = #expect(throws: ObjectGraphError.self) {
-                try store.save(SaveRequest(
-                    updates: [.init(objectID: permanentID(store, 1), changedAttributes: [1], values: values),
-                              .init(objectID: permanentID(store, 99), changedAttributes: [1], values: values)]))
+                try store.save(
+                    SaveRequest(
+                        updates: [
+                            .init(objectID: permanentID(store, 1), changedAttributes: [1], values: values),
+                            .init(objectID: permanentID(store, 99), changedAttributes: [1], values: values)
+                        ]))
             }
             #expect(error?.kind == .objectNotFound)
             #expect(error?.objectID == permanentID(store, 99))
@@ -114,16 +119,20 @@ import Testing
         try withStore { store, _ throws in
             let third = SQLiteFixtures.member(store, 3, email: "a@x")
             let error = #expect(throws: ObjectGraphError.self) {
-                try store.save(SaveRequest(inserts: [
-                    SQLiteFixtures.member(store, 1, email: "a@x"), SQLiteFixtures.member(store, 2, email: "b@x"), third,
-                ]))
+                try store.save(
+                    SaveRequest(inserts: [
+                        SQLiteFixtures.member(store, 1, email: "a@x"), SQLiteFixtures.member(store, 2, email: "b@x"), third
+                    ]))
             }
             #expect(error?.kind == .constraintViolation)
             #expect(error?.objectID == third.objectID)
             #expect(error?.entityName == "Member")
             #expect(error?.key == "email")
             #expect(error?.sqliteCode == 2067)
-            #expect(error?.message == "Cannot save Member/t3 (unsaved): another Member already has email = \"a@x\" (uniqueness constraint on email); nothing was written.")
+            #expect(
+                error?.message
+                    == "Cannot save Member/t3 (unsaved): another Member already has email = \"a@x\" (uniqueness constraint on email); nothing was written."
+            )
             #expect(try SQLiteFixtures.fetchAll(store).isEmpty)
             // The keys the failed save took are given back.
             #expect(try store.save(SaveRequest(inserts: [SQLiteFixtures.member(store, 4, email: "a@x")])) == [1])
@@ -149,9 +158,10 @@ import Testing
             _ = try store.save(SaveRequest(inserts: [SQLiteFixtures.member(store, 1, email: "small@x")]))
             let big = String(repeating: "x", count: 400_000)
             let error = #expect(throws: ObjectGraphError.self) {
-                try store.save(SaveRequest(inserts: [
-                    SQLiteFixtures.member(store, 2, email: "b@x"), SQLiteFixtures.member(store, 3, email: "c@x", note: big),
-                ]))
+                try store.save(
+                    SaveRequest(inserts: [
+                        SQLiteFixtures.member(store, 2, email: "b@x"), SQLiteFixtures.member(store, 3, email: "c@x", note: big)
+                    ]))
             }
             #expect(error?.kind == .diskFull)
             #expect(error?.sqliteCode == SQLITE_FULL)
@@ -172,7 +182,10 @@ import Testing
             #expect(statements.first == "BEGIN IMMEDIATE")
             // Checks whether another connection committed (and so may have used keys).
             #expect(statements[1] == "PRAGMA data_version")
-            #expect(statements[2...4].allSatisfy { $0 == #"INSERT INTO "Member" ("_pk", "email", "name", "note", "age") VALUES (?, ?, ?, ?, ?)"# })
+            #expect(
+                statements[2...4].allSatisfy {
+                    $0 == #"INSERT INTO "Member" ("_pk", "email", "name", "note", "age") VALUES (?, ?, ?, ?, ?)"#
+                })
             #expect(statements[5].hasPrefix(#"INSERT INTO "_objectgraph_primary_keys""#))
             #expect(statements[6] == "COMMIT")
             // After the commit: did another connection commit too? (See SQLiteChangeMonitor.)

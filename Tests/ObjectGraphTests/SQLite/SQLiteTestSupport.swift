@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// Models, directories and save requests for the SQLite layer's tests, built directly through the
@@ -14,12 +15,14 @@ enum SQLiteFixtures {
                 AttributeDescription(name: "name", type: .string, isIndexed: true, index: 1),
                 AttributeDescription(name: "note", type: .string, isOptional: true, index: 2),
                 AttributeDescription(name: "selected", type: .boolean, isTransient: true, defaultValue: .boolean(false), index: 3),
-                AttributeDescription(name: "age", type: .integer16, isOptional: true, index: 4),
+                AttributeDescription(name: "age", type: .integer16, isOptional: true, index: 4)
             ],
             uniquenessConstraints: [["email"]],
             indexes: [["name", "age"]],
             index: 0)
-        let types: [AttributeType] = [.integer16, .integer32, .integer64, .double, .float, .decimal, .string, .boolean, .date, .binary, .uuid, .uri, .json]
+        let types: [AttributeType] = [
+            .integer16, .integer32, .integer64, .double, .float, .decimal, .string, .boolean, .date, .binary, .uuid, .uri, .json
+        ]
         let sample = EntityDescription(
             name: "Sample",
             attributes: [AttributeDescription(name: "label", type: .string, index: 0)]
@@ -48,7 +51,9 @@ enum SQLiteFixtures {
     }
 
     /// An insert of a new `Member` with a temporary ID.
-    static func member(_ store: SQLiteStore, _ number: UInt64, email: String, name: String = "Someone", note: String? = nil) -> SaveRequest.Insert {
+    static func member(
+        _ store: SQLiteStore, _ number: UInt64, email: String, name: String = "Someone", note: String? = nil
+    ) -> SaveRequest.Insert {
         let entity = store.model.entities[0]
         return SaveRequest.Insert(
             objectID: ManagedObjectID(space: store.idSpaces[entity.index], temporaryNumber: number),

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Binding and reading every attribute type through a raw connection: the storage mapping both
@@ -12,7 +13,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let connection = try SQLiteConnection(path: directory.appendingPathComponent("values.sqlite").path, readOnly: false, busyTimeout: 1)
         defer { connection.close() }
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE "V" ("i" INTEGER, "r" REAL, "t" TEXT, "b" BLOB) STRICT;
             CREATE TABLE "Any" ("v" ANY) STRICT
             """)
@@ -49,7 +51,8 @@ import Testing
         (.binary(Data()), .binary), (.binary(Data([0, 1, 2, 255, 0])), .binary),
         (.uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!), .uuid),
         (.uri(URL(string: "https://example.com/a%20b?q=1#frag")!), .uri), (.uri(URL(string: "file:///tmp/x")!), .uri),
-        (.json(try! JSONDocument(data: Data("{\"a\":[1,2,{\"b\":null}]}".utf8))), .json), (.json(try! JSONDocument(data: Data("\"\"".utf8))), .json),
+        (.json(try! JSONDocument(data: Data("{\"a\":[1,2,{\"b\":null}]}".utf8))), .json),
+        (.json(try! JSONDocument(data: Data("\"\"".utf8))), .json)
     ]
 
     @Test func everyTypeRoundTrips() throws {
@@ -90,7 +93,7 @@ import Testing
             let expected: [(AttributeValue, String)] = [
                 (.boolean(true), "integer"), (.float(2.5), "real"), (.date(Date(timeIntervalSinceReferenceDate: 0)), "real"),
                 (.decimal(1), "text"), (.uri(URL(string: "https://a.b")!), "text"), (.json(try JSONDocument(encoding: [1])), "text"),
-                (.uuid(UUID()), "blob"),
+                (.uuid(UUID()), "blob")
             ]
             for (value, storage) in expected {
                 try connection.execute("DELETE FROM \"Any\"")
@@ -121,7 +124,7 @@ import Testing
     @Test func undecodableValuesAreReportedAsDamage() throws {
         try withTable { connection in
             let cases: [(String, AttributeType)] = [
-                ("'12abc'", .decimal), ("'{not json'", .json), ("x'0102'", .uuid), ("70000", .integer16), ("2", .boolean),
+                ("'12abc'", .decimal), ("'{not json'", .json), ("x'0102'", .uuid), ("70000", .integer16), ("2", .boolean)
             ]
             for (literal, type) in cases {
                 try connection.execute("DELETE FROM \"Any\"; INSERT INTO \"Any\" VALUES (\(literal))")

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The corpus of damaged stores that `ObjectGraphTestWriter corpus` writes (see its
@@ -27,7 +28,8 @@ struct CorruptionCorpus: Sendable {
     static let shared: Result<CorruptionCorpus, any Error> = Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-corpus-\(UUID().uuidString)")
         let pid = try TestWriterProcess.spawn(
-            [TestWriterProcess.executable.path, "corpus", directory.path], environment: ProcessInfo.processInfo.environment.map { "\($0)=\($1)" },
+            [TestWriterProcess.executable.path, "corpus", directory.path],
+            environment: ProcessInfo.processInfo.environment.map { "\($0)=\($1)" },
             output: "/dev/null", errors: "/dev/null")
         guard try TestWriterProcess.wait(for: pid) == 0 else { throw ObjectGraphError(.storeUnavailable, "the corpus writer failed") }
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: directory.appendingPathComponent("manifest.json")))

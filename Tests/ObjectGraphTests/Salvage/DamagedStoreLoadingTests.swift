@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Loading a damaged store: a clear `.corruptStore` error naming the file and what to do, never a
@@ -14,7 +15,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let damaged = try corpus.copy(item, into: folder)
         let coordinator = PersistentStoreCoordinator(managedObjectModel: try corpus.model)
-        let error = try #require(throws: ObjectGraphError.self) { try coordinator.addPersistentStore(with: PersistentStoreDescription(url: damaged)) }
+        let error = try #require(throws: ObjectGraphError.self) {
+            try coordinator.addPersistentStore(with: PersistentStoreDescription(url: damaged))
+        }
         #expect(error.kind == .corruptStore, "\(name): \(error)")
         #expect(error.message.contains(damaged.path), "\(name): \(error.message)")
         #expect(error.message.contains("objectgraph recover"), "\(name): \(error.message)")

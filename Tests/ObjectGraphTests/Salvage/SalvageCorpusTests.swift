@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// Salvage of every damaged store of the corpus: at least every provably intact row comes back,
@@ -24,7 +25,9 @@ import Testing
         let original = corpus.url(item.original).path
         for table in corpus.manifest.tables {
             let intact = try #require(item.intact[table])
-            #expect(report.rowsRecovered(of: table) >= intact, "\(name): \(table) \(report.rowsRecovered(of: table)) of \(intact) intact rows\n\(report)")
+            #expect(
+                report.rowsRecovered(of: table) >= intact,
+                "\(name): \(table) \(report.rowsRecovered(of: table)) of \(intact) intact rows\n\(report)")
             let originalRows = try StoredRows.rows(of: table, in: original)
             let recoveredRows = try StoredRows.rows(of: table, in: recovered.path)
             #expect(recoveredRows.count == report.rowsRecovered(of: table))
@@ -56,8 +59,9 @@ import Testing
             let expected = try StoredRows.rows(of: table == "_join_Book_tags" ? "Book" : table, in: original.path)
             #expect(try StoredRows.rows(of: table == "_join_Book_tags" ? "Book" : table, in: recovered.path) == expected)
         }
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: recovered).storeIdentifier
-            == PersistentStoreCoordinator.metadataForPersistentStore(at: original).storeIdentifier, "object URIs still resolve")
+        #expect(
+            try PersistentStoreCoordinator.metadataForPersistentStore(at: recovered).storeIdentifier
+                == PersistentStoreCoordinator.metadataForPersistentStore(at: original).storeIdentifier, "object URIs still resolve")
     }
 
     @Test func aStoreWhoseModelCannotBeReadNeedsOneGiven() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 /// The page reader against random damage: bytes flipped, runs of bytes overwritten, pages

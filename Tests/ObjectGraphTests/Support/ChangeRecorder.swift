@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// The change sets `context` posts for `event` while `body` runs. Notifications are posted

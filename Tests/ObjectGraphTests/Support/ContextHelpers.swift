@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ObjectGraph
 
 extension ManagedObjectContext {
@@ -31,10 +32,14 @@ extension ManagedObjectContext {
 
     /// The objects of `entityName` matching `format`, sorted by `sort` (`key` ascending, or
     /// `-key` descending).
-    func objects(_ entityName: String, where format: String? = nil, sortedBy sort: [String] = [],
-                 limit: Int = 0, offset: Int = 0, includesPendingChanges: Bool = true) throws -> [ManagedObject] {
-        try fetch(request(entityName, where: format, sortedBy: sort, limit: limit, offset: offset,
-                          includesPendingChanges: includesPendingChanges))
+    func objects(
+        _ entityName: String, where format: String? = nil, sortedBy sort: [String] = [],
+        limit: Int = 0, offset: Int = 0, includesPendingChanges: Bool = true
+    ) throws -> [ManagedObject] {
+        try fetch(
+            request(
+                entityName, where: format, sortedBy: sort, limit: limit, offset: offset,
+                includesPendingChanges: includesPendingChanges))
     }
 
     /// The objects of `entityName` matching `format` with `arguments` for its `%` specifiers.
@@ -49,12 +54,15 @@ extension ManagedObjectContext {
 }
 
 /// A request for `entityName` matching `format`, sorted by `sort` (`key` or `-key`).
-func request(_ entityName: String, where format: String? = nil, sortedBy sort: [String] = [],
-             limit: Int = 0, offset: Int = 0, includesPendingChanges: Bool = true) throws -> FetchRequest<ManagedObject> {
+func request(
+    _ entityName: String, where format: String? = nil, sortedBy sort: [String] = [],
+    limit: Int = 0, offset: Int = 0, includesPendingChanges: Bool = true
+) throws -> FetchRequest<ManagedObject> {
     var request = FetchRequest<ManagedObject>(entityName: entityName)
     if let format { request.predicate = try FetchPredicate(format: format) }
     request.sortDescriptors = sort.map { key in
-        key.hasPrefix("-") ? FetchSortDescriptor(key: String(key.dropFirst()), ascending: false) : FetchSortDescriptor(key: key, ascending: true)
+        key.hasPrefix("-")
+            ? FetchSortDescriptor(key: String(key.dropFirst()), ascending: false) : FetchSortDescriptor(key: key, ascending: true)
     }
     request.fetchLimit = limit
     request.fetchOffset = offset

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ObjectGraph
 
 /// The model of the relationship conformance tests: every kind of relationship and delete rule.
@@ -13,40 +14,40 @@ import Foundation
 /// - Node.children (cascade) ↔ Node.parent, Node.links (cascade) ↔ Node.linkedFrom: graphs with cycles.
 enum GraphModel {
     static let json = """
-    { "name": "Graph", "version": 1, "entities": [
-      { "name": "Author", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "cascade" } ] },
-      { "name": "Book", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [
-          { "name": "author", "destination": "Author", "inverse": "books" },
-          { "name": "tags", "destination": "Tag", "toMany": true, "ordered": true, "inverse": "books" },
-          { "name": "chapters", "destination": "Chapter", "toMany": true, "ordered": true, "inverse": "book", "deleteRule": "cascade" },
-          { "name": "publisher", "destination": "Publisher", "inverse": "catalog" } ] },
-      { "name": "Tag", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "tags" } ] },
-      { "name": "Chapter", "attributes": [ { "name": "title", "type": "string" } ],
-        "relationships": [ { "name": "book", "destination": "Book", "inverse": "chapters", "optional": false } ] },
-      { "name": "Publisher", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [ { "name": "catalog", "destination": "Book", "toMany": true, "inverse": "publisher", "deleteRule": "deny" } ] },
-      { "name": "Employee", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [
-          { "name": "manager", "destination": "Employee", "inverse": "reports" },
-          { "name": "reports", "destination": "Employee", "toMany": true, "inverse": "manager" },
-          { "name": "friends", "destination": "Employee", "toMany": true, "inverse": "friends" },
-          { "name": "mentor", "destination": "Employee", "inverse": null },
-          { "name": "desk", "destination": "Desk", "inverse": "owner" } ] },
-      { "name": "Desk", "attributes": [ { "name": "number", "type": "integer32" } ],
-        "relationships": [ { "name": "owner", "destination": "Employee", "inverse": "desk", "deleteRule": "noAction" } ] },
-      { "name": "Team", "attributes": [ { "name": "name", "type": "string" } ],
-        "relationships": [ { "name": "members", "destination": "Employee", "toMany": true, "inverse": null, "optional": false, "minCount": 1, "maxCount": 3 } ] },
-      { "name": "Node", "attributes": [ { "name": "number", "type": "integer64" } ],
-        "relationships": [
-          { "name": "parent", "destination": "Node", "inverse": "children" },
-          { "name": "children", "destination": "Node", "toMany": true, "inverse": "parent", "deleteRule": "cascade" },
-          { "name": "links", "destination": "Node", "toMany": true, "inverse": "linkedFrom", "deleteRule": "cascade" },
-          { "name": "linkedFrom", "destination": "Node", "toMany": true, "inverse": "links" } ] }
-    ] }
-    """
+        { "name": "Graph", "version": 1, "entities": [
+          { "name": "Author", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "author", "deleteRule": "cascade" } ] },
+          { "name": "Book", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [
+              { "name": "author", "destination": "Author", "inverse": "books" },
+              { "name": "tags", "destination": "Tag", "toMany": true, "ordered": true, "inverse": "books" },
+              { "name": "chapters", "destination": "Chapter", "toMany": true, "ordered": true, "inverse": "book", "deleteRule": "cascade" },
+              { "name": "publisher", "destination": "Publisher", "inverse": "catalog" } ] },
+          { "name": "Tag", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "tags" } ] },
+          { "name": "Chapter", "attributes": [ { "name": "title", "type": "string" } ],
+            "relationships": [ { "name": "book", "destination": "Book", "inverse": "chapters", "optional": false } ] },
+          { "name": "Publisher", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [ { "name": "catalog", "destination": "Book", "toMany": true, "inverse": "publisher", "deleteRule": "deny" } ] },
+          { "name": "Employee", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [
+              { "name": "manager", "destination": "Employee", "inverse": "reports" },
+              { "name": "reports", "destination": "Employee", "toMany": true, "inverse": "manager" },
+              { "name": "friends", "destination": "Employee", "toMany": true, "inverse": "friends" },
+              { "name": "mentor", "destination": "Employee", "inverse": null },
+              { "name": "desk", "destination": "Desk", "inverse": "owner" } ] },
+          { "name": "Desk", "attributes": [ { "name": "number", "type": "integer32" } ],
+            "relationships": [ { "name": "owner", "destination": "Employee", "inverse": "desk", "deleteRule": "noAction" } ] },
+          { "name": "Team", "attributes": [ { "name": "name", "type": "string" } ],
+            "relationships": [ { "name": "members", "destination": "Employee", "toMany": true, "inverse": null, "optional": false, "minCount": 1, "maxCount": 3 } ] },
+          { "name": "Node", "attributes": [ { "name": "number", "type": "integer64" } ],
+            "relationships": [
+              { "name": "parent", "destination": "Node", "inverse": "children" },
+              { "name": "children", "destination": "Node", "toMany": true, "inverse": "parent", "deleteRule": "cascade" },
+              { "name": "links", "destination": "Node", "toMany": true, "inverse": "linkedFrom", "deleteRule": "cascade" },
+              { "name": "linkedFrom", "destination": "Node", "toMany": true, "inverse": "links" } ] }
+        ] }
+        """
 
     static func load() throws -> ManagedObjectModel {
         try ManagedObjectModel(data: Data(json.utf8))
@@ -68,7 +69,8 @@ extension TestStore {
             let dune = try context.insert("Book", ["title": "Dune", "author": ann])
             try context.insert("Book", ["title": "Emma", "author": ann])
             try context.insert("Book", ["title": "Ulysses", "author": bob])
-            try dune.addRelatedObjects([try context.insert("Chapter", ["title": "c1"]), try context.insert("Chapter", ["title": "c2"])], forKey: "chapters")
+            try dune.addRelatedObjects(
+                [try context.insert("Chapter", ["title": "c1"]), try context.insert("Chapter", ["title": "c2"])], forKey: "chapters")
             try dune.addRelatedObject(try context.insert("Tag", ["name": "scifi"]), forKey: "tags")
             try context.insert("Publisher", ["name": "Acme", "catalog": Set([dune])])
             try context.save()
@@ -95,7 +97,8 @@ extension ManagedObjectContext {
 
     /// The only object of `entityName` whose `key` is `value`.
     func one(_ entityName: String, _ key: String, _ value: any Sendable) throws -> ManagedObject {
-        let found = try fetch(FetchRequest<ManagedObject>(entityName: entityName, predicate: FetchPredicate(format: "%K == %@", key, value)))
+        let found = try fetch(
+            FetchRequest<ManagedObject>(entityName: entityName, predicate: FetchPredicate(format: "%K == %@", key, value)))
         guard found.count == 1 else {
             throw ObjectGraphError(.objectNotFound, "expected one \(entityName) with \(key) = \(value), found \(found.count)")
         }

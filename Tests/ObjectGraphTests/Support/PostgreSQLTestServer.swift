@@ -37,26 +37,36 @@ final class PostgreSQLTestServer: Sendable {
             throw Unavailable(reason: "OBJECTGRAPH_POSTGRES_TESTS=0")
         }
         guard let programs = Self.findPrograms() else {
-            throw Unavailable(reason: "no PostgreSQL server programs found (install Debian's postgresql package: apt-get install -y postgresql)")
+            throw Unavailable(
+                reason: "no PostgreSQL server programs found (install Debian's postgresql package: apt-get install -y postgresql)")
         }
         self.programs = programs
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ObjectGraphPostgres-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let runAs = try Self.serverUser(owning: directory)
         let passwordFile = directory + "/password"
         try Data(Self.password.utf8).write(to: URL(fileURLWithPath: passwordFile))
         if let owner = runAs.owner { _ = chown(passwordFile, owner.uid, owner.gid) }
         let data = directory + "/data"
-        try Self.run(runAs.prefix + ["\(programs)/initdb", "-D", data, "-E", "UTF8", "--locale=C", "-A", "scram-sha-256", "-U", Self.user, "--pwfile", passwordFile], in: directory, what: "initdb")
+        try Self.run(
+            runAs.prefix + [
+                "\(programs)/initdb", "-D", data, "-E", "UTF8", "--locale=C", "-A", "scram-sha-256", "-U", Self.user, "--pwfile",
+                passwordFile
+            ], in: directory, what: "initdb")
         Self.startWatchdog(programs: programs, data: data, directory: directory, runAs: runAs.prefix)
         var lastFailure = ""
         // The port is free when chosen, but another process could take it before the server
         // binds it: a few tries.
         for _ in 0..<3 {
             let port = try Self.freePort()
-            let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            let options =
+                "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
             do {
-                try Self.run(runAs.prefix + ["\(programs)/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "30", "-o", options, "start"], in: directory, what: "pg_ctl start")
+                try Self.run(
+                    runAs.prefix + [
+                        "\(programs)/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "30", "-o", options, "start"
+                    ], in: directory, what: "pg_ctl start")
                 self.port = port
                 return
             } catch let failure as Unavailable {
@@ -86,7 +96,10 @@ final class PostgreSQLTestServer: Sendable {
     /// Runs `sql` with `psql` in `database`.
     func runSQL(_ sql: String, in database: String = "postgres") throws {
         try Self.run(
-            ["\(programs)/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d", database, "-c", sql],
+            [
+                "\(programs)/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", Self.user, "-d",
+                database, "-c", sql
+            ],
             in: FileManager.default.temporaryDirectory.path, what: "psql", environment: ["PGPASSWORD": Self.password])
     }
 
@@ -97,7 +110,9 @@ final class PostgreSQLTestServer: Sendable {
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return versions.compactMap(Int.init).sorted().reversed().map { "\(root)/\($0)/bin" }
-            .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") && FileManager.default.isExecutableFile(atPath: "\($0)/pg_ctl") }
+            .first {
+                FileManager.default.isExecutableFile(atPath: "\($0)/initdb") && FileManager.default.isExecutableFile(atPath: "\($0)/pg_ctl")
+            }
     }
 
     /// How to run the server's programs: as the `postgres` user when this process is root (the
@@ -149,7 +164,8 @@ final class PostgreSQLTestServer: Sendable {
         defer { try? FileManager.default.removeItem(atPath: output) }
         let status: Int32
         do {
-            status = try TestWriterProcess.wait(for: TestWriterProcess.spawn(arguments, environment: variables, output: output, errors: output))
+            status = try TestWriterProcess.wait(
+                for: TestWriterProcess.spawn(arguments, environment: variables, output: output, errors: output))
         } catch {
             throw Unavailable(reason: "\(what) could not be run: \(error)")
         }

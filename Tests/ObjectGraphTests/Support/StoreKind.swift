@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ObjectGraph
 
 /// The stores the conformance suite runs against: every conformance test takes one of these as

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ObjectGraph
 import ObjectGraphPostgres
+
+@testable import ObjectGraph
 
 /// A loaded container for one conformance test: a SQLite file in a fresh temporary directory
 /// (tests run in parallel, so none share a file), an in-memory store, or a new database of the
@@ -55,7 +56,9 @@ final class TestStore {
 
     /// An unloaded container of `kind`; SQLite stores live in `directory`/Conformance.sqlite,
     /// PostgreSQL stores in `database` of the tests' server.
-    static func makeContainer(_ kind: StoreKind, model: ManagedObjectModel, directory: URL?, database: String? = nil, pragmas: [String: String] = [:]) throws -> PersistentContainer {
+    static func makeContainer(
+        _ kind: StoreKind, model: ManagedObjectModel, directory: URL?, database: String? = nil, pragmas: [String: String] = [:]
+    ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Conformance", managedObjectModel: model)
         switch kind {
         case .sqlite:
@@ -65,7 +68,9 @@ final class TestStore {
         case .inMemory:
             container.persistentStoreDescriptions = [.inMemory]
         case .postgreSQL:
-            container.persistentStoreDescriptions = [PersistentStoreDescription(postgresURL: try PostgreSQLTestServer.shared.get().url(database: database!))]
+            container.persistentStoreDescriptions = [
+                PersistentStoreDescription(postgresURL: try PostgreSQLTestServer.shared.get().url(database: database!))
+            ]
         }
         return container
     }

@@ -34,18 +34,24 @@ enum TestWriterProcess {
         _ commandLists: [[String]], storePath: String, in directory: URL, environment: [String: String] = [:], startTogether: Bool = false,
         asNobody: Bool = false
     ) throws -> [Outcome] {
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "\(executable.path) is missing: run `swift build --build-tests` first")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path),
+            "\(executable.path) is missing: run `swift build --build-tests` first")
         let modelURL = directory.appendingPathComponent("Conformance.json")
         try Data(ConformanceModel.json.utf8).write(to: modelURL)
         var environment = environment
-        if startTogether { environment["OBJECTGRAPH_TEST_WRITER_START_AT"] = "\(Date().timeIntervalSince1970 + 0.05 * Double(commandLists.count))" }
+        if startTogether {
+            environment["OBJECTGRAPH_TEST_WRITER_START_AT"] = "\(Date().timeIntervalSince1970 + 0.05 * Double(commandLists.count))"
+        }
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
         // Files, not pipes: the child can never block on a full pipe while this waits for it.
         let started = try commandLists.map { commands in
             let outputURL = directory.appendingPathComponent("writer-\(UUID().uuidString).out")
             let errorsURL = directory.appendingPathComponent("writer-\(UUID().uuidString).err")
             let asUser = asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-            let pid = try spawn(asUser + [executable.path, storePath, modelURL.path] + commands, environment: variables, output: outputURL.path, errors: errorsURL.path)
+            let pid = try spawn(
+                asUser + [executable.path, storePath, modelURL.path] + commands, environment: variables, output: outputURL.path,
+                errors: errorsURL.path)
             return (pid, outputURL, errorsURL)
         }
         return try started.map { pid, outputURL, errorsURL in
@@ -67,7 +73,7 @@ enum TestWriterProcess {
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         try #require(spawned == 0, "cannot start \(arguments[0]): error \(spawned)")
