@@ -12,7 +12,7 @@ import ObjectGraph
 /// says where NULLs go.
 struct PostgreSQLDialect: SQLDialect {
     /// The columns of attributes that do not have their own name's (see
-    /// `SQLiteTableLayout.column(of:)`), by attribute.
+    /// `TableLayout.column(of:)`), by attribute.
     var renamedColumns: [ObjectIdentifier: String] = [:]
 
     func columnName(of attribute: AttributeDescription) -> String {

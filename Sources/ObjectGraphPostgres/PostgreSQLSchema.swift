@@ -1,7 +1,7 @@
 import ObjectGraph
 
 /// The PostgreSQL tables, indexes and functions that hold a model: the SQLite store's layout
-/// (see `SQLiteSchema`, `SQLiteTableLayout`, `RelationshipLayout`) in PostgreSQL's types, so
+/// (see `StoreSchema`, `TableLayout`, `RelationshipLayout`) in PostgreSQL's types, so
 /// both stores keep a model the same way and one predicate compiler reads both.
 ///
 /// One table per hierarchy root: `"_pk" bigint PRIMARY KEY`, `"_entity"` in shared tables, a
@@ -13,30 +13,30 @@ import ObjectGraph
 enum PostgreSQLSchema {
     /// Every statement creating `model`'s schema, in order; each is idempotent.
     static func statements(for model: ManagedObjectModel) -> [String] {
-        var names = SQLiteSchema.IndexNames()
+        var names = StoreSchema.IndexNames()
         var statements: [String] = []
         let layout = RelationshipLayout(model: model)
         for entity in model.entities where model.root(of: entity) === entity {
-            let table = SQLiteTableLayout(root: entity, model: model, relationshipLayout: layout, separatingTypes: true)
+            let table = TableLayout(root: entity, model: model, relationshipLayout: layout, separatingTypes: true)
             statements.append(createTable(table))
             for member in table.entities {
-                statements += SQLiteSchema.indexes(for: member, in: table, model: model, names: &names)
+                statements += StoreSchema.indexes(for: member, in: table, model: model, names: &names)
             }
         }
         for table in layout.joinTables {
-            statements.append(SQLiteSchema.createJoinTable(table, integerType: "bigint"))
-            statements.append(SQLiteSchema.joinTableIndex(table, names: &names))
+            statements.append(StoreSchema.createJoinTable(table, integerType: "bigint"))
+            statements.append(StoreSchema.joinTableIndex(table, names: &names))
         }
         statements.append(
             """
-            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(SQLiteSchema.metadataTable)) (
+            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(StoreSchema.metadataTable)) (
                 "key" text COLLATE "C" PRIMARY KEY,
                 "value" text NOT NULL
             )
             """)
         statements.append(
             """
-            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(SQLiteSchema.primaryKeysTable)) (
+            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(StoreSchema.primaryKeysTable)) (
                 "entity" text COLLATE "C" PRIMARY KEY,
                 "max_key" bigint NOT NULL
             )
@@ -47,20 +47,20 @@ enum PostgreSQLSchema {
     /// `CREATE TABLE IF NOT EXISTS "Root" (…)` for a table layout (made with `separatingTypes`:
     /// PostgreSQL has no column type holding any value, so entities of a hierarchy declaring one
     /// attribute name with different types get a column per type).
-    private static func createTable(_ table: SQLiteTableLayout) -> String {
-        var columns = ["\(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) bigint PRIMARY KEY"]
-        if table.hasEntityColumn { columns.append("\(quoteIdentifier(SQLiteTableLayout.entityColumn)) text COLLATE \"C\" NOT NULL") }
+    private static func createTable(_ table: TableLayout) -> String {
+        var columns = ["\(quoteIdentifier(StoreSchema.primaryKeyColumn)) bigint PRIMARY KEY"]
+        if table.hasEntityColumn { columns.append("\(quoteIdentifier(TableLayout.entityColumn)) text COLLATE \"C\" NOT NULL") }
         for column in table.columns {
             columns.append("\(quoteIdentifier(column.name)) \(columnType(column))\(column.isRequired ? " NOT NULL" : "")")
         }
-        columns.append("\(quoteIdentifier(SQLiteSchema.versionColumn)) bigint NOT NULL DEFAULT 1")
+        columns.append("\(quoteIdentifier(StoreSchema.versionColumn)) bigint NOT NULL DEFAULT 1")
         return "CREATE TABLE IF NOT EXISTS \(quoteIdentifier(table.root.name)) (\n    \(columns.joined(separator: ",\n    "))\n)"
     }
 
     /// The PostgreSQL type of a column: integers of every width as `bigint` (the model checks
     /// ranges), dates as `double precision` seconds since 2001 (exactly as `Date` and SQLite hold
     /// them; `timestamptz` keeps only microseconds), decimals as `numeric`, text compared by bytes.
-    private static func columnType(_ column: SQLiteTableLayout.ColumnDefinition) -> String {
+    private static func columnType(_ column: TableLayout.ColumnDefinition) -> String {
         guard let type = column.attributeType else {
             return column.type == "TEXT" ? "text COLLATE \"C\"" : "bigint"
         }

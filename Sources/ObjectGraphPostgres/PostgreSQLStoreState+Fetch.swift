@@ -14,7 +14,7 @@ extension PostgreSQLStoreState {
         appendFilter(of: request.predicate, includingSubentities: request.includesSubentities, table: table, to: &sql, bindings: &bindings)
         sql +=
             " ORDER BY "
-            + (request.sort.map { $0.orderingTerm(in: dialect) } + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]).joined(separator: ", ")
+            + (request.sort.map { $0.orderingTerm(in: dialect) } + [quoteIdentifier(StoreSchema.primaryKeyColumn)]).joined(separator: ", ")
         appendPaging(limit: request.limit, offset: request.offset, to: &sql, bindings: &bindings)
         return try read(sql, bindings, for: request.entity).rows.map { row in
             let cells = row.makeRandomAccess()
@@ -53,7 +53,7 @@ extension PostgreSQLStoreState {
         let own = table.ownFilter.map { " AND \($0)" } ?? ""
         for start in stride(from: 0, to: primaryKeys.count, by: Self.keysPerStatement) {
             let keys = primaryKeys[start..<min(start + Self.keysPerStatement, primaryKeys.count)]
-            let sql = "\(table.selectPrefix) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) IN (\(placeholders(keys.count)))\(own)"
+            let sql = "\(table.selectPrefix) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) IN (\(placeholders(keys.count)))\(own)"
             for row in try read(sql, keys.map { .integer($0) }, for: entity).rows {
                 let snapshot = try snapshot(row.makeRandomAccess(), in: table)
                 found[snapshot.primaryKey] = snapshot
@@ -128,7 +128,7 @@ extension PostgreSQLStoreState {
     /// `WHERE` with the rows' entities (in a table shared by a hierarchy) and the predicate, its
     /// parameters numbered after `bindings`.
     private func appendFilter(
-        of predicate: BoundPredicate?, includingSubentities: Bool, table: SQLiteStoreTable, to sql: inout String,
+        of predicate: BoundPredicate?, includingSubentities: Bool, table: StoreTable, to sql: inout String,
         bindings: inout [AttributeValue]
     ) {
         var conditions: [String] = []

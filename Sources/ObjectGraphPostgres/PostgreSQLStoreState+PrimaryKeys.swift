@@ -72,7 +72,7 @@ extension PostgreSQLStoreState {
         return last - Int64(count) + 1
     }
 
-    private var counterTable: String { quoteIdentifier(SQLiteSchema.primaryKeysTable) }
+    private var counterTable: String { quoteIdentifier(StoreSchema.primaryKeysTable) }
 
     /// `INSERT` of (entity, $2) into the counters, updating the entity's row when there is one.
     private var upsertCounter: String {

@@ -41,8 +41,8 @@ extension PostgreSQLStoreState {
     /// an error: the save's intent holds.
     private func deleteRows(_ request: SaveRequest) throws -> VersionConflicts {
         var conflicts = VersionConflicts()
-        let pk = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-        let version = quoteIdentifier(SQLiteSchema.versionColumn)
+        let pk = quoteIdentifier(StoreSchema.primaryKeyColumn)
+        let version = quoteIdentifier(StoreSchema.versionColumn)
         var groups: [(entity: EntityDescription, rows: [(objectID: ManagedObjectID, key: Int64, version: Int64)])] = []
         for (position, objectID) in request.deletes.enumerated() {
             let row = (
@@ -125,7 +125,7 @@ extension PostgreSQLStoreState {
     /// An inserted row's values (references resolved) and what its INSERT binds, checked as
     /// every inserted row is.
     private func insertedRow(
-        _ insert: SaveRequest.Insert, key: Int64, table: SQLiteStoreTable, keys: SaveKeys
+        _ insert: SaveRequest.Insert, key: Int64, table: StoreTable, keys: SaveKeys
     ) throws -> (values: [AttributeValue], bindings: [AttributeValue]) {
         try SaveKeys.checkRow(insert.values, of: table.entity, insert.objectID)
         for attribute in table.requiredInNullableColumns where insert.values[attribute.index].isNull {
@@ -139,9 +139,9 @@ extension PostgreSQLStoreState {
     }
 
     /// `INSERT INTO "T" (…) VALUES (…), (…)` of `rows` rows of `table`'s columns.
-    private func insertSQL(_ table: SQLiteStoreTable, rows: Int) -> String {
+    private func insertSQL(_ table: StoreTable, rows: Int) -> String {
         let names =
-            [SQLiteSchema.primaryKeyColumn] + (table.kindsFilter != nil ? [SQLiteTableLayout.entityColumn] : [])
+            [StoreSchema.primaryKeyColumn] + (table.kindsFilter != nil ? [TableLayout.entityColumn] : [])
             + table.writeColumns.map(\.name)
         let tuples = (0..<rows).map { "(\(placeholders(names.count, from: $0 * names.count + 1)))" }
         return
@@ -155,7 +155,7 @@ extension PostgreSQLStoreState {
         let key = try SaveKeys.savedKey(of: update.objectID, "update")
         try SaveKeys.checkRow(update.values, of: update.objectID.entity, update.objectID)
         let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
-        var columns: [SQLiteStoreTable.WriteColumn] = []
+        var columns: [StoreTable.WriteColumn] = []
         for slot in update.changedAttributes where !columns.contains(where: { $0.slot == slot }) {
             guard slot >= 0 && slot < table.entity.rowWidth else {
                 throw ObjectGraphError(
@@ -164,13 +164,13 @@ extension PostgreSQLStoreState {
             }
             columns += table.writeColumns.filter { $0.slot == slot }
         }
-        let version = quoteIdentifier(SQLiteSchema.versionColumn)
+        let version = quoteIdentifier(StoreSchema.versionColumn)
         var bindings = columns.map { $0.written(values[$0.slot]) }
         var assignments = columns.enumerated().map { "\(quoteIdentifier($1.name)) = $\($0 + 1)" }
         assignments.append("\(version) = \(version) + 1")
         bindings.append(.integer(key))
         var sql =
-            "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = $\(bindings.count)"
+            "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = $\(bindings.count)"
         if let expected = update.expectedVersion {
             bindings.append(.integer(expected))
             sql += " AND \(version) = $\(bindings.count)"
@@ -186,7 +186,7 @@ extension PostgreSQLStoreState {
     @discardableResult
     func write(
         _ sql: String, _ bindings: [AttributeValue], for objectID: ManagedObjectID, _ doing: String = "Cannot save",
-        values: [AttributeValue]? = nil, table: SQLiteStoreTable? = nil
+        values: [AttributeValue]? = nil, table: StoreTable? = nil
     ) throws -> Int {
         do {
             return try connection.execute(sql, bindings).changedRows
@@ -197,13 +197,13 @@ extension PostgreSQLStoreState {
 
     /// A failed row write as the error the SQLite and in-memory stores raise for it.
     private func explain(
-        _ failure: PostgreSQLFailure, objectID: ManagedObjectID, _ doing: String, values: [AttributeValue]?, table: SQLiteStoreTable?
+        _ failure: PostgreSQLFailure, objectID: ManagedObjectID, _ doing: String, values: [AttributeValue]?, table: StoreTable?
     ) -> ObjectGraphError {
         let entity = table?.entity ?? objectID.entity
         switch failure.sqlState {
         case "23505":
             let columns = failure.constrainedColumns
-            if columns == [SQLiteSchema.primaryKeyColumn] {
+            if columns == [StoreSchema.primaryKeyColumn] {
                 guard let primaryKey = entity.primaryKey, let values else {
                     return ObjectGraphError(
                         .constraintViolation,

@@ -7,7 +7,7 @@ import PostgresNIO
 /// that store's serial queue.
 final class PostgreSQLStoreState {
     let connection: PostgreSQLConnection
-    let metadata: SQLiteStoreMetadata
+    let metadata: StoreMetadataRecord
     let model: ManagedObjectModel
     /// The store's ID space of each entity, by entity index.
     let idSpaces: [ObjectIDSpace]
@@ -15,11 +15,11 @@ final class PostgreSQLStoreState {
     let relationshipLayout: RelationshipLayout
     /// Each entity's view of its table (shared with the SQLite store: SQL of the reads, how
     /// result columns map to value-row slots, the columns writes set), by entity index.
-    let tables: [SQLiteStoreTable]
+    let tables: [StoreTable]
     let dialect: PostgreSQLDialect
     private(set) var isClosed = false
 
-    private init(connection: PostgreSQLConnection, metadata: SQLiteStoreMetadata, model: ManagedObjectModel) {
+    private init(connection: PostgreSQLConnection, metadata: StoreMetadataRecord, model: ManagedObjectModel) {
         self.connection = connection
         self.metadata = metadata
         self.model = model
@@ -29,12 +29,12 @@ final class PostgreSQLStoreState {
         self.relationshipLayout = relationshipLayout
         let layouts = Dictionary(
             uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
-                ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout, separatingTypes: true))
+                ($0.index, TableLayout(root: $0, model: model, relationshipLayout: relationshipLayout, separatingTypes: true))
             })
         dialect = PostgreSQLDialect(
             renamedColumns: layouts.values.reduce(into: [:]) { $0.merge($1.attributeColumns) { first, _ in first } })
         tables = model.entities.map { entity in
-            SQLiteStoreTable(
+            StoreTable(
                 entity: entity, layout: layouts[model.rootIndexes[entity.index]]!, isStrict: false, model: model, idSpaces: idSpaces)
         }
     }
@@ -50,11 +50,11 @@ final class PostgreSQLStoreState {
                 let existing = try connection.execute(
                     "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()")
                 let names = try Set(existing.rows.map { try $0.makeRandomAccess()[0].decode(String.self) })
-                guard names.contains(SQLiteSchema.metadataTable) else {
+                guard names.contains(StoreSchema.metadataTable) else {
                     guard names.isEmpty else {
                         throw ObjectGraphError(
                             .storeUnavailable,
-                            "The database at \(location) holds tables but no ObjectGraph store (no \(SQLiteSchema.metadataTable) table); use an empty database"
+                            "The database at \(location) holds tables but no ObjectGraph store (no \(StoreSchema.metadataTable) table); use an empty database"
                         )
                     }
                     return try create(model, on: connection)
@@ -77,34 +77,34 @@ final class PostgreSQLStoreState {
     private static let schemaLock: Int64 = 0x4F62_6A47_7261_7068
 
     /// Creates `model`'s schema and metadata inside the caller's transaction.
-    private static func create(_ model: ManagedObjectModel, on connection: PostgreSQLConnection) throws -> SQLiteStoreMetadata {
+    private static func create(_ model: ManagedObjectModel, on connection: PostgreSQLConnection) throws -> StoreMetadataRecord {
         // One round trip for the whole schema: each statement run by one anonymous block.
         let statements = PostgreSQLSchema.statements(for: model).enumerated().map { number, statement in
             "EXECUTE $ddl\(number)$\(statement)$ddl\(number)$;"
         }
         try connection.execute("DO $objectgraph$ BEGIN\n\(statements.joined(separator: "\n"))\nEND $objectgraph$")
-        let metadata = SQLiteStoreMetadata(newStoreFor: model)
+        let metadata = StoreMetadataRecord(newStoreFor: model)
         let entries = metadata.entries
         let rows = entries.indices.map { "($\(2 * $0 + 1), $\(2 * $0 + 2))" }
         try connection.execute(
-            "INSERT INTO \(quoteIdentifier(SQLiteSchema.metadataTable)) (\"key\", \"value\") VALUES \(rows.joined(separator: ", "))",
+            "INSERT INTO \(quoteIdentifier(StoreSchema.metadataTable)) (\"key\", \"value\") VALUES \(rows.joined(separator: ", "))",
             entries.flatMap { [.string($0.key), $0.value] })
         return metadata
     }
 
     /// The store's metadata, as `create` wrote it.
-    private static func readMetadata(on connection: PostgreSQLConnection) throws -> SQLiteStoreMetadata {
-        let result = try connection.execute("SELECT \"key\", \"value\" FROM \(quoteIdentifier(SQLiteSchema.metadataTable))")
+    private static func readMetadata(on connection: PostgreSQLConnection) throws -> StoreMetadataRecord {
+        let result = try connection.execute("SELECT \"key\", \"value\" FROM \(quoteIdentifier(StoreSchema.metadataTable))")
         var entries: [String: String] = [:]
         for row in result.rows {
             let cells = row.makeRandomAccess()
             entries[try cells[0].decode(String.self)] = try cells[1].decode(String.self)
         }
-        return try SQLiteStoreMetadata(entries: entries, location: connection.location.description)
+        return try StoreMetadataRecord(entries: entries, location: connection.location.description)
     }
 
     /// The table of `entity`, which must belong to the store's model.
-    func table(for entity: EntityDescription) throws -> SQLiteStoreTable {
+    func table(for entity: EntityDescription) throws -> StoreTable {
         guard entity.index < tables.count, tables[entity.index].entity === entity else {
             throw ObjectGraphError(
                 .invalidOperation, "The entity \(entity.name) does not belong to the model of the store at \(connection.location)",

@@ -129,7 +129,7 @@ extension BoundPredicate {
             case .reference(let relationship):
                 return column(relationship.name, scope)
             case .ownObject:
-                return column(SQLiteSchema.primaryKeyColumn, scope)
+                return column(StoreSchema.primaryKeyColumn, scope)
             case .value(let value):
                 return parameter(Self.storable(value))
             case .path(let path, let asNumber):
@@ -161,7 +161,7 @@ extension BoundPredicate {
 
         /// The row's own key, as a subquery about it refers to it.
         private func ownKey(_ scope: String?, table: String) -> String {
-            "\(scope ?? quoteIdentifier(table)).\(quoteIdentifier(SQLiteSchema.primaryKeyColumn))"
+            "\(scope ?? quoteIdentifier(table)).\(quoteIdentifier(StoreSchema.primaryKeyColumn))"
         }
 
         /// `FROM … WHERE <member of the row's collection>` and the alias of the member rows.
@@ -178,7 +178,7 @@ extension BoundPredicate {
                 )
             case .joinTable(let name, let own, let other):
                 let pair = quoteIdentifier("_j\(depth)")
-                let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+                let key = quoteIdentifier(StoreSchema.primaryKeyColumn)
                 return (
                     "FROM \(quoteIdentifier(name)) AS \(pair) JOIN \(quoteIdentifier(collection.destinationTable)) AS \(member) ON \(member).\(key) = \(pair).\(quoteIdentifier(other)) WHERE \(pair).\(quoteIdentifier(own)) = \(owner)",
                     member
@@ -200,7 +200,7 @@ extension BoundPredicate {
         /// end the target) from the row the previous one names: NULL as soon as a hop is NULL, as
         /// a LEFT JOIN would give.
         private mutating func pathSQL(_ path: KeyPath, scope: String?) -> String {
-            let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+            let key = quoteIdentifier(StoreSchema.primaryKeyColumn)
             var reference = "\(scope ?? quoteIdentifier(path.sourceTable)).\(quoteIdentifier(path.hops[0].relationship.name))"
             for (number, hop) in path.hops.enumerated() {
                 let column: String

@@ -38,7 +38,7 @@ extension SQLiteStoreState {
     ) throws -> [(name: String, value: AttributeValue)] {
         let columns = attributes.map { quoteIdentifier($0.columnName) }.joined(separator: ", ")
         let statement = try connection.cachedStatement(
-            "SELECT \(columns) FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?"
+            "SELECT \(columns) FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = ?"
         )
         statement.reset()
         try statement.bind(.integer(key), at: 1)

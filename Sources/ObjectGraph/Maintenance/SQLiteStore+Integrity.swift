@@ -10,7 +10,7 @@ extension SQLiteStoreState {
         // A damaged file makes the checks below unreliable, and its reads may fail.
         guard problems.isEmpty else { return problems }
         do {
-            let stored = try SQLiteStoreMetadata(readFrom: connection)
+            let stored = try StoreMetadataRecord(readFrom: connection)
             if stored.modelHash != model.versionHash {
                 problems.append(
                     .init(
@@ -44,7 +44,7 @@ extension SQLiteStoreState {
     private func wrongEntityProblems() throws -> [IntegrityReport.Problem] {
         var problems: [IntegrityReport.Problem] = []
         for root in model.entities where model.root(of: root) === root && model.isInHierarchy(root) {
-            let filter = SQLiteTableLayout.entityFilter(model.kinds(of: root))
+            let filter = TableLayout.entityFilter(model.kinds(of: root))
             let count = try scalar("SELECT count(*) FROM \(quoteIdentifier(root.name)) WHERE NOT (\(filter))")
             if count > 0 {
                 problems.append(

@@ -19,17 +19,17 @@ struct StoredReference {
 
     /// Every reference column of `model`'s schema: to-one keys, then join-table sides.
     static func all(in model: ManagedObjectModel, layout: RelationshipLayout) -> [StoredReference] {
-        let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        let key = quoteIdentifier(StoreSchema.primaryKeyColumn)
         func dangling(_ column: String, to destination: EntityDescription) -> String {
             let root = model.root(of: destination)
-            let kinds = model.isInHierarchy(root) ? " WHERE \(SQLiteTableLayout.entityFilter(model.kinds(of: destination)))" : ""
+            let kinds = model.isInHierarchy(root) ? " WHERE \(TableLayout.entityFilter(model.kinds(of: destination)))" : ""
             return "\(column) IS NOT NULL AND \(column) NOT IN (SELECT \(key) FROM \(quoteIdentifier(root.name))\(kinds))"
         }
         var references: [StoredReference] = []
         for entity in model.entities {
             for relationship in entity.ownRelationships where relationship.isToOne {
                 let destination = model.entities[relationship.destinationIndex]
-                let rows = model.isInHierarchy(entity) ? "(\(SQLiteTableLayout.entityFilter(model.kinds(of: entity)))) AND " : ""
+                let rows = model.isInHierarchy(entity) ? "(\(TableLayout.entityFilter(model.kinds(of: entity)))) AND " : ""
                 let column = quoteIdentifier(relationship.name)
                 references.append(
                     StoredReference(

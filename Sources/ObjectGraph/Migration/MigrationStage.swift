@@ -56,9 +56,9 @@ public final class MigrationStageContext {
     /// sub-entities'), in key order.
     public func forEachObject(ofEntity entityName: String, _ body: (MigrationObject) throws -> Void) throws {
         let entity = try requireEntity(entityName)
-        let filter = model.isInHierarchy(entity) ? " WHERE \(SQLiteTableLayout.entityFilter([entity]))" : ""
+        let filter = model.isInHierarchy(entity) ? " WHERE \(TableLayout.entityFilter([entity]))" : ""
         let statement = try connection.prepare(
-            "SELECT \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) FROM \(quoteIdentifier(model.root(of: entity).name))\(filter) ORDER BY 1"
+            "SELECT \(quoteIdentifier(StoreSchema.primaryKeyColumn)) FROM \(quoteIdentifier(model.root(of: entity).name))\(filter) ORDER BY 1"
         )
         var keys: [Int64] = []
         while try statement.step() { keys.append(statement.int64(at: 0)) }
@@ -103,7 +103,7 @@ public struct MigrationObject {
         let attribute = try storedAttribute(key, of: entity)
         let stored = try AttributeValue(converting: value, toSlot: attribute.index, of: entity)
         let statement = try context.connection.prepare(
-            "UPDATE \(quoteIdentifier(context.model.root(of: entity).name)) SET \(quoteIdentifier(attribute.columnName)) = ? WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?"
+            "UPDATE \(quoteIdentifier(context.model.root(of: entity).name)) SET \(quoteIdentifier(attribute.columnName)) = ? WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = ?"
         )
         try statement.bind([stored, .integer(primaryKey)])
         try statement.execute()
@@ -115,7 +115,7 @@ public struct MigrationObject {
     public func delete() throws {
         let model = context.model
         try context.connection.execute(
-            "DELETE FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(primaryKey)"
+            "DELETE FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = \(primaryKey)"
         )
         for (table, column) in RelationshipLayout(model: model).joinColumns(holding: entity, in: model) {
             try context.connection.execute("DELETE FROM \(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column)) = \(primaryKey)")
@@ -142,7 +142,7 @@ public struct MigrationObject {
 
     private func read(_ attribute: AttributeDescription, table: String) throws -> AttributeValue {
         let statement = try context.connection.prepare(
-            "SELECT \(quoteIdentifier(attribute.columnName)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?"
+            "SELECT \(quoteIdentifier(attribute.columnName)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = ?"
         )
         try statement.bind([.integer(primaryKey)])
         guard try statement.step() else { return .null }

@@ -19,14 +19,14 @@ extension SQLiteMigration {
         let oldRelationships = RelationshipLayout(model: source), newRelationships = RelationshipLayout(model: destination)
         var steps: [Step] = []
         for root in destination.entities where destination.root(of: root) === root {
-            let newLayout = SQLiteTableLayout(root: root, model: destination, relationshipLayout: newRelationships)
+            let newLayout = TableLayout(root: root, model: destination, relationshipLayout: newRelationships)
             guard let oldRoot = source.entity(named: root.name) else {
                 // A new table, for a hierarchy of new entities only.
                 guard destination.kinds(of: root).allSatisfy({ mapping.sourceEntities[$0.index] == nil }) else { return nil }
                 continue
             }
             guard source.root(of: oldRoot) === oldRoot else { return nil }
-            let oldLayout = SQLiteTableLayout(root: oldRoot, model: source, relationshipLayout: oldRelationships)
+            let oldLayout = TableLayout(root: oldRoot, model: source, relationshipLayout: oldRelationships)
             guard oldLayout.hasEntityColumn == newLayout.hasEntityColumn,
                 Set(source.kinds(of: oldRoot).map(\.name)).isSubset(of: Set(destination.kinds(of: root).map(\.name)))
             else { return nil }
@@ -69,7 +69,7 @@ extension SQLiteMigration {
         }
         // Indexes whose definition changed or went away are dropped first, so a name can be
         // taken again; tables of removed entities and relationships go; new tables and indexes come.
-        let oldIndexes = SQLiteSchema.indexStatements(for: source), newIndexes = SQLiteSchema.indexStatements(for: destination)
+        let oldIndexes = StoreSchema.indexStatements(for: source), newIndexes = StoreSchema.indexStatements(for: destination)
         let dropped = oldIndexes.keys.sorted().filter { newIndexes[$0] != oldIndexes[$0] }
         steps = dropped.map { Step(sql: "DROP INDEX \(quoteIdentifier($0))") } + steps
         let newJoinNames = Set(newRelationships.joinTables.map(\.name))
@@ -82,15 +82,15 @@ extension SQLiteMigration {
         let oldTables = Set(source.entities.map(\.name) + oldRelationships.joinTables.map(\.name))
         for root in destination.entities where destination.root(of: root) === root && !oldTables.contains(root.name) {
             steps.append(
-                Step(sql: SQLiteSchema.createTable(SQLiteTableLayout(root: root, model: destination, relationshipLayout: newRelationships)))
+                Step(sql: StoreSchema.createTable(TableLayout(root: root, model: destination, relationshipLayout: newRelationships)))
             )
         }
         for table in newRelationships.joinTables where !oldTables.contains(table.name) {
-            var names = SQLiteSchema.IndexNames()
-            steps.append(Step(sql: SQLiteSchema.joinTable(table, names: &names)[0]))
+            var names = StoreSchema.IndexNames()
+            steps.append(Step(sql: StoreSchema.joinTable(table, names: &names)[0]))
         }
-        steps += SQLiteSchema.statements(for: destination, includingOwnTables: false).compactMap { statement in
-            SQLiteSchema.indexStatements(in: [statement]).first.flatMap { name, _ in
+        steps += StoreSchema.statements(for: destination, includingOwnTables: false).compactMap { statement in
+            StoreSchema.indexStatements(in: [statement]).first.flatMap { name, _ in
                 oldIndexes[name] == statement ? nil : Step(sql: statement)
             }
         }

@@ -46,7 +46,7 @@ struct SQLiteMigration: CustomStringConvertible {
         // Tables first, indexes after the copies: an index built over a filled table is sorted
         // once, where one filled row by row costs a B-tree insertion per row (3× the whole
         // migration at a million rows).
-        let schema = SQLiteSchema.statements(for: destination, includingOwnTables: false)
+        let schema = StoreSchema.statements(for: destination, includingOwnTables: false)
         let isIndex = { (statement: String) in statement.hasPrefix("CREATE INDEX ") || statement.hasPrefix("CREATE UNIQUE INDEX ") }
         steps += schema.filter { !isIndex($0) }.map { Step(sql: $0) }
         for entity in destination.entities {
@@ -54,9 +54,9 @@ struct SQLiteMigration: CustomStringConvertible {
             steps.append(
                 Self.copyRows(
                     of: entity, from: sourceEntity, mapping,
-                    newLayout: SQLiteTableLayout(
+                    newLayout: TableLayout(
                         root: destination.root(of: entity), model: destination, relationshipLayout: newRelationships),
-                    oldLayout: SQLiteTableLayout(root: source.root(of: sourceEntity), model: source, relationshipLayout: oldRelationships)))
+                    oldLayout: TableLayout(root: source.root(of: sourceEntity), model: source, relationshipLayout: oldRelationships)))
         }
         steps += Self.copyJoinTables(mapping, old: oldRelationships, new: newRelationships)
         completionPoint = steps.count
@@ -134,15 +134,15 @@ struct SQLiteMigration: CustomStringConvertible {
     /// own rows, not its sub-entities', which are copied for themselves).
     private static func copyRows(
         of entity: EntityDescription, from sourceEntity: EntityDescription, _ mapping: ModelMapping,
-        newLayout: SQLiteTableLayout, oldLayout: SQLiteTableLayout
+        newLayout: TableLayout, oldLayout: TableLayout
     ) -> Step {
         let newColumns = Set(newLayout.columns.map(\.name)), oldColumns = Set(oldLayout.columns.map(\.name))
         let requiredColumns = Set(newLayout.columns.filter(\.isRequired).map(\.name))
-        var targets = [SQLiteSchema.primaryKeyColumn, SQLiteSchema.versionColumn]
+        var targets = [StoreSchema.primaryKeyColumn, StoreSchema.versionColumn]
         var values = targets.map(quoteIdentifier)
         var bindings: [AttributeValue] = []
         if newLayout.hasEntityColumn {
-            targets.append(SQLiteTableLayout.entityColumn)
+            targets.append(TableLayout.entityColumn)
             values.append("'\(entity.name)'")
         }
         for attribute in entity.attributes where !attribute.isTransient && !attribute.isPrimaryKey {
@@ -174,7 +174,7 @@ struct SQLiteMigration: CustomStringConvertible {
             guard let old = mapping.sourceRelationship(of: relationship, in: entity), old.isToOne else { continue }
             targets.append(relationship.name)
             values.append(quoteIdentifier(old.name))
-            if let column = SQLiteTableLayout.referenceEntityColumn(relationship, model: mapping.destination), newColumns.contains(column) {
+            if let column = TableLayout.referenceEntityColumn(relationship, model: mapping.destination), newColumns.contains(column) {
                 targets.append(column)
                 values.append(referencedEntity(of: relationship, from: old, mapping, oldColumns: oldColumns))
             }
@@ -184,7 +184,7 @@ struct SQLiteMigration: CustomStringConvertible {
                 values.append(quoteIdentifier(oldPosition))
             }
         }
-        let filter = oldLayout.hasEntityColumn ? " WHERE \(SQLiteTableLayout.entityFilter([sourceEntity]))" : ""
+        let filter = oldLayout.hasEntityColumn ? " WHERE \(TableLayout.entityFilter([sourceEntity]))" : ""
         return Step(
             sql:
                 "INSERT INTO \(quoteIdentifier(newLayout.root.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldLayout.root.name))\(filter)",
@@ -209,7 +209,7 @@ struct SQLiteMigration: CustomStringConvertible {
     ) -> String {
         let key = quoteIdentifier(old.name)
         let renamed: (EntityDescription) -> String = { mapping.destinationEntity(from: $0)?.name ?? $0.name }
-        if let column = SQLiteTableLayout.referenceEntityColumn(old, model: mapping.source), oldColumns.contains(column) {
+        if let column = TableLayout.referenceEntityColumn(old, model: mapping.source), oldColumns.contains(column) {
             let cases = mapping.source.kinds(of: mapping.source.entities[old.destinationIndex]).map {
                 "WHEN '\($0.name)' THEN '\(renamed($0))'"
             }
@@ -267,10 +267,10 @@ struct SQLiteMigration: CustomStringConvertible {
         guard let sourceEntity = mapping.sourceEntities[entity.index],
             let sourceRelationship = mapping.sourceRelationship(of: relationship, in: entity)
         else { return nil }
-        let source = mapping.source, key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        let source = mapping.source, key = quoteIdentifier(StoreSchema.primaryKeyColumn)
         /// The rows of `entity`'s kinds in its old table.
         func rows(of entity: EntityDescription, where column: String) -> String {
-            let kinds = source.isInHierarchy(entity) ? " AND \(SQLiteTableLayout.entityFilter(source.kinds(of: entity)))" : ""
+            let kinds = source.isInHierarchy(entity) ? " AND \(TableLayout.entityFilter(source.kinds(of: entity)))" : ""
             return
                 "FROM \(quoteIdentifier(oldTablePrefix + source.root(of: entity).name)) WHERE \(quoteIdentifier(column)) IS NOT NULL\(kinds)"
         }
@@ -299,7 +299,7 @@ struct SQLiteMigration: CustomStringConvertible {
     /// the highest counter of the entities its table's rows came from, so no key is handed out
     /// twice (deleted keys included). Done in SQL, so later steps see the earlier ones' counters.
     private static func carryKeyCounters(_ mapping: ModelMapping) -> [Step] {
-        let table = quoteIdentifier(SQLiteSchema.primaryKeysTable), saved = "temp.\(quoteIdentifier("_og_old_keys"))"
+        let table = quoteIdentifier(StoreSchema.primaryKeysTable), saved = "temp.\(quoteIdentifier("_og_old_keys"))"
         var steps = [
             Step(sql: "CREATE TEMP TABLE \(quoteIdentifier("_og_old_keys")) AS SELECT \"entity\", \"max_key\" FROM \(table)"),
             Step(sql: "DELETE FROM \(table)")
@@ -322,14 +322,14 @@ struct SQLiteMigration: CustomStringConvertible {
     /// Records the newer model in the metadata.
     private static func recordModel(_ model: ManagedObjectModel) -> [Step] {
         let entries: [(String, AttributeValue)] = [
-            (SQLiteStoreMetadata.Key.modelName, .string(model.name)),
-            (SQLiteStoreMetadata.Key.modelVersion, .integer(Int64(model.version))),
-            (SQLiteStoreMetadata.Key.modelHash, .string(model.versionHash)),
-            (SQLiteStoreMetadata.Key.modelJSON, .string(String(decoding: model.canonicalJSON, as: UTF8.self)))
+            (StoreMetadataRecord.Key.modelName, .string(model.name)),
+            (StoreMetadataRecord.Key.modelVersion, .integer(Int64(model.version))),
+            (StoreMetadataRecord.Key.modelHash, .string(model.versionHash)),
+            (StoreMetadataRecord.Key.modelJSON, .string(String(decoding: model.canonicalJSON, as: UTF8.self)))
         ]
         return entries.map { key, value in
             Step(
-                sql: "UPDATE \(quoteIdentifier(SQLiteSchema.metadataTable)) SET \"value\" = ? WHERE \"key\" = ?",
+                sql: "UPDATE \(quoteIdentifier(StoreSchema.metadataTable)) SET \"value\" = ? WHERE \"key\" = ?",
                 bindings: [value, .string(key)])
         }
     }

@@ -50,7 +50,7 @@ struct SQLiteMigrationPath: CustomStringConvertible {
         var steps: [SQLiteMigration] = []
         for mapping in mappings {
             steps.append(SQLiteMigration(mapping, existingIndexes: existingIndexes))
-            existingIndexes = SQLiteSchema.indexNames(for: mapping.destination)
+            existingIndexes = StoreSchema.indexNames(for: mapping.destination)
         }
         self.steps = steps
     }

@@ -32,7 +32,7 @@ struct SalvageTable {
     /// nullable columns to (`ALTER TABLE … ADD COLUMN`, after `_version`), whose older records
     /// end at `_version` and read NULL for the rest.
     var minimumWidth: Int {
-        columns.firstIndex { $0.name == SQLiteSchema.versionColumn }.map { $0 + 1 } ?? columns.count
+        columns.firstIndex { $0.name == StoreSchema.versionColumn }.map { $0 + 1 } ?? columns.count
     }
 
     var hasRowid: Bool {
@@ -47,21 +47,21 @@ struct SalvageTable {
         let layout = RelationshipLayout(model: model)
         var tables: [SalvageTable] = []
         for root in model.entities where model.root(of: root) === root {
-            let table = SQLiteTableLayout(root: root, model: model, relationshipLayout: layout)
+            let table = TableLayout(root: root, model: model, relationshipLayout: layout)
             tables.append(
-                SalvageTable(name: root.name, role: .entity(root: root), sql: SQLiteSchema.createTable(table), schema: schema, model: model)
+                SalvageTable(name: root.name, role: .entity(root: root), sql: StoreSchema.createTable(table), schema: schema, model: model)
             )
         }
-        var indexNames = SQLiteSchema.IndexNames()
+        var indexNames = StoreSchema.IndexNames()
         for join in layout.joinTables {
             tables.append(
                 SalvageTable(
-                    name: join.name, role: .join(join), sql: SQLiteSchema.joinTable(join, names: &indexNames)[0], schema: schema,
+                    name: join.name, role: .join(join), sql: StoreSchema.joinTable(join, names: &indexNames)[0], schema: schema,
                     model: model))
         }
-        let own = SQLiteSchema.statements(for: model).suffix(2)
-        tables.append(SalvageTable(name: SQLiteSchema.metadataTable, role: .metadata, sql: own.first!, schema: schema, model: model))
-        tables.append(SalvageTable(name: SQLiteSchema.primaryKeysTable, role: .primaryKeys, sql: own.last!, schema: schema, model: model))
+        let own = StoreSchema.statements(for: model).suffix(2)
+        tables.append(SalvageTable(name: StoreSchema.metadataTable, role: .metadata, sql: own.first!, schema: schema, model: model))
+        tables.append(SalvageTable(name: StoreSchema.primaryKeysTable, role: .primaryKeys, sql: own.last!, schema: schema, model: model))
         return tables
     }
 
@@ -127,7 +127,7 @@ struct SalvageTable {
         }
         for (index, column) in columns.enumerated() {
             let value = index < entry.values.count ? entry.values[index] : .null
-            if column.name == SQLiteSchema.primaryKeyColumn, hasRowid {
+            if column.name == StoreSchema.primaryKeyColumn, hasRowid {
                 // The rowid alias: the record holds NULL, the key is the rowid.
                 guard value.isNull else { return false }
                 continue
@@ -137,7 +137,7 @@ struct SalvageTable {
                 continue
             }
             guard Self.fits(value, columnType: column.type) else { return false }
-            if column.name == SQLiteTableLayout.entityColumn, case .entity(let root) = role {
+            if column.name == TableLayout.entityColumn, case .entity(let root) = role {
                 guard case .text(let bytes) = value, let named = model.entity(named: String(decoding: bytes, as: UTF8.self)),
                     model.root(of: named) === root
                 else { return false }
@@ -162,7 +162,7 @@ struct SalvageTable {
     private func fitsModel(_ entry: BTreeReader.Entry, entity: EntityDescription) -> Bool {
         for (index, value) in entry.values.enumerated() where !value.isNull {
             let name = columns[index].name
-            if name == SQLiteSchema.versionColumn {
+            if name == StoreSchema.versionColumn {
                 guard case .integer(let version) = value, version >= 1 else { return false }
             } else if let attribute = entity.attribute(named: name) {
                 guard Self.fits(value, attribute.type) else { return false }
@@ -204,7 +204,7 @@ struct SalvageTable {
             return source >= 1 && destination >= 1
         case .metadata:
             guard case .text(let key) = entry.values[0] else { return false }
-            return SQLiteStoreMetadata.Key.all.contains(String(decoding: key, as: UTF8.self))
+            return StoreMetadataRecord.Key.all.contains(String(decoding: key, as: UTF8.self))
         case .primaryKeys:
             guard entry.values.count == 2, case .text(let name) = entry.values[0], case .integer = entry.values[1] else { return false }
             return model.entity(named: String(decoding: name, as: UTF8.self)) != nil

@@ -38,7 +38,7 @@ struct StoreSalvage {
         }
         var reader = BTreeReader(image: image)
         let schema = readSchema(&reader, findings: &findings)
-        let metadata = readMetadata(&reader, root: schema[SQLiteSchema.metadataTable]?.rootPage)
+        let metadata = readMetadata(&reader, root: schema[StoreSchema.metadataTable]?.rootPage)
         let (model, fromFile) = try chooseModel(metadata: metadata, findings: &findings)
         let tables = SalvageTable.tables(of: model, schema: schema)
         var contents = tables.map { _ in BTreeReader.TreeContents() }
@@ -89,7 +89,7 @@ struct StoreSalvage {
     private func readMetadata(_ reader: inout BTreeReader, root: Int?) -> [String: SalvagedValue] {
         func isMetadata(_ entry: Entry) -> Bool {
             guard entry.rowid != nil, entry.values.count == 2, case .text(let key) = entry.values[0] else { return false }
-            return SQLiteStoreMetadata.Key.all.contains(String(decoding: key, as: UTF8.self))
+            return StoreMetadataRecord.Key.all.contains(String(decoding: key, as: UTF8.self))
         }
         var entries = root.map { reader.read(root: $0, isTable: true, accepts: isMetadata).entries } ?? []
         if entries.isEmpty {
@@ -110,8 +110,8 @@ struct StoreSalvage {
     private func chooseModel(metadata: [String: SalvagedValue], findings: inout [String]) throws -> (ManagedObjectModel, Bool) {
         // The recorded hash proves the JSON whole: a damaged byte can leave valid JSON of
         // another model.
-        if case .text(let json) = metadata[SQLiteStoreMetadata.Key.modelJSON],
-            case .text(let hash) = metadata[SQLiteStoreMetadata.Key.modelHash],
+        if case .text(let json) = metadata[StoreMetadataRecord.Key.modelJSON],
+            case .text(let hash) = metadata[StoreMetadataRecord.Key.modelHash],
             let stored = try? ManagedObjectModel(data: Data(json), sourceName: "the model kept in \(damagedPath)"),
             stored.versionHash == String(decoding: hash, as: UTF8.self)
         {
@@ -185,14 +185,14 @@ struct StoreSalvage {
         let total = contents.reduce(0) { $0 + $1.entries.count }
         var done = 0
         try connection.transaction {
-            for statement in SQLiteSchema.statements(for: model) { try connection.execute(statement) }
-            var storeMetadata = SQLiteStoreMetadata(newStoreFor: model)
-            if case .text(let identifier) = metadata[SQLiteStoreMetadata.Key.storeIdentifier],
+            for statement in StoreSchema.statements(for: model) { try connection.execute(statement) }
+            var storeMetadata = StoreMetadataRecord(newStoreFor: model)
+            if case .text(let identifier) = metadata[StoreMetadataRecord.Key.storeIdentifier],
                 let uuid = UUID(uuidString: String(decoding: identifier, as: UTF8.self))
             {
                 storeMetadata.storeIdentifier = uuid.uuidString
             }
-            if case .text(let created) = metadata[SQLiteStoreMetadata.Key.createdAt] {
+            if case .text(let created) = metadata[StoreMetadataRecord.Key.createdAt] {
                 storeMetadata.createdAt = String(decoding: created, as: UTF8.self)
             }
             try storeMetadata.write(to: connection)
@@ -210,7 +210,7 @@ struct StoreSalvage {
             for reference in StoredReference.all(in: model, layout: RelationshipLayout(model: model)) {
                 if let entity = reference.entity, let relationship = reference.relationship {
                     var assignments = "\(reference.column) = NULL"
-                    if let column = SQLiteTableLayout.referenceEntityColumn(relationship, model: model) {
+                    if let column = TableLayout.referenceEntityColumn(relationship, model: model) {
                         assignments += ", \(quoteIdentifier(column)) = NULL"
                     }
                     try connection.execute("UPDATE \(reference.table) SET \(assignments) WHERE \(reference.danglingCondition)")
@@ -269,7 +269,7 @@ struct StoreSalvage {
         let statement = try connection.prepare(
             "INSERT INTO \(quoteIdentifier(table.name)) (\(kept.map { quoteIdentifier($0.element.name) }.joined(separator: ", "))) VALUES (\(kept.map { _ in "?" }.joined(separator: ", ")))"
         )
-        let entityColumn = table.columns.firstIndex { $0.name == SQLiteTableLayout.entityColumn }
+        let entityColumn = table.columns.firstIndex { $0.name == TableLayout.entityColumn }
         var seen = Set<[SalvagedValue]>()
         var inserted = 0
         var refused = 0
@@ -288,7 +288,7 @@ struct StoreSalvage {
             statement.reset()
             for (position, (index, column)) in kept.enumerated() {
                 var value = index < entry.values.count ? entry.values[index] : .null
-                if column.name == SQLiteSchema.primaryKeyColumn, let rowid = entry.rowid { value = .integer(rowid) }
+                if column.name == StoreSchema.primaryKeyColumn, let rowid = entry.rowid { value = .integer(rowid) }
                 Self.bind(value, to: statement.handle, at: Int32(position + 1), real: column.type == "REAL")
             }
             do {

@@ -1,7 +1,7 @@
 /// Where an attribute lives in its SQLite table: a column of its own name, except an entity's
 /// `primaryKey`, which is the table's `"_pk"` (the rowid) itself.
 extension AttributeDescription {
-    package var columnName: String { isPrimaryKey ? SQLiteSchema.primaryKeyColumn : name }
+    package var columnName: String { isPrimaryKey ? StoreSchema.primaryKeyColumn : name }
 }
 
 extension EntityDescription {

@@ -8,7 +8,7 @@ extension ManagedObjectModel {
     func sqliteTablesOverColumnLimit() -> [(root: EntityDescription, columns: Int)] {
         let relationshipLayout = RelationshipLayout(model: self)
         return entities.filter { root(of: $0) === $0 }.compactMap { root in
-            let table = SQLiteTableLayout(root: root, model: self, relationshipLayout: relationshipLayout)
+            let table = TableLayout(root: root, model: self, relationshipLayout: relationshipLayout)
             let columns = table.columns.count + (table.hasEntityColumn ? 3 : 2)
             return columns > Self.maximumSQLiteColumns ? (root, columns) : nil
         }

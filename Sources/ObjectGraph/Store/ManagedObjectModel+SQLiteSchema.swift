@@ -7,6 +7,6 @@ extension ManagedObjectModel {
     /// tables. Each statement is complete, without a trailing semicolon, and idempotent
     /// (`IF NOT EXISTS`). `objectgraph schema` prints them.
     public func sqliteSchema() -> [String] {
-        SQLiteSchema.statements(for: self)
+        StoreSchema.statements(for: self)
     }
 }

@@ -5,7 +5,7 @@ extension RelationshipLayout {
     /// `filter` selects (`= ?`, `IN (…)`), ordered by owner (then position, then key).
     package static func membershipSQL(
         of relationship: RelationshipDescription, in entity: EntityDescription, layout: RelationshipLayout,
-        destinationTable: SQLiteStoreTable, filter: String
+        destinationTable: StoreTable, filter: String
     ) throws -> String {
         let sharedDestination = destinationTable.kindsFilter != nil
         switch layout[relationship, of: entity] {
@@ -15,8 +15,8 @@ extension RelationshipLayout {
                 key: relationship.name)
         case .inverseForeignKey(let inverse, let positionColumn):
             let own = quoteIdentifier(inverse.name)
-            let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
-            let selected = [own, key] + (sharedDestination ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
+            let key = quoteIdentifier(StoreSchema.primaryKeyColumn)
+            let selected = [own, key] + (sharedDestination ? [quoteIdentifier(TableLayout.entityColumn)] : [])
             let order = [own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [key]
             return
                 "SELECT \(selected.joined(separator: ", ")) FROM \(destinationTable.quotedName) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"
@@ -24,10 +24,10 @@ extension RelationshipLayout {
             let columns = table.columns(for: side)
             let own = "j.\(quoteIdentifier(columns.own))"
             let other = "j.\(quoteIdentifier(columns.other))"
-            let selected = [own, other] + (sharedDestination ? ["d.\(quoteIdentifier(SQLiteTableLayout.entityColumn))"] : [])
+            let selected = [own, other] + (sharedDestination ? ["d.\(quoteIdentifier(TableLayout.entityColumn))"] : [])
             let join =
                 sharedDestination
-                ? " JOIN \(destinationTable.quotedName) AS d ON d.\(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(other)" : ""
+                ? " JOIN \(destinationTable.quotedName) AS d ON d.\(quoteIdentifier(StoreSchema.primaryKeyColumn)) = \(other)" : ""
             let order = [own] + (columns.position.map { ["j.\(quoteIdentifier($0))"] } ?? []) + [other]
             return
                 "SELECT \(selected.joined(separator: ", ")) FROM \(quoteIdentifier(table.name)) AS j\(join) WHERE \(own) \(filter) ORDER BY \(order.joined(separator: ", "))"

@@ -5,7 +5,7 @@ extension RelationshipLayout {
     /// Runs, through `run` (SQL, bindings, the object whose change it is), every statement that
     /// writes `changes`, in `dialect`; `tables` are the entities' tables, by entity index.
     package func write<Dialect: SQLDialect>(
-        _ changes: [RelationshipChange], keys: SaveKeys, tables: [SQLiteStoreTable], dialect: Dialect,
+        _ changes: [RelationshipChange], keys: SaveKeys, tables: [StoreTable], dialect: Dialect,
         run: (String, [AttributeValue], ManagedObjectID) throws -> Void
     ) throws {
         let (first, second, third) = (dialect.placeholder(1), dialect.placeholder(2), dialect.placeholder(3))
@@ -35,7 +35,7 @@ extension RelationshipLayout {
             case .inverseForeignKey(let inverse, let positionColumn?):
                 let destination = tables[change.relationship.destinationIndex].quotedName
                 sql =
-                    "UPDATE \(destination) SET \(quoteIdentifier(positionColumn)) = \(first) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = \(second) AND \(quoteIdentifier(inverse.name)) = \(third)"
+                    "UPDATE \(destination) SET \(quoteIdentifier(positionColumn)) = \(first) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = \(second) AND \(quoteIdentifier(inverse.name)) = \(third)"
             case .joinTable(let table, let side):
                 let columns = table.columns(for: side)
                 guard let position = columns.position else { continue }

@@ -10,7 +10,7 @@ extension SQLiteReader {
         appendFilter(of: request, table: table, to: &filter, bindings: &bindings)
         var tail = " ORDER BY "
         for term in request.sort { tail += term.sqlOrderingTerm + ", " }
-        tail += quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        tail += quoteIdentifier(StoreSchema.primaryKeyColumn)
         appendPaging(of: request, to: &tail, bindings: &bindings)
 
         let statement = try connection.cachedStatement(try fetchSQL(table: table, filter: filter, tail: tail))
@@ -82,7 +82,7 @@ extension SQLiteReader {
 
     /// `WHERE` with the rows' entities (in a table shared by a hierarchy) and the predicate.
     private func appendFilter(
-        of request: StoreFetchRequest, table: SQLiteStoreTable, to sql: inout String, bindings: inout [AttributeValue]
+        of request: StoreFetchRequest, table: StoreTable, to sql: inout String, bindings: inout [AttributeValue]
     ) {
         var conditions: [String] = []
         if let entities = request.includesSubentities ? table.kindsFilter : table.ownFilter { conditions.append(entities) }

@@ -17,7 +17,7 @@
 /// slower at 1.1 times the cache, even at 1.4 times, 8% faster at 1.6 times, 37% at 5.5 times).
 extension SQLiteReader {
     /// The SQL to run for `SELECT … FROM table` + `filter` + `tail` (ORDER BY and paging).
-    func fetchSQL(table: SQLiteStoreTable, filter: String, tail: String) throws -> String {
+    func fetchSQL(table: StoreTable, filter: String, tail: String) throws -> String {
         let plain = table.selectPrefix + filter + tail
         guard !filter.isEmpty else { return plain }
         let keyOrdered: String?
@@ -33,8 +33,8 @@ extension SQLiteReader {
     }
 
     /// The key-ordered form of `plain`, or `nil` when SQLite's plans do not call for it.
-    private func keyOrderedForm(table: SQLiteStoreTable, filter: String, tail: String, plain: String) throws -> String? {
-        let key = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+    private func keyOrderedForm(table: StoreTable, filter: String, tail: String, plain: String) throws -> String? {
+        let key = quoteIdentifier(StoreSchema.primaryKeyColumn)
         let keyOrdered = "\(table.selectPrefix) WHERE \(key) IN (SELECT \(key) FROM \(table.quotedName)\(filter))\(tail)"
         let plainPlan = try connection.queryPlan(of: plain)
         let readsRowsThroughIndex =

@@ -81,7 +81,7 @@ extension SQLiteReader {
             scannedOwners != nil
             ? ""
             : " ORDER BY "
-                + ([own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [quoteIdentifier(SQLiteSchema.primaryKeyColumn)]).joined(
+                + ([own] + (positionColumn.map { [quoteIdentifier($0)] } ?? []) + [quoteIdentifier(StoreSchema.primaryKeyColumn)]).joined(
                     separator: ", ")
         let statement = try connection.cachedStatement("\(destination.selectPrefix) WHERE \(conditions.joined(separator: " AND "))\(order)")
         statement.reset()
@@ -105,7 +105,7 @@ extension SQLiteReader {
         guard sources.count >= Self.scanMinimumSources else { return nil }
         let table = try table(for: entity)
         let statement = try connection.cachedStatement(
-            "SELECT max(\(quoteIdentifier(SQLiteSchema.primaryKeyColumn))) FROM \(table.quotedName)")
+            "SELECT max(\(quoteIdentifier(StoreSchema.primaryKeyColumn))) FROM \(table.quotedName)")
         statement.reset()
         defer { statement.reset() }
         guard try statement.step() else { return nil }

@@ -42,15 +42,15 @@ final class SQLiteReader: @unchecked Sendable {
     var model: ManagedObjectModel { schema.model }
     var idSpaces: [ObjectIDSpace] { schema.idSpaces }
     var relationshipLayout: RelationshipLayout { schema.relationshipLayout }
-    var tables: [SQLiteStoreTable] { schema.tables }
+    var tables: [StoreTable] { schema.tables }
 
-    func table(for entity: EntityDescription) throws -> SQLiteStoreTable {
+    func table(for entity: EntityDescription) throws -> StoreTable {
         try schema.table(for: entity)
     }
 
     /// `SELECT … WHERE "_pk" = ?` on `table`.
-    func selectByKey(_ table: SQLiteStoreTable) throws -> SQLiteStatement {
-        try SQLiteStoreTable.prepared(&selectByKeyStatements[table.entity.index], table.selectByKeySQL, on: connection)
+    func selectByKey(_ table: StoreTable) throws -> SQLiteStatement {
+        try StoreTable.prepared(&selectByKeyStatements[table.entity.index], table.selectByKeySQL, on: connection)
     }
 
     /// Drops the statements, so closing the connection finalizes everything at once.

@@ -5,7 +5,7 @@ import CSQLite
 extension SQLiteStoreState {
     func updateInPlace(_ request: StoreBatchRequest, _ values: [Int: AttributeValue]) throws -> [ManagedObjectID] {
         let slots = values.keys.sorted()
-        let version = quoteIdentifier(SQLiteSchema.versionColumn)
+        let version = quoteIdentifier(StoreSchema.versionColumn)
         let assignments = slots.map { "\(quoteIdentifier(request.entity.attributes[$0].name)) = ?" } + ["\(version) = \(version) + 1"]
         return try runInPlace(request, "UPDATE", "SET \(assignments.joined(separator: ", "))", slots.map { values[$0]! })
     }
@@ -47,7 +47,7 @@ extension SQLiteStoreState {
             "\(verb) \(table.quotedName)\(clause.isEmpty ? "" : " " + clause)"
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
             + (shared
-                ? " RETURNING \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)), \(quoteIdentifier(SQLiteTableLayout.entityColumn))" : "")
+                ? " RETURNING \(quoteIdentifier(StoreSchema.primaryKeyColumn)), \(quoteIdentifier(TableLayout.entityColumn))" : "")
         return try connection.transaction {
             let statement = try connection.cachedStatement(sql)
             statement.reset()

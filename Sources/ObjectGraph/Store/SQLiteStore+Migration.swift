@@ -7,7 +7,7 @@ extension SQLiteStoreState {
     /// `.modelMismatch` listing every difference that cannot be inferred, or the error that
     /// stopped the migration (which then changed nothing).
     static func migrate(
-        _ connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel,
+        _ connection: SQLiteConnection, from metadata: StoreMetadataRecord, to model: ManagedObjectModel,
         description: PersistentStoreDescription
     ) throws {
         let path = try migrationPath(
@@ -45,7 +45,7 @@ extension SQLiteStoreState {
 
     /// The migration of the store on `connection` from the model `metadata` describes to `model`.
     static func migrationPath(
-        on connection: SQLiteConnection, from metadata: SQLiteStoreMetadata, to model: ManagedObjectModel,
+        on connection: SQLiteConnection, from metadata: StoreMetadataRecord, to model: ManagedObjectModel,
         stages: [MigrationStage], mappings: [MappingModel]
     ) throws -> SQLiteMigrationPath {
         try SQLiteMigrationPath(
@@ -60,13 +60,13 @@ extension SQLiteStoreState {
     ) throws -> SQLiteMigrationPath? {
         let connection = try openStoreForReading(path: path)
         defer { connection.close() }
-        let metadata = try SQLiteStoreMetadata(readFrom: connection)
+        let metadata = try StoreMetadataRecord(readFrom: connection)
         guard metadata.needsMigration(to: model) else { return nil }
         return try migrationPath(on: connection, from: metadata, to: model, stages: stages, mappings: mappings)
     }
 }
 
-extension SQLiteStoreMetadata {
+extension StoreMetadataRecord {
     /// Whether a store with this metadata must be migrated before it opens with `model`: same
     /// store format, another model hash.
     func needsMigration(to model: ManagedObjectModel) -> Bool {

@@ -28,25 +28,25 @@ extension SQLiteStoreState {
         } else {
             try checkIsObjectGraphStore(tableNames, path: path)
         }
-        var metadata = try SQLiteStoreMetadata(readFrom: connection)
+        var metadata = try StoreMetadataRecord(readFrom: connection)
         if metadata.needsMigration(to: model), description.shouldMigrateStoreAutomatically,
             description.shouldInferMappingModelAutomatically, !readOnly
         {
             if description.backsUpStoreBeforeMigrating { try backUp(connection, version: metadata.modelVersion) }
             try migrate(connection, from: metadata, to: model, description: description)
-            metadata = try SQLiteStoreMetadata(readFrom: connection)
+            metadata = try StoreMetadataRecord(readFrom: connection)
         }
         try metadata.checkCompatible(with: model, path: path)
         let idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: metadata.storeIdentifier)
         let relationshipLayout = RelationshipLayout(model: model)
         let layouts = Dictionary(
             uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
-                ($0.index, SQLiteTableLayout(root: $0, model: model, relationshipLayout: relationshipLayout))
+                ($0.index, TableLayout(root: $0, model: model, relationshipLayout: relationshipLayout))
             })
         let strictTables = try readStrictTableNames(connection)
         let tables = model.entities.map {
             let layout = layouts[model.rootIndexes[$0.index]]!
-            return SQLiteStoreTable(
+            return StoreTable(
                 entity: $0, layout: layout, isStrict: strictTables.contains(layout.root.name), model: model, idSpaces: idSpaces)
         }
         // Read the version first: a commit landing in between then only causes a needless reload.
@@ -62,10 +62,10 @@ extension SQLiteStoreState {
     }
 
     /// The metadata of the store at `path`, read through a read-only connection of its own.
-    static func readMetadata(path: String) throws -> SQLiteStoreMetadata {
+    static func readMetadata(path: String) throws -> StoreMetadataRecord {
         let connection = try openStoreForReading(path: path)
         defer { connection.close() }
-        return try SQLiteStoreMetadata(readFrom: connection)
+        return try StoreMetadataRecord(readFrom: connection)
     }
 
     /// A read-only connection to the ObjectGraph store at `path`, with the default busy timeout;
@@ -95,10 +95,10 @@ extension SQLiteStoreState {
 
     /// Throws unless a database with `tableNames` (not empty) is an ObjectGraph store.
     private static func checkIsObjectGraphStore(_ tableNames: Set<String>, path: String) throws {
-        guard !tableNames.contains(SQLiteSchema.metadataTable) else { return }
+        guard !tableNames.contains(StoreSchema.metadataTable) else { return }
         throw ObjectGraphError(
             .storeUnavailable,
-            "\(path) is a SQLite database but not an ObjectGraph store (it has no \(SQLiteSchema.metadataTable) table; its tables are \(tableNames.sorted().joined(separator: ", ")))"
+            "\(path) is a SQLite database but not an ObjectGraph store (it has no \(StoreSchema.metadataTable) table; its tables are \(tableNames.sorted().joined(separator: ", ")))"
         )
     }
 
@@ -229,12 +229,12 @@ extension SQLiteStoreState {
     private static func createStore(for model: ManagedObjectModel, on connection: SQLiteConnection) throws -> Bool {
         try connection.transaction {
             let probe = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
-            try probe.bind(.string(SQLiteSchema.metadataTable), at: 1)
+            try probe.bind(.string(StoreSchema.metadataTable), at: 1)
             guard try !probe.step() else { return false }
-            for statement in SQLiteSchema.statements(for: model) {
+            for statement in StoreSchema.statements(for: model) {
                 try connection.execute(statement)
             }
-            try SQLiteStoreMetadata(newStoreFor: model).write(to: connection)
+            try StoreMetadataRecord(newStoreFor: model).write(to: connection)
             return true
         }
     }

@@ -4,14 +4,14 @@
 extension SQLiteStoreState {
     /// The counters of a store being opened: per entity, the larger of the recorded counter and
     /// the largest key in its table (a row written by other means still never gets reused).
-    static func loadPrimaryKeyCounters(tables: [SQLiteStoreTable], on connection: SQLiteConnection) throws -> [Int64] {
+    static func loadPrimaryKeyCounters(tables: [StoreTable], on connection: SQLiteConnection) throws -> [Int64] {
         var recorded: [String: Int64] = [:]
-        let statement = try connection.prepare("SELECT \"entity\", \"max_key\" FROM \(quoteIdentifier(SQLiteSchema.primaryKeysTable))")
+        let statement = try connection.prepare("SELECT \"entity\", \"max_key\" FROM \(quoteIdentifier(StoreSchema.primaryKeysTable))")
         while try statement.step() {
             if let entity = statement.text(at: 0) { recorded[entity] = statement.int64(at: 1) }
         }
         return try tables.map { table in
-            let maximum = try connection.prepare("SELECT MAX(\(quoteIdentifier(SQLiteSchema.primaryKeyColumn))) FROM \(table.quotedName)")
+            let maximum = try connection.prepare("SELECT MAX(\(quoteIdentifier(StoreSchema.primaryKeyColumn))) FROM \(table.quotedName)")
             _ = try maximum.step()
             return max(recorded[table.entity.name] ?? 0, maximum.int64(at: 0))
         }
@@ -69,7 +69,7 @@ extension SQLiteStoreState {
     func persistPrimaryKeyCounters(changedFrom before: [Int64]) throws {
         let statement = try connection.cachedStatement(
             """
-            INSERT INTO \(quoteIdentifier(SQLiteSchema.primaryKeysTable)) ("entity", "max_key") VALUES (?, ?) \
+            INSERT INTO \(quoteIdentifier(StoreSchema.primaryKeysTable)) ("entity", "max_key") VALUES (?, ?) \
             ON CONFLICT ("entity") DO UPDATE SET "max_key" = excluded."max_key"
             """)
         for (index, counter) in primaryKeyCounters.enumerated() where counter != before[index] {

@@ -104,7 +104,7 @@ extension SQLiteStoreState {
         }
         for (entity, rows) in groups {
             let table = try table(for: entity)
-            let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+            let primaryKey = quoteIdentifier(StoreSchema.primaryKeyColumn)
             for start in stride(from: 0, to: rows.count, by: Self.deleteChunk) {
                 // Versions are few (usually one): a short list of groups, not a hash per row.
                 var byVersion: [(version: Int64, members: [(position: Int, key: Int64)])] = []
@@ -163,9 +163,9 @@ extension SQLiteStoreState {
     /// Deletes the rows of `entity` in `table` matching `condition` with `values` bound in order,
     /// only at `version` when it is positive; returns how many rows went.
     private func deleteRows(
-        of entity: EntityDescription, in table: SQLiteStoreTable, where condition: String, _ values: [AttributeValue], version: Int64
+        of entity: EntityDescription, in table: StoreTable, where condition: String, _ values: [AttributeValue], version: Int64
     ) throws -> Int {
-        let versionTest = version > 0 ? " AND \(quoteIdentifier(SQLiteSchema.versionColumn)) = ?" : ""
+        let versionTest = version > 0 ? " AND \(quoteIdentifier(StoreSchema.versionColumn)) = ?" : ""
         let statement = try connection.cachedStatement("DELETE FROM \(table.quotedName) WHERE \(condition)\(versionTest)")
         statement.reset()
         try statement.bind(version > 0 ? values + [.integer(version)] : values)
@@ -251,7 +251,7 @@ extension SQLiteStoreState {
     /// row is (its width, its references, required values SQLite does not check, then the
     /// table's constraints); `objectID` names the row in errors, and is made only for one.
     func insertRow(
-        _ values: [AttributeValue], key: Int64, into table: SQLiteStoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID
+        _ values: [AttributeValue], key: Int64, into table: StoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID
     ) throws {
         try SaveKeys.checkRow(values, of: table.entity, objectID())
         // Worded as the in-memory store words it; NOT NULL columns fail in the step, explained alike.
@@ -286,7 +286,7 @@ extension SQLiteStoreState {
     /// attributes are never written; with no stored change the row's version is still bumped,
     /// which also proves the row exists.
     private func updatePlan(
-        for table: SQLiteStoreTable, changing changed: [Int], checkingVersion: Bool, of objectID: ManagedObjectID
+        for table: StoreTable, changing changed: [Int], checkingVersion: Bool, of objectID: ManagedObjectID
     ) throws -> UpdatePlan {
         let shape = UpdateShape(entity: table.entity.index, changedAttributes: changed, checksVersion: checkingVersion)
         if let last = lastUpdatePlan, last.shape == shape { return last.plan }
@@ -295,7 +295,7 @@ extension SQLiteStoreState {
             return plan
         }
         let entity = table.entity
-        var columns: [SQLiteStoreTable.WriteColumn] = []
+        var columns: [StoreTable.WriteColumn] = []
         for slot in changed where !columns.contains(where: { $0.slot == slot }) {
             guard slot >= 0 && slot < entity.rowWidth else {
                 throw ObjectGraphError(
@@ -305,11 +305,11 @@ extension SQLiteStoreState {
             // Transient attributes have no column.
             columns += table.writeColumns.filter { $0.slot == slot }
         }
-        let version = quoteIdentifier(SQLiteSchema.versionColumn)
+        let version = quoteIdentifier(StoreSchema.versionColumn)
         let assignments = columns.map { "\(quoteIdentifier($0.name)) = ?" } + ["\(version) = \(version) + 1"]
         let versionTest = checkingVersion ? " AND \(version) = ?" : ""
         let sql =
-            "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(SQLiteSchema.primaryKeyColumn)) = ?\(versionTest)"
+            "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = ?\(versionTest)"
         let plan = UpdatePlan(statement: try connection.cachedStatement(sql), columns: columns)
         // Shapes are few in practice; the bound only stops a pathological caller growing the map.
         if updatePlans.count >= SQLiteConnection.statementCacheLimit { updatePlans.removeAll() }

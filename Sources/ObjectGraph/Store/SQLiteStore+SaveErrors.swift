@@ -4,16 +4,15 @@ import Foundation
 /// worded exactly as the in-memory store words it (`ConstraintViolation`), with SQLite's code and
 /// statement attached.
 extension SQLiteStoreState {
-    func explain(_ failure: SQLiteFailure, objectID: ManagedObjectID, values: [AttributeValue], table: SQLiteStoreTable) -> ObjectGraphError
-    {
+    func explain(_ failure: SQLiteFailure, objectID: ManagedObjectID, values: [AttributeValue], table: StoreTable) -> ObjectGraphError {
         let entity = table.entity
         switch failure.code {
         case SQLiteResultCode.constraintUnique, SQLiteResultCode.constraintPrimaryKey:
             // A primary key attribute is the `_pk` column: its clash is a uniqueness clash on it.
             let columns = Self.constrainedColumns(in: failure.message).map { column in
-                column == SQLiteSchema.primaryKeyColumn ? entity.primaryKey ?? column : column
+                column == StoreSchema.primaryKeyColumn ? entity.primaryKey ?? column : column
             }
-            if columns == [SQLiteSchema.primaryKeyColumn] {
+            if columns == [StoreSchema.primaryKeyColumn] {
                 return failure.error(
                     .constraintViolation,
                     "Cannot save \(objectID.shortDescription): another \(entity.name) already has its primary key; nothing was written.",

@@ -22,7 +22,7 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let model: ManagedObjectModel
     let storeDescription: PersistentStoreDescription
     /// What the store recorded about itself when it was created.
-    let metadata: SQLiteStoreMetadata
+    let metadata: StoreMetadataRecord
     private let queue: DispatchQueue
     private let state: SQLiteStoreState
     private let readers: SQLiteReaderPool

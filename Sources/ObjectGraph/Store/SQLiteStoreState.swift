@@ -13,19 +13,19 @@ final class SQLiteStoreState {
     /// expected version when the shape checks it).
     struct UpdatePlan {
         let statement: SQLiteStatement
-        let columns: [SQLiteStoreTable.WriteColumn]
+        let columns: [StoreTable.WriteColumn]
     }
 
     let connection: SQLiteConnection
     let isReadOnly: Bool
-    let metadata: SQLiteStoreMetadata
+    let metadata: StoreMetadataRecord
     let model: ManagedObjectModel
     /// The store's ID space of each entity, by entity index.
     let idSpaces: [ObjectIDSpace]
     /// Where each relationship lives.
     let relationshipLayout: RelationshipLayout
     /// One per entity, by entity index.
-    let tables: [SQLiteStoreTable]
+    let tables: [StoreTable]
     /// The highest primary key handed out per entity (by entity index): inserted rows and
     /// reserved keys alike. Persisted in `_objectgraph_primary_keys` by the transaction that
     /// changes it, and restored if that transaction fails.
@@ -48,8 +48,8 @@ final class SQLiteStoreState {
     private(set) var isClosed = false
 
     init(
-        connection: SQLiteConnection, isReadOnly: Bool, metadata: SQLiteStoreMetadata, model: ManagedObjectModel,
-        idSpaces: [ObjectIDSpace], relationshipLayout: RelationshipLayout, tables: [SQLiteStoreTable],
+        connection: SQLiteConnection, isReadOnly: Bool, metadata: StoreMetadataRecord, model: ManagedObjectModel,
+        idSpaces: [ObjectIDSpace], relationshipLayout: RelationshipLayout, tables: [StoreTable],
         primaryKeyCounters: [Int64], countersDataVersion: Int64
     ) {
         self.connection = connection
@@ -68,7 +68,7 @@ final class SQLiteStoreState {
     }
 
     /// The table of `entity`, which must belong to the store's model.
-    func table(for entity: EntityDescription) throws -> SQLiteStoreTable {
+    func table(for entity: EntityDescription) throws -> StoreTable {
         try reader.table(for: entity)
     }
 

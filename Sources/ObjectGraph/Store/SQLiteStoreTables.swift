@@ -16,10 +16,10 @@ struct SQLiteStoreTables: @unchecked Sendable {
     /// Where each relationship lives.
     let relationshipLayout: RelationshipLayout
     /// One per entity, by entity index.
-    let tables: [SQLiteStoreTable]
+    let tables: [StoreTable]
 
     /// The table of `entity`, which must belong to the store's model.
-    func table(for entity: EntityDescription) throws -> SQLiteStoreTable {
+    func table(for entity: EntityDescription) throws -> StoreTable {
         guard entity.index < tables.count, tables[entity.index].entity === entity else {
             throw ObjectGraphError(
                 .invalidOperation,

@@ -118,7 +118,7 @@ import Testing
         #expect(UUID(uuidString: identifier) != nil)
         #expect(second.metadata.modelName == "Club")
         #expect(second.metadata.modelHash == "hash-club-1")
-        #expect(second.metadata.formatVersion == SQLiteStoreMetadata.currentFormatVersion)
+        #expect(second.metadata.formatVersion == StoreMetadataRecord.currentFormatVersion)
         #expect(second.metadata.modelJSON == "{\"name\":\"Club\"}")
     }
 

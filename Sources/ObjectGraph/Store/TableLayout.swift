@@ -1,4 +1,4 @@
-/// The columns of one SQLite table: an entity, or a whole inheritance hierarchy kept in its root's
+/// The columns of one table of a SQL store (SQLite or PostgreSQL): an entity, or a whole inheritance hierarchy kept in its root's
 /// table with an `"_entity"` column naming each row's entity.
 ///
 /// Columns come after `"_pk"`, `"_version"` (and `"_entity"`): every entity's own stored
@@ -8,7 +8,7 @@
 /// of one hierarchy that declare a property of the same name share its column (a row only ever
 /// uses its own entity's properties); if their column types differ the column is `ANY`. Only the
 /// root's required attributes are `NOT NULL`: other rows have no value there.
-package struct SQLiteTableLayout {
+package struct TableLayout {
     package struct ColumnDefinition {
         package let name: String
         /// The SQLite column type; `ANY` when entities sharing the column store different types.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The SQLite tables and indexes that hold a model, as DDL statements in a fixed order.
+/// The tables and indexes that hold a model, as DDL statements in a fixed order: SQLite's
+/// statements, and the names, indexes and join tables the PostgreSQL store builds its own DDL from.
 ///
 /// Each entity is a STRICT table named after it: `"_pk" INTEGER PRIMARY KEY` (the rowid, which
 /// holds the entity's `primaryKey` attribute when it has one, instead of a column of its own),
@@ -12,7 +13,7 @@ import Foundation
 /// `indexed` attributes and compound `indexes` plain ones, and every foreign key is indexed. Join
 /// tables of many-to-many and one-way to-many relationships follow (see `RelationshipStorage`),
 /// then two tables of our own: the store's metadata and the primary-key counters.
-package enum SQLiteSchema {
+package enum StoreSchema {
     /// The primary-key column of every entity table.
     package static let primaryKeyColumn = "_pk"
     /// The row-version column of every entity table.
@@ -29,7 +30,7 @@ package enum SQLiteSchema {
         var statements: [String] = []
         let layout = RelationshipLayout(model: model)
         for entity in model.entities where model.root(of: entity) === entity {
-            let table = SQLiteTableLayout(root: entity, model: model, relationshipLayout: layout)
+            let table = TableLayout(root: entity, model: model, relationshipLayout: layout)
             statements.append(createTable(table))
             for member in table.entities {
                 statements += indexes(for: member, in: table, model: model, names: &indexNames)
@@ -80,11 +81,11 @@ package enum SQLiteSchema {
     }
 
     /// `CREATE TABLE IF NOT EXISTS "Root" (…) STRICT` for a table layout.
-    static func createTable(_ table: SQLiteTableLayout) -> String {
+    static func createTable(_ table: TableLayout) -> String {
         // A `primaryKey` attribute is this column; the comment says so to whoever reads the schema.
         let keyAttribute = table.root.primaryKey.map { " /* \(table.root.name).\($0) */" } ?? ""
         var columns = ["\(quoteIdentifier(primaryKeyColumn)) INTEGER PRIMARY KEY\(keyAttribute)"]
-        if table.hasEntityColumn { columns.append("\(quoteIdentifier(SQLiteTableLayout.entityColumn)) TEXT NOT NULL") }
+        if table.hasEntityColumn { columns.append("\(quoteIdentifier(TableLayout.entityColumn)) TEXT NOT NULL") }
         for column in table.columns {
             columns.append("\(quoteIdentifier(column.name)) \(column.type)\(column.isRequired ? " NOT NULL" : "")")
         }
@@ -101,11 +102,11 @@ package enum SQLiteSchema {
     /// earlier one's columns is left out. In a table shared by a hierarchy, a sub-entity's indexes
     /// are partial: they cover the rows of the entity and its own sub-entities only.
     package static func indexes(
-        for entity: EntityDescription, in table: SQLiteTableLayout, model: ManagedObjectModel, names: inout IndexNames
+        for entity: EntityDescription, in table: TableLayout, model: ManagedObjectModel, names: inout IndexNames
     ) -> [String] {
         var statements: [String] = []
         var covered: Set<[String]> = []
-        let condition = entity === table.root ? "" : " WHERE \(SQLiteTableLayout.entityFilter(model.kinds(of: entity)))"
+        let condition = entity === table.root ? "" : " WHERE \(TableLayout.entityFilter(model.kinds(of: entity)))"
         func add(_ attributes: [String], unique: Bool) {
             let columns = attributes.map { name in entity.attribute(named: name).map(table.column(of:)) ?? name }
             // The primary key alone is the rowid: unique and indexed already.

@@ -1,11 +1,11 @@
 import CSQLite
 
-/// One entity's view of its SQLite table (its own, or its hierarchy root's): the SQL worked out
-/// once at open, how result columns map to value-row slots, and the writer's INSERT statement,
+/// One entity's view of its table (its own, or its hierarchy root's) in a SQL store — SQLite's,
+/// and PostgreSQL's with its own SQL text: the SQL worked out once at open, how result columns map to value-row slots, and the writer's INSERT statement,
 /// kept here so an insert costs no SQL building and no cache lookup. Everything but that
 /// statement is immutable, so readers on other threads share the table (see `SQLiteStoreTables`);
 /// the statement belongs to the writer's connection and is touched only on the store's queue.
-package final class SQLiteStoreTable {
+package final class StoreTable {
     /// A stored attribute's or to-one relationship's place in a SELECT row and in the value row.
     package struct Column {
         package enum Kind {
@@ -79,16 +79,15 @@ package final class SQLiteStoreTable {
     /// Touched only on the store's queue (see the type's note), so without exclusivity checks.
     @exclusivity(unchecked) private var insertStatement: SQLiteStatement?
 
-    package init(entity: EntityDescription, layout: SQLiteTableLayout, isStrict: Bool, model: ManagedObjectModel, idSpaces: [ObjectIDSpace])
-    {
+    package init(entity: EntityDescription, layout: TableLayout, isStrict: Bool, model: ManagedObjectModel, idSpaces: [ObjectIDSpace]) {
         self.entity = entity
         let table = quoteIdentifier(layout.root.name)
-        let primaryKey = quoteIdentifier(SQLiteSchema.primaryKeyColumn)
+        let primaryKey = quoteIdentifier(StoreSchema.primaryKeyColumn)
         let shared = layout.hasEntityColumn
         self.quotedName = table
         let kinds = model.kinds(of: entity)
-        kindsFilter = shared ? SQLiteTableLayout.entityFilter(kinds) : nil
-        ownFilter = shared ? SQLiteTableLayout.entityFilter([entity]) : nil
+        kindsFilter = shared ? TableLayout.entityFilter(kinds) : nil
+        ownFilter = shared ? TableLayout.entityFilter([entity]) : nil
 
         // The columns any of the kinds uses, in table order.
         let used = Set(kinds.flatMap { Self.writeColumns(of: $0, layout: layout, model: model).map(\.name) })
@@ -111,7 +110,7 @@ package final class SQLiteStoreTable {
             }
             for relationship in kind.toOneRelationships {
                 let index = resultColumn[relationship.name]!
-                if let entityColumn = SQLiteTableLayout.referenceEntityColumn(relationship, model: model) {
+                if let entityColumn = TableLayout.referenceEntityColumn(relationship, model: model) {
                     let spaces = spacesByName.filter { name, _ in
                         model.kinds(of: model.entities[relationship.destinationIndex]).contains { $0.name == name }
                     }
@@ -133,7 +132,7 @@ package final class SQLiteStoreTable {
         self.decoders = decoders
         self.ownDecoder = decoders[entity.name]!
         let system =
-            [primaryKey, quoteIdentifier(SQLiteSchema.versionColumn)] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : [])
+            [primaryKey, quoteIdentifier(StoreSchema.versionColumn)] + (shared ? [quoteIdentifier(TableLayout.entityColumn)] : [])
         self.selectPrefix = "SELECT \((system + selected.map(quoteIdentifier)).joined(separator: ", ")) FROM \(table)"
 
         let writes = Self.writeColumns(of: entity, layout: layout, model: model)
@@ -141,7 +140,7 @@ package final class SQLiteStoreTable {
         let notNull = Set(layout.columns.filter(\.isRequired).map(\.name))
         self.requiredInNullableColumns = entity.storedAttributes.filter { !$0.isOptional && !notNull.contains(layout.column(of: $0)) }
         let inserted =
-            [primaryKey] + (shared ? [quoteIdentifier(SQLiteTableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
+            [primaryKey] + (shared ? [quoteIdentifier(TableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
         let placeholders = ["?"] + (shared ? ["'\(entity.name)'"] : []) + writes.map { _ in "?" }
         self.insertSQL = "INSERT INTO \(table) (\(inserted.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
         let own = ownFilter.map { " AND \($0)" } ?? ""
@@ -151,14 +150,14 @@ package final class SQLiteStoreTable {
 
     /// The columns `entity`'s rows use: stored attributes, then to-one foreign keys (each followed
     /// by its destination-entity column when the destination has sub-entities).
-    private static func writeColumns(of entity: EntityDescription, layout: SQLiteTableLayout, model: ManagedObjectModel) -> [WriteColumn] {
+    private static func writeColumns(of entity: EntityDescription, layout: TableLayout, model: ManagedObjectModel) -> [WriteColumn] {
         // A primary key is written as the row's `_pk`, never as a column of its own.
         entity.storedAttributes.filter { !$0.isPrimaryKey }.map {
             WriteColumn(name: layout.column(of: $0), slot: $0.index, bindsEntityName: false)
         }
             + entity.toOneRelationships.flatMap { relationship in
                 [WriteColumn(name: relationship.name, slot: relationship.slot, bindsEntityName: false)]
-                    + (SQLiteTableLayout.referenceEntityColumn(relationship, model: model).map {
+                    + (TableLayout.referenceEntityColumn(relationship, model: model).map {
                         [WriteColumn(name: $0, slot: relationship.slot, bindsEntityName: true)]
                     } ?? [])
             }
@@ -261,4 +260,4 @@ package final class SQLiteStoreTable {
 }
 
 @available(*, unavailable)
-extension SQLiteStoreTable: Sendable {}
+extension StoreTable: Sendable {}

@@ -3,7 +3,7 @@ import Foundation
 /// What a store records about itself in `_objectgraph_metadata` (the SQLite store, and the
 /// PostgreSQL store in the same table): enough to refuse a store written by another model, and
 /// for migration to know which model wrote it.
-package struct SQLiteStoreMetadata: Sendable, Equatable {
+package struct StoreMetadataRecord: Sendable, Equatable {
     /// The layout of our tables; bumped when it changes incompatibly.
     static let currentFormatVersion: Int64 = 1
 
@@ -44,7 +44,7 @@ package struct SQLiteStoreMetadata: Sendable, Equatable {
 
     /// The metadata stored in the database; a missing or malformed entry means damage.
     init(readFrom connection: SQLiteConnection) throws {
-        let statement = try connection.prepare("SELECT \"key\", \"value\" FROM \(quoteIdentifier(SQLiteSchema.metadataTable))")
+        let statement = try connection.prepare("SELECT \"key\", \"value\" FROM \(quoteIdentifier(StoreSchema.metadataTable))")
         var entries: [String: String] = [:]
         while try statement.step() {
             if let key = statement.text(at: 0) { entries[key] = statement.text(at: 1) }
@@ -93,7 +93,7 @@ package struct SQLiteStoreMetadata: Sendable, Equatable {
     /// Inserts every entry (into a new store's empty metadata table).
     func write(to connection: SQLiteConnection) throws {
         let statement = try connection.prepare(
-            "INSERT INTO \(quoteIdentifier(SQLiteSchema.metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
+            "INSERT INTO \(quoteIdentifier(StoreSchema.metadataTable)) (\"key\", \"value\") VALUES (?, ?)")
         for (key, value) in entries {
             statement.reset()
             try statement.bind([.string(key), value])
