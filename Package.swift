@@ -51,6 +51,7 @@ let package = Package(
             name: "ObjectGraphTool",
             dependencies: [
                 "ObjectGraph",
+                "ObjectGraphPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings

@@ -13,20 +13,7 @@ import ObjectGraph
 enum PostgreSQLSchema {
     /// Every statement creating `model`'s schema, in order; each is idempotent.
     static func statements(for model: ManagedObjectModel) -> [String] {
-        var names = StoreSchema.IndexNames()
-        var statements: [String] = []
-        let layout = RelationshipLayout(model: model)
-        for entity in model.entities where model.root(of: entity) === entity {
-            let table = TableLayout(root: entity, model: model, relationshipLayout: layout, separatingTypes: true)
-            statements.append(createTable(table))
-            for member in table.entities {
-                statements += StoreSchema.indexes(for: member, in: table, model: model, names: &names)
-            }
-        }
-        for table in layout.joinTables {
-            statements.append(StoreSchema.createJoinTable(table, integerType: "bigint"))
-            statements.append(StoreSchema.joinTableIndex(table, names: &names))
-        }
+        var statements = tableStatements(for: model)
         statements.append(
             """
             CREATE TABLE IF NOT EXISTS \(quoteIdentifier(StoreSchema.metadataTable)) (
@@ -44,10 +31,30 @@ enum PostgreSQLSchema {
         return statements + PostgreSQLTextFunctions.statements
     }
 
+    /// The statements creating the tables of `model`'s entities, their indexes and the join
+    /// tables (what a migration rebuilds), in `StoreSchema`'s order.
+    static func tableStatements(for model: ManagedObjectModel) -> [String] {
+        var names = StoreSchema.IndexNames()
+        var statements: [String] = []
+        let layout = RelationshipLayout(model: model)
+        for entity in model.entities where model.root(of: entity) === entity {
+            let table = TableLayout(root: entity, model: model, relationshipLayout: layout, separatingTypes: true)
+            statements.append(createTable(table))
+            for member in table.entities {
+                statements += StoreSchema.indexes(for: member, in: table, model: model, names: &names)
+            }
+        }
+        for table in layout.joinTables {
+            statements.append(StoreSchema.createJoinTable(table, integerType: "bigint"))
+            statements.append(StoreSchema.joinTableIndex(table, names: &names))
+        }
+        return statements
+    }
+
     /// `CREATE TABLE IF NOT EXISTS "Root" (…)` for a table layout (made with `separatingTypes`:
     /// PostgreSQL has no column type holding any value, so entities of a hierarchy declaring one
     /// attribute name with different types get a column per type).
-    private static func createTable(_ table: TableLayout) -> String {
+    static func createTable(_ table: TableLayout) -> String {
         var columns = ["\(quoteIdentifier(StoreSchema.primaryKeyColumn)) bigint PRIMARY KEY"]
         if table.hasEntityColumn { columns.append("\(quoteIdentifier(TableLayout.entityColumn)) text COLLATE \"C\" NOT NULL") }
         for column in table.columns {
@@ -60,7 +67,7 @@ enum PostgreSQLSchema {
     /// The PostgreSQL type of a column: integers of every width as `bigint` (the model checks
     /// ranges), dates as `double precision` seconds since 2001 (exactly as `Date` and SQLite hold
     /// them; `timestamptz` keeps only microseconds), decimals as `numeric`, text compared by bytes.
-    private static func columnType(_ column: TableLayout.ColumnDefinition) -> String {
+    static func columnType(_ column: TableLayout.ColumnDefinition) -> String {
         guard let type = column.attributeType else {
             return column.type == "TEXT" ? "text COLLATE \"C\"" : "bigint"
         }

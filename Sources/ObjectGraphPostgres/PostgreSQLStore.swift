@@ -29,8 +29,9 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     /// Connects to the database `description.url` names and opens the store there, creating its
     /// tables in an empty database. Throws `.storeUnavailable` (no server, refused login, no such
     /// database, a database holding tables of something else), `.modelMismatch` (a store of
-    /// another model: migration on PostgreSQL is not there yet) or `.invalidOperation` (options
-    /// the PostgreSQL store does not support yet).
+    /// another model that cannot be migrated, or with migration turned off), the error that
+    /// stopped a migration (which then changed nothing) or `.invalidOperation` (options the
+    /// PostgreSQL store does not support yet).
     init(description: PersistentStoreDescription, model: ManagedObjectModel) throws {
         guard let url = description.url else {
             throw ObjectGraphError(.storeUnavailable, "A PostgreSQL store needs a postgres:// URL; the store description has none")
@@ -46,7 +47,7 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
                 "The PostgreSQL store at \(location) cannot be opened read-only yet (isReadOnly); use a role that may only read")
         }
         let queue = DispatchQueue(label: "ObjectGraph.PostgreSQLStore.\(location.database)")
-        self.state = try queue.sync { try PostgreSQLStoreState.open(location, model: model) }
+        self.state = try queue.sync { try PostgreSQLStoreState.open(location, model: model, description: description) }
         self.queue = queue
         self.model = model
         self.storeDescription = description

@@ -40,9 +40,13 @@ final class PostgreSQLStoreState {
     }
 
     /// Connects to `location` and opens the store there: creates the schema in a database
-    /// without one, checks the metadata of one with a store. Stores opening at once (other
-    /// processes) take turns through an advisory lock, so only one creates the schema.
-    static func open(_ location: PostgreSQLLocation, model: ManagedObjectModel) throws -> PostgreSQLStoreState {
+    /// without one, checks the metadata of one with a store, and migrates a store an earlier
+    /// model version wrote when `description` allows it. Stores opening at once (other
+    /// processes) take turns through an advisory lock, so only one creates or migrates the
+    /// schema and the others wait for it, then open what it made.
+    static func open(
+        _ location: PostgreSQLLocation, model: ManagedObjectModel, description: PersistentStoreDescription
+    ) throws -> PostgreSQLStoreState {
         let connection = try PostgreSQLConnection(location)
         do {
             let metadata = try connection.transaction {
@@ -57,9 +61,15 @@ final class PostgreSQLStoreState {
                             "The database at \(location) holds tables but no ObjectGraph store (no \(StoreSchema.metadataTable) table); use an empty database"
                         )
                     }
-                    return try create(model, on: connection)
+                    return try create(model, identifier: description.identifierOfNewStore, on: connection)
                 }
-                let metadata = try readMetadata(on: connection)
+                var metadata = try readMetadata(on: connection)
+                if metadata.needsMigration(to: model), description.shouldMigrateStoreAutomatically,
+                    description.shouldInferMappingModelAutomatically
+                {
+                    try migrate(on: connection, from: metadata, to: model, description: description)
+                    metadata = try readMetadata(on: connection)
+                }
                 try metadata.checkCompatible(with: model, path: location.description)
                 return metadata
             }
@@ -76,14 +86,17 @@ final class PostgreSQLStoreState {
     /// The advisory lock key every store takes while opening ("ObjGraph" in ASCII).
     private static let schemaLock: Int64 = 0x4F62_6A47_7261_7068
 
-    /// Creates `model`'s schema and metadata inside the caller's transaction.
-    private static func create(_ model: ManagedObjectModel, on connection: PostgreSQLConnection) throws -> StoreMetadataRecord {
+    /// Creates `model`'s schema and metadata (the store identified by `identifier`, or a new
+    /// UUID) inside the caller's transaction.
+    private static func create(
+        _ model: ManagedObjectModel, identifier: String?, on connection: PostgreSQLConnection
+    ) throws -> StoreMetadataRecord {
         // One round trip for the whole schema: each statement run by one anonymous block.
         let statements = PostgreSQLSchema.statements(for: model).enumerated().map { number, statement in
             "EXECUTE $ddl\(number)$\(statement)$ddl\(number)$;"
         }
         try connection.execute("DO $objectgraph$ BEGIN\n\(statements.joined(separator: "\n"))\nEND $objectgraph$")
-        let metadata = StoreMetadataRecord(newStoreFor: model)
+        let metadata = StoreMetadataRecord(newStoreFor: model, identifier: identifier)
         let entries = metadata.entries
         let rows = entries.indices.map { "($\(2 * $0 + 1), $\(2 * $0 + 2))" }
         try connection.execute(
@@ -93,7 +106,7 @@ final class PostgreSQLStoreState {
     }
 
     /// The store's metadata, as `create` wrote it.
-    private static func readMetadata(on connection: PostgreSQLConnection) throws -> StoreMetadataRecord {
+    static func readMetadata(on connection: PostgreSQLConnection) throws -> StoreMetadataRecord {
         let result = try connection.execute("SELECT \"key\", \"value\" FROM \(quoteIdentifier(StoreSchema.metadataTable))")
         var entries: [String: String] = [:]
         for row in result.rows {

@@ -38,6 +38,7 @@ import Testing
                                           dump`.
                   recover                 Copy every readable row of a damaged store into a new
                                           store.
+                  copy                    Copy every object of a store into a new, empty store.
 
                   See 'objectgraph help <subcommand>' for detailed help.
                 """)

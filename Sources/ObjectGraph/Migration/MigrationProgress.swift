@@ -22,7 +22,7 @@ public struct MigrationProgress: Sendable, CustomStringConvertible {
 extension PersistentStoreDescription {
     /// What a migration reports its progress to: the handler and the Foundation `Progress`,
     /// when either is set.
-    var migrationProgressReporter: (@Sendable (MigrationProgress) -> Void)? {
+    package var migrationProgressReporter: (@Sendable (MigrationProgress) -> Void)? {
         let handler = migrationProgressHandler, progress = migrationProgress
         guard handler != nil || progress != nil else { return nil }
         return { figures in

@@ -38,17 +38,17 @@ public final class MigrationStageContext {
     public let model: ManagedObjectModel
     /// The model of the step's other end: the newer one in `prepare`, the older in `complete`.
     public let otherModel: ManagedObjectModel
-    let connection: SQLiteConnection
+    let target: any MigrationTarget
     /// In `complete`: the source entity of each entity (by index), whose old row `oldValue`
     /// reads from the old table.
     let sourceEntities: [EntityDescription?]
     /// The slots given a value, by entity index, for the check of new required attributes.
     var assigned: [Int: [Int: Set<Int64>]] = [:]
 
-    init(model: ManagedObjectModel, otherModel: ManagedObjectModel, connection: SQLiteConnection, sourceEntities: [EntityDescription?]) {
+    init(model: ManagedObjectModel, otherModel: ManagedObjectModel, target: any MigrationTarget, sourceEntities: [EntityDescription?]) {
         self.model = model
         self.otherModel = otherModel
-        self.connection = connection
+        self.target = target
         self.sourceEntities = sourceEntities
     }
 
@@ -57,11 +57,9 @@ public final class MigrationStageContext {
     public func forEachObject(ofEntity entityName: String, _ body: (MigrationObject) throws -> Void) throws {
         let entity = try requireEntity(entityName)
         let filter = model.isInHierarchy(entity) ? " WHERE \(TableLayout.entityFilter([entity]))" : ""
-        let statement = try connection.prepare(
+        let keys = try target.integers(
             "SELECT \(quoteIdentifier(StoreSchema.primaryKeyColumn)) FROM \(quoteIdentifier(model.root(of: entity).name))\(filter) ORDER BY 1"
         )
-        var keys: [Int64] = []
-        while try statement.step() { keys.append(statement.int64(at: 0)) }
         for key in keys { try body(MigrationObject(context: self, entity: entity, primaryKey: key)) }
     }
 
@@ -86,7 +84,7 @@ public struct MigrationObject {
     /// The value of the attribute `key`, as `value(forKey:)` of a managed object gives it.
     public func value(forKey key: String) throws -> Any? {
         let attribute = try storedAttribute(key, of: entity)
-        return try read(attribute, table: context.model.root(of: entity).name).bridgedValue(as: attribute.type)
+        return try read(attribute, of: entity, in: context.model).bridgedValue(as: attribute.type)
     }
 
     /// In `complete`: the value the object had for attribute `key` of the older model (its
@@ -94,19 +92,18 @@ public struct MigrationObject {
     public func oldValue(forKey key: String) throws -> Any? {
         guard let source = context.sourceEntities[entity.index] else { return nil }
         let attribute = try storedAttribute(key, of: source)
-        let table = SQLiteMigration.oldTablePrefix + context.otherModel.root(of: source).name
-        return try read(attribute, table: table).bridgedValue(as: attribute.type)
+        return try read(attribute, of: source, in: context.otherModel, tablePrefix: StoreMigration.oldTablePrefix).bridgedValue(
+            as: attribute.type)
     }
 
     /// Sets the attribute `key`, with the conversions and checks of `setValue(_:forKey:)`.
     public func setValue(_ value: Any?, forKey key: String) throws {
         let attribute = try storedAttribute(key, of: entity)
         let stored = try AttributeValue(converting: value, toSlot: attribute.index, of: entity)
-        let statement = try context.connection.prepare(
-            "UPDATE \(quoteIdentifier(context.model.root(of: entity).name)) SET \(quoteIdentifier(attribute.columnName)) = ? WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = ?"
-        )
-        try statement.bind([stored, .integer(primaryKey)])
-        try statement.execute()
+        let column = context.target.column(of: attribute, of: entity, in: context.model)
+        try context.target.run(
+            "UPDATE \(quoteIdentifier(context.model.root(of: entity).name)) SET \(quoteIdentifier(column)) = ? WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = ?",
+            [stored, .integer(primaryKey)])
         if !stored.isNull { context.assigned[entity.index, default: [:]][attribute.index, default: []].insert(primaryKey) }
     }
 
@@ -114,18 +111,18 @@ public struct MigrationObject {
     /// what the older version holds, before anything is copied).
     public func delete() throws {
         let model = context.model
-        try context.connection.execute(
-            "DELETE FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = \(primaryKey)"
-        )
+        try context.target.run(
+            "DELETE FROM \(quoteIdentifier(model.root(of: entity).name)) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = \(primaryKey)",
+            [])
         for (table, column) in RelationshipLayout(model: model).joinColumns(holding: entity, in: model) {
-            try context.connection.execute("DELETE FROM \(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column)) = \(primaryKey)")
+            try context.target.run("DELETE FROM \(quoteIdentifier(table.name)) WHERE \(quoteIdentifier(column)) = \(primaryKey)", [])
         }
         for source in model.entities {
             for relationship in source.ownRelationships
             where relationship.isToOne && model.entity(entity, isKindOf: model.entities[relationship.destinationIndex]) {
-                try context.connection.execute(
-                    "UPDATE \(quoteIdentifier(model.root(of: source).name)) SET \(quoteIdentifier(relationship.name)) = NULL WHERE \(quoteIdentifier(relationship.name)) = \(primaryKey)"
-                )
+                try context.target.run(
+                    "UPDATE \(quoteIdentifier(model.root(of: source).name)) SET \(quoteIdentifier(relationship.name)) = NULL WHERE \(quoteIdentifier(relationship.name)) = \(primaryKey)",
+                    [])
             }
         }
     }
@@ -140,12 +137,14 @@ public struct MigrationObject {
         return attribute
     }
 
-    private func read(_ attribute: AttributeDescription, table: String) throws -> AttributeValue {
-        let statement = try context.connection.prepare(
-            "SELECT \(quoteIdentifier(attribute.columnName)) FROM \(quoteIdentifier(table)) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = ?"
-        )
-        try statement.bind([.integer(primaryKey)])
-        guard try statement.step() else { return .null }
-        return try statement.value(at: 0, as: attribute.type)
+    /// The object's value of `attribute` of `entity` in the table of `model` (its name after
+    /// `tablePrefix`: the old tables while a step copies).
+    private func read(
+        _ attribute: AttributeDescription, of entity: EntityDescription, in model: ManagedObjectModel, tablePrefix: String = ""
+    ) throws -> AttributeValue {
+        let column = context.target.column(of: attribute, of: entity, in: model)
+        return try context.target.value(
+            "SELECT \(quoteIdentifier(column)) FROM \(quoteIdentifier(tablePrefix + model.root(of: entity).name)) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = ?",
+            [.integer(primaryKey)], as: attribute.type)
     }
 }

@@ -157,7 +157,8 @@ struct ModelMapping {
                 }
                 continue
             }
-            if SQLiteValueConversion(from: old.type, to: attribute.type) == nil, !(attribute.type == .string && convertsToText(old.type)) {
+            if MigrationValueConversion(from: old.type, to: attribute.type) == nil, !(attribute.type == .string && convertsToText(old.type))
+            {
                 issues.add(
                     path,
                     "\(name) changes type from \(old.type.rawValue) to \(attribute.type.rawValue), which is not a lossless widening (integer16 → integer32 → integer64, float → double, integers → double, anything but binary → string); map it with a MappingModel"

@@ -216,7 +216,7 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     /// The attached store, or an error explaining that none is loaded.
-    func requireStore() throws -> any PersistentStore {
+    package func requireStore() throws -> any PersistentStore {
         guard let current = store.withLock({ $0 }) else {
             throw ObjectGraphError(
                 .invalidOperation,

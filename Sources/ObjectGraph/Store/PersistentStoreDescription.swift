@@ -86,6 +86,9 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// SQLite pragmas applied after opening, by name (`["cache_size": "-20000"]`). They override
     /// the defaults `journal_mode=WAL` and `synchronous=NORMAL`.
     public var sqlitePragmas: [String: String] = [:]
+    /// The identifier a store created by this description gets instead of a new UUID: a copy
+    /// of another store (`objectgraph copy`) takes the original's, so object URIs stay the same.
+    package var identifierOfNewStore: String?
     /// Opens a store of a kind this module does not know, set by the product that adds the kind
     /// (see `PersistentStoreOpener`); `nil` for SQLite and in-memory stores.
     package var storeOpener: PersistentStoreOpener?

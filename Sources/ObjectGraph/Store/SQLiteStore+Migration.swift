@@ -13,17 +13,11 @@ extension SQLiteStoreState {
         let path = try migrationPath(
             on: connection, from: metadata, to: model, stages: description.migrationStages, mappings: description.mappingModels)
         do {
-            try path.run(on: connection, progress: description.migrationProgressReporter)
+            try connection.transaction {
+                try path.run(in: SQLiteMigrationTarget(connection), progress: description.migrationProgressReporter)
+            }
         } catch {
-            // A stage's own error keeps its kind when it is ours; any other is what the stage threw.
-            let failure = error as? ObjectGraphError
-            var explained = ObjectGraphError(
-                failure?.kind ?? .invalidOperation,
-                "Cannot migrate the store at \(connection.path) \(path.versions): \(failure?.message ?? "a migration stage threw \(error)"); the store is unchanged",
-                entityName: failure?.entityName, key: failure?.key)
-            explained.sqliteCode = failure?.sqliteCode
-            explained.sql = failure?.sql
-            throw explained
+            throw path.failure(error, location: connection.path)
         }
     }
 
@@ -47,17 +41,17 @@ extension SQLiteStoreState {
     static func migrationPath(
         on connection: SQLiteConnection, from metadata: StoreMetadataRecord, to model: ManagedObjectModel,
         stages: [MigrationStage], mappings: [MappingModel]
-    ) throws -> SQLiteMigrationPath {
-        try SQLiteMigrationPath(
+    ) throws -> StoreMigrationPath {
+        try StoreMigrationPath(
             from: StoreMetadata.writingModel(of: metadata, path: connection.path), to: model, stages: stages, mappings: mappings,
-            on: connection)
+            in: SQLiteMigrationTarget(connection))
     }
 
     /// The migration opening the store at `path` with `model` (and `stages`) would run, read
     /// through a read-only connection; `nil` when the store needs none.
     static func migrationPlan(
         path: String, to model: ManagedObjectModel, stages: [MigrationStage], mappings: [MappingModel]
-    ) throws -> SQLiteMigrationPath? {
+    ) throws -> StoreMigrationPath? {
         let connection = try openStoreForReading(path: path)
         defer { connection.close() }
         let metadata = try StoreMetadataRecord(readFrom: connection)
@@ -69,7 +63,7 @@ extension SQLiteStoreState {
 extension StoreMetadataRecord {
     /// Whether a store with this metadata must be migrated before it opens with `model`: same
     /// store format, another model hash.
-    func needsMigration(to model: ManagedObjectModel) -> Bool {
+    package func needsMigration(to model: ManagedObjectModel) -> Bool {
         formatVersion <= Self.currentFormatVersion && modelHash != model.versionHash
     }
 }

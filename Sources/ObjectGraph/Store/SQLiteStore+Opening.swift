@@ -18,7 +18,7 @@ extension SQLiteStoreState {
             guard !readOnly else {
                 throw ObjectGraphError(.storeUnavailable, "The file \(path) is empty, so there is no store to open read-only")
             }
-            if try createStore(for: model, on: connection), wasEmptyFile {
+            if try createStore(for: model, identifier: description.identifierOfNewStore, on: connection), wasEmptyFile {
                 // SQLite reads an empty file as an empty database; a failed copy or restore leaves
                 // such files where a store was, so the program is told rather than left to wonder
                 // where its data went.
@@ -226,7 +226,7 @@ extension SQLiteStoreState {
     /// Creates the schema and metadata of a new store in one transaction. Another process may
     /// create the same store at the same moment; whoever gets the write lock second finds the
     /// metadata table and leaves the store as it is. Returns whether this call created it.
-    private static func createStore(for model: ManagedObjectModel, on connection: SQLiteConnection) throws -> Bool {
+    private static func createStore(for model: ManagedObjectModel, identifier: String?, on connection: SQLiteConnection) throws -> Bool {
         try connection.transaction {
             let probe = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
             try probe.bind(.string(StoreSchema.metadataTable), at: 1)
@@ -234,7 +234,7 @@ extension SQLiteStoreState {
             for statement in StoreSchema.statements(for: model) {
                 try connection.execute(statement)
             }
-            try StoreMetadataRecord(newStoreFor: model).write(to: connection)
+            try StoreMetadataRecord(newStoreFor: model, identifier: identifier).write(to: connection)
             return true
         }
     }

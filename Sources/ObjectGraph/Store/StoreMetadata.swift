@@ -22,7 +22,7 @@ public struct StoreMetadata: Sendable {
 
     /// The metadata of a SQLite store, with the entity hashes of the model JSON the store keeps
     /// (so they are known even for stores written before entity hashes existed).
-    init(_ metadata: StoreMetadataRecord, path: String) throws {
+    package init(_ metadata: StoreMetadataRecord, path: String) throws {
         let writer = try Self.writingModel(of: metadata, path: path)
         modelName = metadata.modelName
         modelVersion = Int(metadata.modelVersion)
@@ -34,7 +34,7 @@ public struct StoreMetadata: Sendable {
     }
 
     /// The model that wrote a store, from the JSON the store keeps.
-    static func writingModel(of metadata: StoreMetadataRecord, path: String) throws -> ManagedObjectModel {
+    package static func writingModel(of metadata: StoreMetadataRecord, path: String) throws -> ManagedObjectModel {
         do {
             return try ManagedObjectModel(data: Data(metadata.modelJSON.utf8), sourceName: "the model kept in \(path)")
         } catch let error as ObjectGraphError {

@@ -31,14 +31,14 @@ package struct StoreMetadataRecord: Sendable, Equatable {
     /// When the store was created, ISO 8601 in UTC (text, for people reading the file).
     var createdAt: String
 
-    /// Metadata for a new store of `model`.
-    package init(newStoreFor model: ManagedObjectModel) {
+    /// Metadata for a new store of `model`, identified by `identifier` (a new UUID when `nil`).
+    package init(newStoreFor model: ManagedObjectModel, identifier: String? = nil) {
         self.formatVersion = Self.currentFormatVersion
         self.modelName = model.name
         self.modelVersion = Int64(model.version)
         self.modelHash = model.versionHash
         self.modelJSON = String(decoding: model.canonicalJSON, as: UTF8.self)
-        self.storeIdentifier = UUID().uuidString
+        self.storeIdentifier = identifier ?? UUID().uuidString
         self.createdAt = Date().formatted(.iso8601)
     }
 

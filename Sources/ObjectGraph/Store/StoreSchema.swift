@@ -57,20 +57,8 @@ package enum StoreSchema {
         return statements
     }
 
-    /// The names of the indexes `statements(for:)` creates.
-    static func indexNames(for model: ManagedObjectModel) -> [String] {
-        indexStatements(in: statements(for: model, includingOwnTables: false)).map(\.name)
-    }
-
-    /// The `CREATE … INDEX` statements of `model`'s schema, by index name.
-    static func indexStatements(for model: ManagedObjectModel) -> [String: String] {
-        Dictionary(
-            indexStatements(in: statements(for: model, includingOwnTables: false)).map { ($0.name, $0.statement) },
-            uniquingKeysWith: { first, _ in first })
-    }
-
     /// The index statements among `statements`, with the names they create.
-    static func indexStatements(in statements: [String]) -> [(name: String, statement: String)] {
+    package static func indexStatements(in statements: [String]) -> [(name: String, statement: String)] {
         let prefix = "INDEX IF NOT EXISTS \""
         return statements.compactMap { statement in
             guard statement.hasPrefix("CREATE "), let start = statement.range(of: prefix)?.upperBound,

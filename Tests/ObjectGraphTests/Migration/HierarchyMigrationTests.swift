@@ -32,10 +32,10 @@ import Testing
         ] }
         """
 
-    @Test func aHierarchysRowsKeepTheirEntitiesKeysReferencesAndOrder() throws {
-        let directory = try SQLiteFixtures.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("Drawing.sqlite")
+    @Test(arguments: MigrationStore.kinds) func aHierarchysRowsKeepTheirEntitiesKeysReferencesAndOrder(_ kind: StoreKind) throws {
+        let store = try MigrationStore(kind, name: "Drawing")
+        defer { withExtendedLifetime(store) {} }
+        let url = store.url
         let (circleKey, squareKey, partKeys) = try {
             let container = try InferredMigrationTests.open(url, Self.version1)
             defer { container.persistentStoreCoordinator.removePersistentStore() }

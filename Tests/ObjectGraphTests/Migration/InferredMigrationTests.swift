@@ -3,8 +3,8 @@ import Testing
 
 @testable import ObjectGraph
 
-/// Lightweight (inferred) migration of SQLite store files: a store written with one version of a
-/// model opens with the next, its rows, keys and relationships carried across; what cannot be
+/// Lightweight (inferred) migration of SQLite store files and PostgreSQL databases: a store
+/// written with one version of a model opens with the next, its rows, keys and relationships carried across; what cannot be
 /// inferred is refused with every reason, and a failed migration leaves the store as it was.
 @Suite struct InferredMigrationTests {
     static let version1 = """
@@ -61,12 +61,13 @@ import Testing
         return try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: entity)) }
     }
 
-    /// A container on the store file at `url` with `model`, its description changed by `configure`.
+    /// A container on the store at `url` (a file or a `postgres://` database) with `model`, its
+    /// description changed by `configure`.
     static func open(
         _ url: URL, _ json: String, configure: (inout PersistentStoreDescription) -> Void = { _ in }
     ) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Shelf", managedObjectModel: try ModelFixtures.load(json))
-        var description = PersistentStoreDescription(url: url)
+        var description = MigrationStore.description(url)
         configure(&description)
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
@@ -75,8 +76,10 @@ import Testing
 
     /// What a version-1 store holds, by the keys of its objects.
     struct Filled {
-        let url: URL
-        let directory: URL
+        let store: MigrationStore
+        var url: URL { store.url }
+        /// The SQLite file's directory (for files written beside it).
+        var directory: URL { url.deletingLastPathComponent() }
         let authorKeys: [Int64]
         let bookKeys: [Int64]
         let tagKeys: [Int64]
@@ -85,10 +88,9 @@ import Testing
 
     /// A version-1 store with two authors, three books (two without an ISBN, two of 248 pages),
     /// two tags on the books and a note; closed.
-    static func filledVersion1Store() throws -> Filled {
-        let directory = try SQLiteFixtures.makeDirectory()
-        let url = directory.appendingPathComponent("Shelf.sqlite")
-        let container = try open(url, version1)
+    static func filledVersion1Store(_ kind: StoreKind = .sqlite) throws -> Filled {
+        let store = try MigrationStore(kind, name: "Shelf")
+        let container = try open(store.url, version1)
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         let context = container.newBackgroundContext()
         let code = UUID()
@@ -115,12 +117,12 @@ import Testing
                 [classic, scifi].map { $0.objectID.primaryKey! }
             )
         }
-        return Filled(url: url, directory: directory, authorKeys: keys.0, bookKeys: keys.1, tagKeys: keys.2, code: code)
+        return Filled(store: store, authorKeys: keys.0, bookKeys: keys.1, tagKeys: keys.2, code: code)
     }
 
-    @Test func aVersion1StoreOpensWithVersion2AndKeepsEveryObject() throws {
-        let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+    @Test(arguments: MigrationStore.kinds) func aVersion1StoreOpensWithVersion2AndKeepsEveryObject(_ kind: StoreKind) throws {
+        let filled = try Self.filledVersion1Store(kind)
+        defer { withExtendedLifetime(filled) {} }
         let container = try Self.open(filled.url, Self.version2)
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         let context = container.newBackgroundContext()
@@ -166,14 +168,14 @@ import Testing
             try context.save()
             #expect(!filled.authorKeys.contains(added.objectID.primaryKey!))
         }
-        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url)
+        let metadata = try MigrationStore.metadata(filled.url)
         #expect(metadata.modelVersion == 2)
         #expect(container.managedObjectModel.isConfiguration(compatibleWithStoreMetadata: metadata))
     }
 
-    @Test func whatCannotBeInferredIsRefusedWithEveryReasonAndChangesNothing() throws {
-        let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+    @Test(arguments: MigrationStore.kinds) func whatCannotBeInferredIsRefusedWithEveryReasonAndChangesNothing(_ kind: StoreKind) throws {
+        let filled = try Self.filledVersion1Store(kind)
+        defer { withExtendedLifetime(filled) {} }
         let version2 = Self.version1
             .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
             .replacingOccurrences(
@@ -196,9 +198,11 @@ import Testing
         #expect(try Self.count("Note", in: container) == 1)
     }
 
-    @Test func existingDataThatBreaksANewConstraintStopsTheMigrationAndChangesNothing() throws {
-        let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+    @Test(arguments: MigrationStore.kinds) func existingDataThatBreaksANewConstraintStopsTheMigrationAndChangesNothing(
+        _ kind: StoreKind
+    ) throws {
+        let filled = try Self.filledVersion1Store(kind)
+        defer { withExtendedLifetime(filled) {} }
         let version2 = Self.version1
             .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
             .replacingOccurrences(
@@ -213,28 +217,28 @@ import Testing
         let container = try Self.open(filled.url, Self.version1)
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         #expect(try Self.count("Book", in: container) == 3)
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 1)
+        #expect(try MigrationStore.metadata(filled.url).modelVersion == 1)
     }
 
-    @Test func migrationCanBeTurnedOff() throws {
-        let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+    @Test(arguments: MigrationStore.kinds) func migrationCanBeTurnedOff(_ kind: StoreKind) throws {
+        let filled = try Self.filledVersion1Store(kind)
+        defer { withExtendedLifetime(filled) {} }
         for option in [\PersistentStoreDescription.shouldMigrateStoreAutomatically, \.shouldInferMappingModelAutomatically] {
             let error = try #require(throws: ObjectGraphError.self) {
                 try Self.open(filled.url, Self.version2) { $0[keyPath: option] = false }
             }
             #expect(error.kind == .modelMismatch)
         }
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 1)
+        #expect(try MigrationStore.metadata(filled.url).modelVersion == 1)
     }
 }
 
 extension InferredMigrationTests {
-    @Test func aDryRunShowsThePlanAndChangesNothing() throws {
-        let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+    @Test(arguments: MigrationStore.kinds) func aDryRunShowsThePlanAndChangesNothing(_ kind: StoreKind) throws {
+        let filled = try Self.filledVersion1Store(kind)
+        defer { withExtendedLifetime(filled) {} }
         let version2 = try ModelFixtures.load(Self.version2)
-        let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: version2))
+        let plan = try #require(try MigrationStore.plan(filled.url, to: version2))
         let lines = plan.split(separator: "\n").map(String.init)
         #expect(Array(lines.prefix(2)) == ["-- version 1 → 2", #"DROP INDEX "Book_author_idx";"#])
         #expect(lines.contains(#"ALTER TABLE "Tag" RENAME TO "_og_old_Tag";"#))
@@ -249,15 +253,15 @@ extension InferredMigrationTests {
         #expect(lines.contains(#"DROP TABLE "_og_old_Note";"#))
         #expect(lines.last?.hasPrefix(#"UPDATE "_objectgraph_metadata" SET "value" = ? WHERE "key" = ?;"#) == true)
         #expect(!plan.contains("_objectgraph_metadata\" (\n"), "our own tables are not created again")
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 1)
-        #expect(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: ModelFixtures.load(Self.version1)) == nil)
+        #expect(try MigrationStore.metadata(filled.url).modelVersion == 1)
+        #expect(try MigrationStore.plan(filled.url, to: ModelFixtures.load(Self.version1)) == nil)
     }
 }
 
 extension InferredMigrationTests {
     @Test func aFullDiskStopsTheMigrationAndChangesNothing() throws {
         let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        defer { withExtendedLifetime(filled) {} }
         // SQLite holds the file at the pages it has: every new page is "disk full".
         let error = try #require(throws: ObjectGraphError.self) {
             try Self.open(filled.url, Self.version2) { $0.sqlitePragmas = ["max_page_count": "1"] }
@@ -265,7 +269,7 @@ extension InferredMigrationTests {
         #expect(error.kind == .diskFull, "\(error)")
         #expect(error.message.contains("Cannot migrate the store at"), "\(error.message)")
         #expect(error.message.contains("the store is unchanged"))
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 1)
+        #expect(try MigrationStore.metadata(filled.url).modelVersion == 1)
         let container = try Self.open(filled.url, Self.version1)
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         #expect(try Self.count("Book", in: container) == 3)
@@ -274,9 +278,9 @@ extension InferredMigrationTests {
 }
 
 extension InferredMigrationTests {
-    @Test func progressIsReportedTableByTable() throws {
-        let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+    @Test(arguments: MigrationStore.kinds) func progressIsReportedTableByTable(_ kind: StoreKind) throws {
+        let filled = try Self.filledVersion1Store(kind)
+        defer { withExtendedLifetime(filled) {} }
         let reports = Locked<[MigrationProgress]>([])
         let foundationProgress = Progress(totalUnitCount: 0)
         let container = try Self.open(filled.url, Self.version2) { description in
@@ -301,7 +305,7 @@ extension InferredMigrationTests {
 extension InferredMigrationTests {
     @Test func aBackupOfTheOlderStoreCanBeMadeFirst() throws {
         let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        defer { withExtendedLifetime(filled) {} }
         let container = try Self.open(filled.url, Self.version2) { $0.backsUpStoreBeforeMigrating = true }
         container.persistentStoreCoordinator.removePersistentStore()
         let backup = filled.directory.appendingPathComponent("Shelf.before-migration-v1.sqlite")
@@ -318,7 +322,7 @@ extension InferredMigrationTests {
     /// the file, migrated in the copy it reads; the file is left as it is.
     @Test func aVersion1FileLoadsIntoAnInMemoryStoreWithVersion2() throws {
         let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+        defer { withExtendedLifetime(filled) {} }
         let before = try Data(contentsOf: filled.url)
         let container = PersistentContainer(name: "Shelf", managedObjectModel: try ModelFixtures.load(Self.version2))
         var description = PersistentStoreDescription.inMemory
@@ -326,7 +330,7 @@ extension InferredMigrationTests {
         container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         defer { container.persistentStoreCoordinator.removePersistentStore() }
-        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url)
+        let metadata = try MigrationStore.metadata(filled.url)
         #expect(container.persistentStoreCoordinator.persistentStoreIdentifier == metadata.storeIdentifier)
         #expect(metadata.modelVersion == 1)
         #expect(try Data(contentsOf: filled.url) == before)
@@ -351,9 +355,9 @@ extension InferredMigrationTests {
 extension InferredMigrationTests {
     /// A change that moves no data (a transient attribute, a `versionHashModifier`, a widening
     /// within SQLite's INTEGER) migrates by recording the new model only: no table is rebuilt.
-    @Test func aChangeThatKeepsStorageOnlyRecordsTheNewModel() throws {
-        let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+    @Test(arguments: MigrationStore.kinds) func aChangeThatKeepsStorageOnlyRecordsTheNewModel(_ kind: StoreKind) throws {
+        let filled = try Self.filledVersion1Store(kind)
+        defer { withExtendedLifetime(filled) {} }
         let version2 = Self.version1
             .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
             .replacingOccurrences(
@@ -363,22 +367,22 @@ extension InferredMigrationTests {
             )
             .replacingOccurrences(of: #"{ "name": "Note","#, with: #"{ "name": "Note", "versionHashModifier": "texts are Markdown now","#)
         let model = try ModelFixtures.load(version2)
-        let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: model))
+        let plan = try #require(try MigrationStore.plan(filled.url, to: model))
         #expect(plan.split(separator: "\n").dropFirst().allSatisfy { $0.hasPrefix(#"UPDATE "_objectgraph_metadata""#) }, "\(plan)")
         let container = try Self.open(filled.url, version2)
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         #expect(try Self.count("Book", in: container) == 3)
         #expect(try Self.count("Note", in: container) == 1)
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 2)
+        #expect(try MigrationStore.metadata(filled.url).modelVersion == 2)
     }
 }
 
 extension InferredMigrationTests {
     /// New optional attributes, new entities and relationships, new indexes and a removed entity
     /// are made with `ALTER TABLE`, `CREATE` and `DROP`: no table is rebuilt, no row rewritten.
-    @Test func whatSQLiteCanAlterIsNotRebuilt() throws {
-        let filled = try Self.filledVersion1Store()
-        defer { try? FileManager.default.removeItem(at: filled.directory) }
+    @Test(arguments: MigrationStore.kinds) func whatTheDatabaseCanAlterIsNotRebuilt(_ kind: StoreKind) throws {
+        let filled = try Self.filledVersion1Store(kind)
+        defer { withExtendedLifetime(filled) {} }
         let version2 = Self.version1
             .replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
             .replacingOccurrences(
@@ -397,10 +401,11 @@ extension InferredMigrationTests {
                     #"{ "name": "Publisher", "attributes": [ { "name": "name", "type": "string" } ], "relationships": [ { "name": "books", "destination": "Book", "toMany": true, "inverse": "publisher" } ] }"#
             )
         let model = try ModelFixtures.load(version2)
-        let plan = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: filled.url, to: model))
+        let plan = try #require(try MigrationStore.plan(filled.url, to: model))
         #expect(!plan.contains("_og_old_"), "\(plan)")
-        #expect(plan.contains(#"ALTER TABLE "Book" ADD COLUMN "subtitle" TEXT;"#))
-        #expect(plan.contains(#"ALTER TABLE "Book" ADD COLUMN "publisher" INTEGER;"#))
+        let (text, integer) = kind == .postgreSQL ? (#"text COLLATE "C""#, "bigint") : ("TEXT", "INTEGER")
+        #expect(plan.contains(#"ALTER TABLE "Book" ADD COLUMN "subtitle" \#(text);"#))
+        #expect(plan.contains(#"ALTER TABLE "Book" ADD COLUMN "publisher" \#(integer);"#))
         #expect(plan.contains(#"DROP TABLE "Note";"#))
         #expect(plan.contains(#"CREATE INDEX IF NOT EXISTS "Book_title_idx" ON "Book" ("title");"#))
         #expect(plan.contains(#"CREATE TABLE IF NOT EXISTS "Publisher""#))
@@ -422,6 +427,6 @@ extension InferredMigrationTests {
             try context.save()
         }
         #expect(try Self.count("Publisher", in: container) == 1)
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: filled.url).modelVersion == 2)
+        #expect(try MigrationStore.metadata(filled.url).modelVersion == 2)
     }
 }

@@ -27,9 +27,9 @@ import Testing
         ])
 
     /// A version-1 store of three contacts; their keys, in insertion order.
-    private static func store() throws -> (directory: URL, url: URL, keys: [Int64]) {
-        let directory = try SQLiteFixtures.makeDirectory()
-        let url = directory.appendingPathComponent("Book.sqlite")
+    private static func store(_ kind: StoreKind) throws -> (store: MigrationStore, url: URL, keys: [Int64]) {
+        let store = try MigrationStore(kind, name: "Book")
+        let url = store.url
         let container = try InferredMigrationTests.open(url, version1)
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         let context = container.newBackgroundContext()
@@ -46,17 +46,17 @@ import Testing
             try context.save()
             return contacts.map { $0.objectID.primaryKey! }
         }
-        return (directory, url, keys)
+        return (store, url, keys)
     }
 
-    @Test func anExplicitMappingFillsWhatInferenceCannot() throws {
-        let (directory, url, keys) = try Self.store()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    @Test(arguments: MigrationStore.kinds) func anExplicitMappingFillsWhatInferenceCannot(_ kind: StoreKind) throws {
+        let (store, url, keys) = try Self.store(kind)
+        defer { withExtendedLifetime(store) {} }
         // Inferred alone, Person would be a new, empty entity and Contact's objects dropped.
         let version2 = try ModelFixtures.load(Self.version2)
-        let inferred = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: url, to: version2))
+        let inferred = try #require(try MigrationStore.plan(url, to: version2))
         #expect(!inferred.contains(#"INSERT INTO "Person""#))
-        let mapped = try #require(try PersistentStoreCoordinator.migrationPlan(forStoreAt: url, to: version2, mappings: [Self.mapping]))
+        let mapped = try #require(try MigrationStore.plan(url, to: version2, mappings: [Self.mapping]))
         #expect(
             mapped.contains(
                 #"INSERT INTO "Person" ("_pk", "_version", "first", "last", "email", "phone") SELECT "_pk", "_version", '', '', '', NULL FROM "_og_old_Contact";"#
@@ -75,9 +75,9 @@ import Testing
         }
     }
 
-    @Test func aMappingThatLeavesARequiredValueNilIsRefused() throws {
-        let (directory, url, _) = try Self.store()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    @Test(arguments: MigrationStore.kinds) func aMappingThatLeavesARequiredValueNilIsRefused(_ kind: StoreKind) throws {
+        let (store, url, _) = try Self.store(kind)
+        defer { withExtendedLifetime(store) {} }
         let broken = MappingModel(
             from: 1, to: 2,
             [
@@ -95,6 +95,6 @@ import Testing
         }
         #expect(error.message.contains("Person.last"), "\(error.message)")
         #expect(error.message.contains("the store is unchanged"), "\(error.message)")
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: url).modelVersion == 1)
+        #expect(try MigrationStore.metadata(url).modelVersion == 1)
     }
 }

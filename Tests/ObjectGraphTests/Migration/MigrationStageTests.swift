@@ -31,9 +31,9 @@ import Testing
     }
 
     /// A version-1 store of three people, two with one address; their keys by name.
-    private static func store() throws -> (directory: URL, url: URL, keys: [String: Int64]) {
-        let directory = try SQLiteFixtures.makeDirectory()
-        let url = directory.appendingPathComponent("Club.sqlite")
+    private static func store(_ kind: StoreKind) throws -> (store: MigrationStore, url: URL, keys: [String: Int64]) {
+        let store = try MigrationStore(kind, name: "Club")
+        let url = store.url
         let container = try InferredMigrationTests.open(url, version1)
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         let context = container.newBackgroundContext()
@@ -47,15 +47,15 @@ import Testing
             try context.save()
             return Dictionary(uniqueKeysWithValues: people.map { ($0.0, $0.1.objectID.primaryKey!) })
         }
-        return (directory, url, keys)
+        return (store, url, keys)
     }
 
-    @Test func stagesDedupeAndSplitInTheMigration() throws {
-        let (directory, url, keys) = try Self.store()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    @Test(arguments: MigrationStore.kinds) func stagesDedupeAndSplitInTheMigration(_ kind: StoreKind) throws {
+        let (store, url, keys) = try Self.store(kind)
+        defer { withExtendedLifetime(store) {} }
         let stages = [MigrationStage(from: 1, to: 2, prepare: Self.dedupe, complete: Self.split)]
         let plan = try #require(
-            try PersistentStoreCoordinator.migrationPlan(forStoreAt: url, to: ModelFixtures.load(Self.version2), stages: stages))
+            try MigrationStore.plan(url, to: ModelFixtures.load(Self.version2), stages: stages))
         #expect(plan.contains("-- version 1 → 2\n-- the migration stage's prepare (Swift)\n"))
         #expect(
             plan.contains("-- the migration stage's complete (Swift)\nCREATE UNIQUE INDEX IF NOT EXISTS \"Person_email_unique\""), "\(plan)"
@@ -72,18 +72,18 @@ import Testing
         }
     }
 
-    @Test func withoutAStageANewRequiredAttributeCannotBeInferred() throws {
-        let (directory, url, _) = try Self.store()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    @Test(arguments: MigrationStore.kinds) func withoutAStageANewRequiredAttributeCannotBeInferred(_ kind: StoreKind) throws {
+        let (store, url, _) = try Self.store(kind)
+        defer { withExtendedLifetime(store) {} }
         let error = try #require(throws: ObjectGraphError.self) { try InferredMigrationTests.open(url, Self.version2) }
         #expect(error.kind == .modelMismatch)
         #expect(error.issues.map(\.path) == ["entities[0].attributes[0]", "entities[0].attributes[1]"])
         #expect(error.issues[0].message.contains("or compute it in a MigrationStage's complete"))
     }
 
-    @Test func aStageThatThrowsHalfWayChangesNothing() throws {
-        let (directory, url, _) = try Self.store()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    @Test(arguments: MigrationStore.kinds) func aStageThatThrowsHalfWayChangesNothing(_ kind: StoreKind) throws {
+        let (store, url, _) = try Self.store(kind)
+        defer { withExtendedLifetime(store) {} }
         struct Interrupted: Error {}
         let failing = MigrationStage(from: 1, to: 2, prepare: Self.dedupe) { context in
             var done = 0
@@ -104,9 +104,9 @@ import Testing
         #expect(try InferredMigrationTests.count("Person", in: container) == 3, "the deduplication was rolled back too")
     }
 
-    @Test func aStageThatLeavesARequiredValueUnsetIsRefused() throws {
-        let (directory, url, _) = try Self.store()
-        defer { try? FileManager.default.removeItem(at: directory) }
+    @Test(arguments: MigrationStore.kinds) func aStageThatLeavesARequiredValueUnsetIsRefused(_ kind: StoreKind) throws {
+        let (store, url, _) = try Self.store(kind)
+        defer { withExtendedLifetime(store) {} }
         let lazy = MigrationStage(from: 1, to: 2, prepare: Self.dedupe) { context in
             try context.forEachObject(ofEntity: "Person") { person in try person.setValue("x", forKey: "first") }
         }
@@ -115,6 +115,6 @@ import Testing
         }
         #expect(error.kind == .validation)
         #expect(error.message.contains("left 2 of 2 Person objects without a value for Person.last"), "\(error.message)")
-        #expect(try PersistentStoreCoordinator.metadataForPersistentStore(at: url).modelVersion == 1)
+        #expect(try MigrationStore.metadata(url).modelVersion == 1)
     }
 }

@@ -26,10 +26,10 @@ import Testing
         ] }
         """
 
-    @Test func aToOneBecomesAToManyKeepingEveryPair() throws {
-        let directory = try SQLiteFixtures.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("Press.sqlite")
+    @Test(arguments: MigrationStore.kinds) func aToOneBecomesAToManyKeepingEveryPair(_ kind: StoreKind) throws {
+        let store = try MigrationStore(kind, name: "Press")
+        defer { withExtendedLifetime(store) {} }
+        let url = store.url
         do {
             let container = try InferredMigrationTests.open(url, Self.version1)
             defer { container.persistentStoreCoordinator.removePersistentStore() }
@@ -70,10 +70,10 @@ import Testing
         }
     }
 
-    @Test func aToManyBecomingAToOneIsRefused() throws {
-        let directory = try SQLiteFixtures.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("Press.sqlite")
+    @Test(arguments: MigrationStore.kinds) func aToManyBecomingAToOneIsRefused(_ kind: StoreKind) throws {
+        let store = try MigrationStore(kind, name: "Press")
+        defer { withExtendedLifetime(store) {} }
+        let url = store.url
         try InferredMigrationTests.open(url, Self.version2).persistentStoreCoordinator.removePersistentStore()
         let backwards = Self.version1.replacingOccurrences(of: #""version": 1"#, with: #""version": 3"#)
             .replacingOccurrences(
@@ -91,10 +91,10 @@ import Testing
 extension RelationshipShapeMigrationTests {
     /// A to-many becoming ordered starts in key order, and keeps the order it is given; becoming
     /// unordered again keeps every member.
-    @Test func aToManyBecomesOrderedAndUnorderedAgain() throws {
-        let directory = try SQLiteFixtures.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("Press.sqlite")
+    @Test(arguments: MigrationStore.kinds) func aToManyBecomesOrderedAndUnorderedAgain(_ kind: StoreKind) throws {
+        let store = try MigrationStore(kind, name: "Press")
+        defer { withExtendedLifetime(store) {} }
+        let url = store.url
         let ordered = Self.version1.replacingOccurrences(of: #""version": 1"#, with: #""version": 2"#)
             .replacingOccurrences(
                 of: #""toMany": true, "inverse": "author""#, with: #""toMany": true, "ordered": true, "inverse": "author""#)

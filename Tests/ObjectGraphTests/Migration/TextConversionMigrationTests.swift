@@ -12,10 +12,10 @@ import Testing
     static let version2 =
         #"{ "name": "Lab", "version": 2, "entities": [ { "name": "Reading", "attributes": [ { "name": "value", "type": "string" }, { "name": "ratio", "type": "string", "optional": true }, { "name": "at", "type": "string" }, { "name": "count", "type": "string" }, { "name": "valid", "type": "string" }, { "name": "extra", "type": "string", "optional": true } ] } ] }"#
 
-    @Test func realsDatesAndIntegersBecomeStringsAsSwiftWritesThem() throws {
-        let directory = try SQLiteFixtures.makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("Lab.sqlite")
+    @Test(arguments: MigrationStore.kinds) func realsDatesAndIntegersBecomeStringsAsSwiftWritesThem(_ kind: StoreKind) throws {
+        let store = try MigrationStore(kind, name: "Lab")
+        defer { withExtendedLifetime(store) {} }
+        let url = store.url
         let moment = Date(timeIntervalSinceReferenceDate: 750_000_000.25)
         do {
             let container = try InferredMigrationTests.open(url, Self.version1)

@@ -1,18 +1,18 @@
-/// The migration of a SQLite store file from the model that wrote it to the current one: one
-/// `SQLiteMigration` step per model version in between (the current model's
-/// `previousVersions` newer than the store's), all run in one transaction.
-struct SQLiteMigrationPath: CustomStringConvertible {
-    let steps: [SQLiteMigration]
+/// The migration of a store from the model that wrote it to the current one: one
+/// `StoreMigration` step per model version in between (the current model's
+/// `previousVersions` newer than the store's), all run in the caller's one transaction.
+package struct StoreMigrationPath: CustomStringConvertible {
+    let steps: [StoreMigration]
     /// The stage of each step, if one was given for its pair of versions.
     let stages: [MigrationStage?]
     /// "from model 'Name' version 1 to 'Name' version 3", for messages.
-    let versions: String
+    package let versions: String
 
-    /// The path from `stored` (the model that wrote the store on `connection`) to `model`;
+    /// The path from `stored` (the model that wrote the store in `target`) to `model`;
     /// throws `.modelMismatch` listing every change of every step that cannot be inferred.
-    init(
+    package init(
         from stored: ManagedObjectModel, to model: ManagedObjectModel, stages given: [MigrationStage] = [],
-        mappings explicit: [MappingModel] = [], on connection: SQLiteConnection
+        mappings explicit: [MappingModel] = [], in target: any MigrationTarget
     ) throws {
         versions = "from model '\(stored.name)' version \(stored.version) to '\(model.name)' version \(model.version)"
         let between = model.previousVersions.filter { $0.name == model.name && $0.version > stored.version && $0.version < model.version }
@@ -41,53 +41,64 @@ struct SQLiteMigrationPath: CustomStringConvertible {
         guard issues.isEmpty else {
             var error = ObjectGraphError(
                 .modelMismatch,
-                "Cannot migrate the store at \(connection.path) \(versions): \(issues.count) \(issues.count == 1 ? "change cannot" : "changes cannot") be inferred:\n"
+                "Cannot migrate the store at \(target.location) \(versions): \(issues.count) \(issues.count == 1 ? "change cannot" : "changes cannot") be inferred:\n"
                     + issues.map { "  \($0)" }.joined(separator: "\n"))
             error.issues = issues
             throw error
         }
-        var existingIndexes = try SQLiteMigration.existingIndexes(on: connection)
-        var steps: [SQLiteMigration] = []
+        var existingIndexes = try target.existingIndexes()
+        var steps: [StoreMigration] = []
         for mapping in mappings {
-            steps.append(SQLiteMigration(mapping, existingIndexes: existingIndexes))
-            existingIndexes = StoreSchema.indexNames(for: mapping.destination)
+            steps.append(StoreMigration(mapping, target: target, existingIndexes: existingIndexes))
+            existingIndexes = StoreSchema.indexStatements(in: target.schemaStatements(for: mapping.destination)).map(\.name)
         }
         self.steps = steps
     }
 
-    /// Runs every step in one transaction: on any failure nothing is changed. `progress` hears
-    /// of the rows copied after each table.
-    func run(on connection: SQLiteConnection, progress: (@Sendable (MigrationProgress) -> Void)? = nil) throws {
-        try connection.transaction {
-            // Each step copies the store's rows once: the total is known before the first.
-            let total = try progress == nil ? 0 : rowCount(on: connection) * steps.count
-            var completed = 0
-            for (step, stage) in zip(steps, stages) {
-                let label = "version \(step.mapping.source.version) → \(step.mapping.destination.version)"
-                try step.run(on: connection, stage: stage) { rows, what in
-                    completed += rows
-                    progress?(MigrationProgress(completedRows: min(completed, total), totalRows: total, step: "\(label): \(what)"))
-                }
+    /// Runs every step in `target`, inside the transaction the caller opened (so on any
+    /// failure nothing is changed). `progress` hears of the rows copied after each table.
+    package func run(in target: any MigrationTarget, progress: (@Sendable (MigrationProgress) -> Void)? = nil) throws {
+        // Each step copies the store's rows once: the total is known before the first.
+        let total = try progress == nil ? 0 : rowCount(in: target) * steps.count
+        var completed = 0
+        for (step, stage) in zip(steps, stages) {
+            let label = "version \(step.mapping.source.version) → \(step.mapping.destination.version)"
+            try step.run(in: target, stage: stage) { rows, what in
+                completed += rows
+                progress?(MigrationProgress(completedRows: min(completed, total), totalRows: total, step: "\(label): \(what)"))
             }
-            progress?(MigrationProgress(completedRows: total, totalRows: total, step: "done"))
         }
+        progress?(MigrationProgress(completedRows: total, totalRows: total, step: "done"))
+    }
+
+    /// `error`, which stopped the migration of the store at `location`, as the error opening the
+    /// store throws: it names the store and the versions and says nothing changed. A stage's own
+    /// error keeps its kind when it is ours; any other is what the stage threw.
+    package func failure(_ error: any Error, location: String) -> ObjectGraphError {
+        let failure = error as? ObjectGraphError
+        var explained = ObjectGraphError(
+            failure?.kind ?? .invalidOperation,
+            "Cannot migrate the store at \(location) \(versions): \(failure?.message ?? "a migration stage threw \(error)"); the store is unchanged",
+            entityName: failure?.entityName, key: failure?.key)
+        explained.sqliteCode = failure?.sqliteCode
+        explained.sql = failure?.sql
+        return explained
     }
 
     /// The rows of the tables the first step copies (entities' and join tables').
-    private func rowCount(on connection: SQLiteConnection) throws -> Int {
+    private func rowCount(in target: any MigrationTarget) throws -> Int {
         guard let source = steps.first?.mapping.source else { return 0 }
         let tables =
             source.entities.filter { source.root(of: $0) === $0 }.map(\.name) + RelationshipLayout(model: source).joinTables.map(\.name)
         var total = 0
         for table in tables {
-            let statement = try connection.prepare("SELECT count(*) FROM \(quoteIdentifier(table))")
-            if try statement.step() { total += Int(statement.int64(at: 0)) }
+            total += try Int(target.integers("SELECT count(*) FROM \(quoteIdentifier(table))").first ?? 0)
         }
         return total
     }
 
     /// Each step's statements, under a line naming its versions.
-    var description: String {
+    package var description: String {
         zip(steps, stages).map { step, stage in
             "-- version \(step.mapping.source.version) → \(step.mapping.destination.version)\n\(step.description(stage: stage))"
         }.joined(separator: "\n")

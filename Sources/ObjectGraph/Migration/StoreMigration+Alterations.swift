@@ -1,12 +1,13 @@
-/// A migration step SQLite can make without rebuilding a table: new tables, new nullable columns
-/// (`ALTER TABLE … ADD COLUMN`, which rewrites no row), indexes added and dropped, and tables of
-/// removed entities dropped. A store of ten million rows gains an optional attribute at once.
-extension SQLiteMigration {
+/// A migration step the database can make without rebuilding a table: new tables, new nullable
+/// columns (`ALTER TABLE … ADD COLUMN`, which rewrites no row in SQLite or PostgreSQL), indexes
+/// added and dropped, and tables of removed entities dropped. A store of ten million rows gains
+/// an optional attribute at once.
+extension StoreMigration {
     /// The statements of the step when every change is one of those, or `nil` when a table must be
     /// rebuilt: a rename, a type change SQLite's storage does not already hold, a column that
     /// becomes required or is removed, a value existing rows must be given (a default, a
     /// stage's or a mapping's), a hierarchy or join table that changes, rows that move.
-    static func alterations(_ mapping: ModelMapping) -> [Step]? {
+    static func alterations(_ mapping: ModelMapping, target: any MigrationTarget) -> [Step]? {
         let source = mapping.source, destination = mapping.destination
         guard !mapping.isCompletedByStage else { return nil }
         // Entities keep their names; a removed one takes its whole table (and no other) with it.
@@ -19,34 +20,39 @@ extension SQLiteMigration {
         let oldRelationships = RelationshipLayout(model: source), newRelationships = RelationshipLayout(model: destination)
         var steps: [Step] = []
         for root in destination.entities where destination.root(of: root) === root {
-            let newLayout = TableLayout(root: root, model: destination, relationshipLayout: newRelationships)
+            let newLayout = target.layout(root: root, model: destination, relationships: newRelationships)
             guard let oldRoot = source.entity(named: root.name) else {
                 // A new table, for a hierarchy of new entities only.
                 guard destination.kinds(of: root).allSatisfy({ mapping.sourceEntities[$0.index] == nil }) else { return nil }
                 continue
             }
             guard source.root(of: oldRoot) === oldRoot else { return nil }
-            let oldLayout = TableLayout(root: oldRoot, model: source, relationshipLayout: oldRelationships)
+            let oldLayout = target.layout(root: oldRoot, model: source, relationships: oldRelationships)
             guard oldLayout.hasEntityColumn == newLayout.hasEntityColumn,
                 Set(source.kinds(of: oldRoot).map(\.name)).isSubset(of: Set(destination.kinds(of: root).map(\.name)))
             else { return nil }
             let newColumns = Dictionary(newLayout.columns.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             // Every old column stays as it is; every new one can be empty in every existing row.
             for column in oldLayout.columns {
-                guard let kept = newColumns[column.name], kept.type == column.type, kept.isRequired == column.isRequired else { return nil }
+                guard let kept = newColumns[column.name], target.columnType(kept) == target.columnType(column),
+                    kept.isRequired == column.isRequired
+                else { return nil }
             }
             let oldNames = Set(oldLayout.columns.map(\.name))
             for column in newLayout.columns where !oldNames.contains(column.name) {
                 guard !column.isRequired, isEmptyForExistingRows(column.name, in: root, mapping) else { return nil }
                 steps.append(
-                    Step(sql: "ALTER TABLE \(quoteIdentifier(root.name)) ADD COLUMN \(quoteIdentifier(column.name)) \(column.type)"))
+                    Step(
+                        sql:
+                            "ALTER TABLE \(quoteIdentifier(root.name)) ADD COLUMN \(quoteIdentifier(column.name)) \(target.columnType(column))"
+                    ))
             }
             // Values keep their meaning: the same attribute under the same name, stored alike.
             for entity in destination.kinds(of: root) {
                 guard let old = mapping.sourceEntities[entity.index] else { continue }
                 for attribute in entity.attributes where !attribute.isTransient {
                     guard let before = mapping.sourceAttribute(of: attribute, in: entity) else { continue }
-                    guard before.name == attribute.name, SQLiteValueConversion(from: before.type, to: attribute.type) == .asStored,
+                    guard before.name == attribute.name, MigrationValueConversion(from: before.type, to: attribute.type) == .asStored,
                         attribute.isOptional || !before.isOptional
                     else { return nil }
                 }
@@ -69,7 +75,7 @@ extension SQLiteMigration {
         }
         // Indexes whose definition changed or went away are dropped first, so a name can be
         // taken again; tables of removed entities and relationships go; new tables and indexes come.
-        let oldIndexes = StoreSchema.indexStatements(for: source), newIndexes = StoreSchema.indexStatements(for: destination)
+        let oldIndexes = target.indexStatements(for: source), newIndexes = target.indexStatements(for: destination)
         let dropped = oldIndexes.keys.sorted().filter { newIndexes[$0] != oldIndexes[$0] }
         steps = dropped.map { Step(sql: "DROP INDEX \(quoteIdentifier($0))") } + steps
         let newJoinNames = Set(newRelationships.joinTables.map(\.name))
@@ -81,15 +87,12 @@ extension SQLiteMigration {
         }
         let oldTables = Set(source.entities.map(\.name) + oldRelationships.joinTables.map(\.name))
         for root in destination.entities where destination.root(of: root) === root && !oldTables.contains(root.name) {
-            steps.append(
-                Step(sql: StoreSchema.createTable(TableLayout(root: root, model: destination, relationshipLayout: newRelationships)))
-            )
+            steps.append(Step(sql: target.createTable(target.layout(root: root, model: destination, relationships: newRelationships))))
         }
         for table in newRelationships.joinTables where !oldTables.contains(table.name) {
-            var names = StoreSchema.IndexNames()
-            steps.append(Step(sql: StoreSchema.joinTable(table, names: &names)[0]))
+            steps.append(Step(sql: target.createJoinTable(table)))
         }
-        steps += StoreSchema.statements(for: destination, includingOwnTables: false).compactMap { statement in
+        steps += target.schemaStatements(for: destination).compactMap { statement in
             StoreSchema.indexStatements(in: [statement]).first.flatMap { name, _ in
                 oldIndexes[name] == statement ? nil : Step(sql: statement)
             }

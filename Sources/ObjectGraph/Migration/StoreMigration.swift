@@ -1,15 +1,15 @@
 import Foundation
 
-/// One step of the migration of a SQLite store file, from one model version to the next,
-/// inferred from a `ModelMapping`: every table is rebuilt in the newer model's layout and its
-/// rows copied across with their keys (so object IDs, URIs and relationships survive). The
-/// steps of a migration run in one transaction (`SQLiteMigrationPath`), so a failure leaves the
-/// file exactly as it was.
+/// One step of the migration of a store (a SQLite file or a PostgreSQL database, see
+/// `MigrationTarget`), from one model version to the next, inferred from a `ModelMapping`: every
+/// table is rebuilt in the newer model's layout and its rows copied across with their keys (so
+/// object IDs, URIs and relationships survive). The steps of a migration run in one transaction
+/// (`StoreMigrationPath`), so a failure leaves the store exactly as it was.
 ///
 /// The steps: drop the old indexes, move the old tables aside, create the new tables (join
 /// tables too), copy each entity's rows and each join table's pairs, build the new indexes, drop
 /// the old tables, carry the key counters over, and record the new model in the metadata.
-struct SQLiteMigration: CustomStringConvertible {
+struct StoreMigration: CustomStringConvertible {
     /// One statement of the migration with its bound values.
     struct Step {
         let sql: String
@@ -27,11 +27,11 @@ struct SQLiteMigration: CustomStringConvertible {
     /// Prefix of an old table while the new one of the same name is filled.
     static let oldTablePrefix = "_og_old_"
 
-    /// The step from `mapping`'s source to its destination, on a file whose indexes are
+    /// The step from `mapping`'s source to its destination, in `target`, whose indexes are
     /// `existingIndexes`.
-    init(_ mapping: ModelMapping, existingIndexes: [String]) {
+    init(_ mapping: ModelMapping, target: any MigrationTarget, existingIndexes: [String]) {
         self.mapping = mapping
-        if let alterations = Self.alterations(mapping) {
+        if let alterations = Self.alterations(mapping, target: target) {
             // Entities keep their names here, so their key counters stand as they are.
             steps = alterations + Self.recordModel(mapping.destination)
             completionPoint = 0
@@ -46,17 +46,16 @@ struct SQLiteMigration: CustomStringConvertible {
         // Tables first, indexes after the copies: an index built over a filled table is sorted
         // once, where one filled row by row costs a B-tree insertion per row (3× the whole
         // migration at a million rows).
-        let schema = StoreSchema.statements(for: destination, includingOwnTables: false)
+        let schema = target.schemaStatements(for: destination)
         let isIndex = { (statement: String) in statement.hasPrefix("CREATE INDEX ") || statement.hasPrefix("CREATE UNIQUE INDEX ") }
         steps += schema.filter { !isIndex($0) }.map { Step(sql: $0) }
         for entity in destination.entities {
             guard let sourceEntity = mapping.sourceEntities[entity.index] else { continue }
             steps.append(
                 Self.copyRows(
-                    of: entity, from: sourceEntity, mapping,
-                    newLayout: TableLayout(
-                        root: destination.root(of: entity), model: destination, relationshipLayout: newRelationships),
-                    oldLayout: TableLayout(root: source.root(of: sourceEntity), model: source, relationshipLayout: oldRelationships)))
+                    of: entity, from: sourceEntity, mapping, target: target,
+                    newLayout: target.layout(root: destination.root(of: entity), model: destination, relationships: newRelationships),
+                    oldLayout: target.layout(root: source.root(of: sourceEntity), model: source, relationships: oldRelationships)))
         }
         steps += Self.copyJoinTables(mapping, old: oldRelationships, new: newRelationships)
         completionPoint = steps.count
@@ -69,28 +68,21 @@ struct SQLiteMigration: CustomStringConvertible {
 
     /// Runs every statement, in the transaction the caller opened, with `stage`'s code before
     /// anything is copied and after the rows are copied (while the old tables are still there).
-    func run(on connection: SQLiteConnection, stage: MigrationStage?, copied: (_ rows: Int, _ what: String) -> Void) throws {
+    func run(in target: any MigrationTarget, stage: MigrationStage?, copied: (_ rows: Int, _ what: String) -> Void) throws {
         if let prepare = stage?.prepare {
-            try prepare(
-                MigrationStageContext(model: mapping.source, otherModel: mapping.destination, connection: connection, sourceEntities: []))
+            try prepare(MigrationStageContext(model: mapping.source, otherModel: mapping.destination, target: target, sourceEntities: []))
         }
         for step in steps[..<completionPoint] {
-            try execute(step, on: connection)
-            if let what = step.copies { copied(connection.changes, what) }
+            let changed = try target.run(step.sql, step.bindings)
+            if let what = step.copies { copied(changed, what) }
         }
         if let complete = stage?.complete {
             let context = MigrationStageContext(
-                model: mapping.destination, otherModel: mapping.source, connection: connection, sourceEntities: mapping.sourceEntities)
+                model: mapping.destination, otherModel: mapping.source, target: target, sourceEntities: mapping.sourceEntities)
             try complete(context)
             try checkEveryValueGiven(by: context, stage: stage!)
         }
-        for step in steps[completionPoint...] { try execute(step, on: connection) }
-    }
-
-    private func execute(_ step: Step, on connection: SQLiteConnection) throws {
-        let statement = try connection.prepare(step.sql, activity: "Cannot prepare a migration step")
-        try statement.bind(step.bindings)
-        try statement.execute()
+        for step in steps[completionPoint...] { try target.run(step.sql, step.bindings) }
     }
 
     /// Throws unless the stage gave every object a value for each new required attribute left to it.
@@ -120,20 +112,10 @@ struct SQLiteMigration: CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// The indexes the store created (SQLite's own automatic indexes have no SQL).
-    static func existingIndexes(on connection: SQLiteConnection) throws -> [String] {
-        let statement = try connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
-        var names: [String] = []
-        while try statement.step() {
-            if let name = statement.text(at: 0) { names.append(name) }
-        }
-        return names
-    }
-
     /// `INSERT INTO <new table> (…) SELECT … FROM <old table>` for the rows of `entity` (only its
     /// own rows, not its sub-entities', which are copied for themselves).
     private static func copyRows(
-        of entity: EntityDescription, from sourceEntity: EntityDescription, _ mapping: ModelMapping,
+        of entity: EntityDescription, from sourceEntity: EntityDescription, _ mapping: ModelMapping, target: any MigrationTarget,
         newLayout: TableLayout, oldLayout: TableLayout
     ) -> Step {
         let newColumns = Set(newLayout.columns.map(\.name)), oldColumns = Set(oldLayout.columns.map(\.name))
@@ -146,11 +128,11 @@ struct SQLiteMigration: CustomStringConvertible {
             values.append("'\(entity.name)'")
         }
         for attribute in entity.attributes where !attribute.isTransient && !attribute.isPrimaryKey {
-            targets.append(attribute.name)
+            targets.append(newLayout.column(of: attribute))
             // A new attribute starts at its default, as in Core Data; one that becomes required
             // takes its default where it had no value.
             guard let old = mapping.sourceAttribute(of: attribute, in: entity),
-                let conversion = SQLiteValueConversion(from: old.type, to: attribute.type)
+                let conversion = MigrationValueConversion(from: old.type, to: attribute.type)
             else {
                 if !attribute.defaultValue.isNull {
                     values.append("?")
@@ -158,11 +140,11 @@ struct SQLiteMigration: CustomStringConvertible {
                 } else {
                     // A required column left to a migration stage holds a stand-in until the
                     // stage sets it (the stage must set every object's; see `MigrationStage`).
-                    values.append(requiredColumns.contains(attribute.name) ? Self.standIn(for: attribute.type) : "NULL")
+                    values.append(requiredColumns.contains(newLayout.column(of: attribute)) ? target.standIn(for: attribute.type) : "NULL")
                 }
                 continue
             }
-            let value = conversion.sql(quoteIdentifier(old.columnName))
+            let value = target.convert(quoteIdentifier(oldLayout.column(of: old)), conversion)
             if old.isOptional, !attribute.isOptional, !attribute.defaultValue.isNull {
                 values.append("coalesce(\(value), ?)")
                 bindings.append(attribute.defaultValue)
@@ -189,16 +171,6 @@ struct SQLiteMigration: CustomStringConvertible {
             sql:
                 "INSERT INTO \(quoteIdentifier(newLayout.root.name)) (\(targets.map(quoteIdentifier).joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) FROM \(quoteIdentifier(oldTablePrefix + oldLayout.root.name))\(filter)",
             bindings: bindings, copies: entity.name)
-    }
-
-    /// A value of `type`'s storage class that NOT NULL accepts.
-    private static func standIn(for type: AttributeType) -> String {
-        switch type.sqliteColumnType {
-        case "INTEGER": "0"
-        case "REAL": "0.0"
-        case "BLOB": "X''"
-        default: "''"
-        }
     }
 
     /// The new `_<relationship>_entity` value: the destination's entity in the newer model's
@@ -299,9 +271,11 @@ struct SQLiteMigration: CustomStringConvertible {
     /// the highest counter of the entities its table's rows came from, so no key is handed out
     /// twice (deleted keys included). Done in SQL, so later steps see the earlier ones' counters.
     private static func carryKeyCounters(_ mapping: ModelMapping) -> [Step] {
-        let table = quoteIdentifier(StoreSchema.primaryKeysTable), saved = "temp.\(quoteIdentifier("_og_old_keys"))"
+        // A temporary table is found before a table of the store's by its name alone, in SQLite
+        // and PostgreSQL alike.
+        let table = quoteIdentifier(StoreSchema.primaryKeysTable), saved = quoteIdentifier("_og_old_keys")
         var steps = [
-            Step(sql: "CREATE TEMP TABLE \(quoteIdentifier("_og_old_keys")) AS SELECT \"entity\", \"max_key\" FROM \(table)"),
+            Step(sql: "CREATE TEMP TABLE \(saved) AS SELECT \"entity\", \"max_key\" FROM \(table)"),
             Step(sql: "DELETE FROM \(table)")
         ]
         let destination = mapping.destination
