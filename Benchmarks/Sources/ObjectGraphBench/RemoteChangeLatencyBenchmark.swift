@@ -30,7 +30,7 @@ enum RemoteChangeLatencyBenchmark {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-latency-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        print("Remote change latency: \(saves) saves by another process, one every \(pause), commit to merged context")
+        print("Remote change latency: \(saves) saves by another process, one every \(Int(pause * 1000)) ms, commit to merged context")
         for interval in [0.1, 0.01] {
             let store = directory.appendingPathComponent("store-\(interval).sqlite")
             try measure("SQLite, polled every \(interval) s", store.path, PersistentStoreDescription(url: store), interval, saves, model)
