@@ -76,7 +76,7 @@ let package = Package(
         // A second process for the tests of several processes writing one store file; see its main.swift.
         .executableTarget(
             name: "ObjectGraphTestWriter",
-            dependencies: ["ObjectGraph", "CSQLite"],
+            dependencies: ["ObjectGraph", "ObjectGraphPostgres", "CSQLite"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -25,6 +25,7 @@ let package = Package(
             dependencies: [
                 "BenchSQLite",
                 .product(name: "ObjectGraph", package: "ObjectGraph"),
+                .product(name: "ObjectGraphPostgres", package: "ObjectGraph"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: [

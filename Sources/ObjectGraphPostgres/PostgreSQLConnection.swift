@@ -14,7 +14,8 @@ final class PostgreSQLConnection {
     }
 
     let location: PostgreSQLLocation
-    private let connection: PostgresConnection
+    /// postgres-nio's connection (also for LISTEN: see `PostgreSQLChangeListener`).
+    let connection: PostgresConnection
     private let logger: Logger
 
     /// Connects; a refused connection, a failed login or a missing database is a

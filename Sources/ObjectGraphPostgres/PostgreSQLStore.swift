@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import ObjectGraph
-import Synchronization
 
 /// A store in a PostgreSQL database: the SQLite store's tables in PostgreSQL's types (see
 /// `PostgreSQLSchema`), written in one transaction per save with row versions checked
@@ -11,7 +10,8 @@ import Synchronization
 /// One connection, owned by the store's serial queue: every `PersistentStore` method runs there
 /// with `queue.sync` and waits there for the server, so callers on any thread see each call
 /// complete and no event-loop thread ever waits. Reads therefore wait for a save in progress
-/// (a pool of reading connections can come later without changing the seam).
+/// (a pool of reading connections can come later without changing the seam). A store that
+/// `mergesRemoteChanges` has a second connection, which listens (`PostgreSQLChangeListener`).
 final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     // Why @unchecked Sendable is sound: every stored property but `state` is an immutable `let`
     // of a Sendable type or an atomic. `state` (the connection and the tables, not thread-safe)
@@ -23,8 +23,10 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     let storeDescription: PersistentStoreDescription
     private let queue: DispatchQueue
     private let state: PostgreSQLStoreState
+    private let location: PostgreSQLLocation
+    private let ownCommits: PostgreSQLOwnCommits
     /// See `dataGeneration()`.
-    private let generation = Atomic<UInt64>(0)
+    private let generation = PostgreSQLDataGeneration()
 
     /// Connects to the database `description.url` names and opens the store there, creating its
     /// tables in an empty database. Throws `.storeUnavailable` (no server, refused login, no such
@@ -37,10 +39,6 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
             throw ObjectGraphError(.storeUnavailable, "A PostgreSQL store needs a postgres:// URL; the store description has none")
         }
         let location = try PostgreSQLLocation(url)
-        if description.recordsPersistentHistory {
-            throw ObjectGraphError(
-                .invalidOperation, "The PostgreSQL store at \(location) cannot record persistent history yet (recordsPersistentHistory)")
-        }
         if description.isReadOnly {
             throw ObjectGraphError(
                 .invalidOperation,
@@ -49,6 +47,8 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
         let queue = DispatchQueue(label: "ObjectGraph.PostgreSQLStore.\(location.database)")
         self.state = try queue.sync { try PostgreSQLStoreState.open(location, model: model, description: description) }
         self.queue = queue
+        self.location = location
+        self.ownCommits = state.ownCommits
         self.model = model
         self.storeDescription = description
         self.identifier = state.metadata.storeIdentifier
@@ -119,30 +119,45 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     }
 
     func fetchHistory(_ request: PersistentHistoryChangeRequest) throws -> [PersistentHistoryTransaction] {
-        throw notYet("persistent history")
+        try request.checkToken(storeIdentifier: identifier)
+        let stored = try withHistory("read") { try $0.storedHistory(after: request) }
+        return request.results(stored, storeIdentifier: identifier, model: model, idSpaces: idSpaces)
     }
 
     func deleteHistory(_ request: PersistentHistoryChangeRequest) throws -> Int {
-        throw notYet("persistent history")
+        try request.checkToken(storeIdentifier: identifier)
+        return try withHistory("delete") { try $0.deleteHistory(request) }
     }
 
     func currentHistoryToken() throws -> PersistentHistoryToken? {
-        throw notYet("persistent history")
+        try withHistory("read") { try $0.lastHistoryTransaction() }.map {
+            PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: $0)
+        }
     }
 
     func close() {
         queue.sync { state.close() }
     }
 
-    /// Other processes write the same database and nothing tells this one yet (LISTEN/NOTIFY
-    /// will), so the generation changes at every call: the coordinator's row cache never keeps
-    /// a row past the read that brought it.
+    /// See `PostgreSQLDataGeneration`: while the store listens for others' commits, a number
+    /// that moves when one is announced (and at least every `remoteChangePollInterval`);
+    /// otherwise one that moves at every call.
     func dataGeneration() -> UInt64 {
-        generation.add(1, ordering: .relaxed).newValue
+        generation.current()
     }
 
     private func notYet(_ feature: String) -> ObjectGraphError {
         ObjectGraphError(.invalidOperation, "The PostgreSQL store does not support \(feature) yet")
+    }
+
+    /// Runs `body` with the state on the store's queue, a statement's failure reported as a
+    /// failure to `doing` ("read", "delete") the store's history.
+    private func withHistory<T>(_ doing: String, _ body: (PostgreSQLStoreState) throws -> T) throws -> T {
+        do {
+            return try withState(body)
+        } catch let failure as PostgreSQLFailure {
+            throw failure.error("Cannot \(doing) the persistent history of the PostgreSQL store at \(location)")
+        }
     }
 
     /// Runs `body` with the state on the store's queue; throws once the store is closed.
@@ -153,5 +168,20 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
             }
             return try body(state)
         }
+    }
+}
+
+extension PostgreSQLStore: RemoteChangeSource {
+    func takeOwnHistoryTransactions(through number: Int64) throws -> Set<Int64> {
+        ownCommits.take(through: number)
+    }
+
+    /// Opens a second connection that LISTENs on the store's notification channel (see
+    /// `PostgreSQLChangeListener`); while it listens, the store's data generation is trusted.
+    func watchRemoteCommits(interval: TimeInterval, wake: @escaping @Sendable () -> Void) throws -> any RemoteCommitWatch {
+        let channel = try withState { $0.notificationChannel }
+        ownCommits.startKeeping()
+        return try PostgreSQLChangeListener(
+            location: location, channel: channel, interval: interval, generation: generation, ownCommits: ownCommits, wake: wake)
     }
 }

@@ -13,9 +13,20 @@ extension PostgreSQLStoreState {
 
     /// Runs `work` in one transaction; `work` applies save requests with the function it is
     /// given (batch operations read rows in between).
+    /// With history recorded, the transaction's history is its last write.
     func save(_ work: (_ apply: (SaveRequest) throws -> [Int64]) throws -> [Int64]) throws -> [Int64] {
+        var historyNumber: Int64?
         do {
-            return try connection.transaction { try work { try applyInTransaction($0) } }
+            let assigned = try connection.transaction {
+                pendingHistory = recordsHistory ? PendingHistory() : nil
+                defer { pendingHistory = nil }
+                let assigned = try work { try applyInTransaction($0) }
+                if let pendingHistory, !pendingHistory.records.isEmpty { historyNumber = try writeHistory(pendingHistory) }
+                return assigned
+            }
+            // Only once committed: a number rolled back is given to the next transaction, maybe another store's.
+            if let historyNumber { ownCommits.insert(historyNumber) }
+            return assigned
         } catch let failure as PostgreSQLFailure {
             throw failure.error("Cannot save to the PostgreSQL store at \(connection.location)")
         }
@@ -24,6 +35,10 @@ extension PostgreSQLStoreState {
     private func applyInTransaction(_ request: SaveRequest) throws -> [Int64] {
         let (rowKeys, assigned) = try primaryKeys(for: request.inserts)
         let keys = SaveKeys(idSpaces: idSpaces, inserts: request.inserts, rowKeys: rowKeys)
+        if var history = pendingHistory {
+            try history.recordDeletions(of: request, tombstone: tombstone(of:key:_:))
+            pendingHistory = history
+        }
         var conflicts = try deleteRows(request)
         for update in request.updates {
             if let conflict = try apply(update, keys: keys) { conflicts.rows.append(conflict) }
@@ -32,6 +47,7 @@ extension PostgreSQLStoreState {
         if !conflicts.rows.isEmpty { throw conflicts }
         try insertRows(request.inserts, rowKeys: rowKeys, keys: keys)
         try applyRelationshipChanges(request.relationshipChanges, keys: keys)
+        if pendingHistory != nil { pendingHistory?.records += request.writeRecords(rowKeys: rowKeys) }
         return assigned
     }
 

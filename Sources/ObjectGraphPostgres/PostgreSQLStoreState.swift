@@ -17,12 +17,22 @@ final class PostgreSQLStoreState {
     /// result columns map to value-row slots, the columns writes set), by entity index.
     let tables: [StoreTable]
     let dialect: PostgreSQLDialect
+    /// Whether saves record persistent history (the description's `recordsPersistentHistory`).
+    let recordsHistory: Bool
+    /// The history of the transaction in progress, when history is recorded.
+    var pendingHistory: PendingHistory?
+    /// The history transactions this store committed (see `PostgreSQLOwnCommits`).
+    let ownCommits = PostgreSQLOwnCommits()
+    /// Whether the history tables were found (see `requireHistoryTables`).
+    var hasHistoryTables = false
     private(set) var isClosed = false
 
-    private init(connection: PostgreSQLConnection, metadata: StoreMetadataRecord, model: ManagedObjectModel) {
+    private init(connection: PostgreSQLConnection, metadata: StoreMetadataRecord, model: ManagedObjectModel, recordsHistory: Bool) {
         self.connection = connection
         self.metadata = metadata
         self.model = model
+        self.recordsHistory = recordsHistory
+        hasHistoryTables = recordsHistory
         let idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: metadata.storeIdentifier)
         self.idSpaces = idSpaces
         let relationshipLayout = RelationshipLayout(model: model)
@@ -43,10 +53,12 @@ final class PostgreSQLStoreState {
     /// without one, checks the metadata of one with a store, and migrates a store an earlier
     /// model version wrote when `description` allows it. Stores opening at once (other
     /// processes) take turns through an advisory lock, so only one creates or migrates the
-    /// schema and the others wait for it, then open what it made.
+    /// schema and the others wait for it, then open what it made. When the description records
+    /// persistent history, the history tables are made too if they are not there yet.
     static func open(
         _ location: PostgreSQLLocation, model: ManagedObjectModel, description: PersistentStoreDescription
     ) throws -> PostgreSQLStoreState {
+        let recordsHistory = description.recordsPersistentHistory
         let connection = try PostgreSQLConnection(location)
         do {
             let metadata = try connection.transaction {
@@ -54,26 +66,29 @@ final class PostgreSQLStoreState {
                 let existing = try connection.execute(
                     "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()")
                 let names = try Set(existing.rows.map { try $0.makeRandomAccess()[0].decode(String.self) })
-                guard names.contains(StoreSchema.metadataTable) else {
+                var metadata: StoreMetadataRecord
+                if names.contains(StoreSchema.metadataTable) {
+                    metadata = try readMetadata(on: connection)
+                    if metadata.needsMigration(to: model), description.shouldMigrateStoreAutomatically,
+                        description.shouldInferMappingModelAutomatically
+                    {
+                        try migrate(on: connection, from: metadata, to: model, description: description)
+                        metadata = try readMetadata(on: connection)
+                    }
+                    try metadata.checkCompatible(with: model, path: location.description)
+                } else {
                     guard names.isEmpty else {
                         throw ObjectGraphError(
                             .storeUnavailable,
                             "The database at \(location) holds tables but no ObjectGraph store (no \(StoreSchema.metadataTable) table); use an empty database"
                         )
                     }
-                    return try create(model, identifier: description.identifierOfNewStore, on: connection)
+                    metadata = try create(model, identifier: description.identifierOfNewStore, on: connection)
                 }
-                var metadata = try readMetadata(on: connection)
-                if metadata.needsMigration(to: model), description.shouldMigrateStoreAutomatically,
-                    description.shouldInferMappingModelAutomatically
-                {
-                    try migrate(on: connection, from: metadata, to: model, description: description)
-                    metadata = try readMetadata(on: connection)
-                }
-                try metadata.checkCompatible(with: model, path: location.description)
+                if recordsHistory { try createHistoryTables(on: connection) }
                 return metadata
             }
-            return PostgreSQLStoreState(connection: connection, metadata: metadata, model: model)
+            return PostgreSQLStoreState(connection: connection, metadata: metadata, model: model, recordsHistory: recordsHistory)
         } catch let failure as PostgreSQLFailure {
             connection.close()
             throw failure.error("Cannot open the PostgreSQL store at \(location)")

@@ -1,10 +1,11 @@
-// A second process for the tests of several processes sharing one store file (the SQLite
-// store's change detection and busy handling), and for the tests of the concurrency debug switch
-// (which stops the process it catches). Tests cannot fork a Swift process that keeps running
-// ObjectGraph, and re-running the test binary for one helper is fragile, so they run this small
-// program instead. It is not a product and not meant for anything else.
+// A second process for the tests of several processes sharing one store — a SQLite file (change
+// detection, busy handling) or a PostgreSQL database (remote changes, conflicts) — and for the
+// tests of the concurrency debug switch (which stops the process it catches). Tests cannot fork
+// a Swift process that keeps running ObjectGraph, and re-running the test binary for one helper
+// is fragile, so they run this small program instead. It is not a product and not meant for anything else.
 //
 //     ObjectGraphTestWriter <store.sqlite> <model.json> <command>...
+//     ObjectGraphTestWriter <postgres://user:password@host:port/database> <model.json> <command>...
 //     ObjectGraphTestWriter corpus <directory>    writes the corpus of damaged stores (CorruptionCorpus.swift)
 //
 // Commands, run in order, each saved on its own:
@@ -22,6 +23,7 @@
 // OBJECTGRAPH_TEST_WRITER_HISTORY=1 it records persistent history, as author "writer".
 import Foundation
 import ObjectGraph
+import ObjectGraphPostgres
 
 struct UsageError: Error, CustomStringConvertible {
     let description: String
@@ -33,14 +35,19 @@ func run(_ arguments: [String]) throws {
         return try CorruptionCorpus.write(to: URL(fileURLWithPath: arguments[1]))
     }
     guard arguments.count >= 3 else {
-        throw UsageError("usage: ObjectGraphTestWriter <store.sqlite> <model.json> <command>...")
+        throw UsageError("usage: ObjectGraphTestWriter <store.sqlite or postgres:// URL> <model.json> <command>...")
     }
     let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: arguments[1]))
     if let startAt = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_WRITER_START_AT"].flatMap(Double.init) {
         Thread.sleep(until: Date(timeIntervalSince1970: startAt))
     }
     let container = PersistentContainer(name: "TestWriter", managedObjectModel: model)
-    var description = PersistentStoreDescription(url: URL(fileURLWithPath: arguments[0]))
+    var description =
+        if arguments[0].hasPrefix("postgres"), let url = URL(string: arguments[0]) {
+            PersistentStoreDescription(postgresURL: url)
+        } else {
+            PersistentStoreDescription(url: URL(fileURLWithPath: arguments[0]))
+        }
     description.isReadOnly = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_WRITER_READ_ONLY"] == "1"
     description.recordsPersistentHistory = ProcessInfo.processInfo.environment["OBJECTGRAPH_TEST_WRITER_HISTORY"] == "1"
     container.persistentStoreDescriptions = [description]

@@ -31,6 +31,15 @@ enum BenchMain {
                 exit(2)
             }
         }
+        // Issue 20's remote change latency, likewise (see RemoteChangeLatencyBenchmark).
+        if CommandLine.arguments.dropFirst().first?.hasPrefix("--remote-change-latency") == true {
+            do {
+                exit(try RemoteChangeLatencyBenchmark.main(Array(CommandLine.arguments.dropFirst())) ? 0 : 1)
+            } catch {
+                printError("error: \(error)\n")
+                exit(2)
+            }
+        }
         let options: Options
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))

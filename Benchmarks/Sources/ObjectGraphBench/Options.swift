@@ -55,6 +55,10 @@ struct Options {
           --backup-under-load [N] [K] [BACKUP_DIR]
                                           K backups of a store of N Person rows while 4 contexts
                                           save continuously (default: 200000, 5, beside the store)
+          --remote-change-latency [SAVES] [POSTGRES_URL]
+                                          commit-to-merge latency of another process's saves
+                                          (mergesRemoteChanges), p50/p99, on SQLite and, given
+                                          the URL of an empty database, PostgreSQL (default: 200)
         """
 
     /// `Models/` of the main package, found from this source file's location.

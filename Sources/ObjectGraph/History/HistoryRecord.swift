@@ -1,21 +1,45 @@
 /// One object's change as a store writes it into its persistent history.
-struct HistoryRecord: Sendable {
-    let entityIndex: Int
-    let primaryKey: Int64
-    let type: PersistentHistoryChangeType
+package struct HistoryRecord: Sendable {
+    package let entityIndex: Int
+    package let primaryKey: Int64
+    package let type: PersistentHistoryChangeType
     /// The stored properties an update changed.
-    var properties: [String] = []
+    package var properties: [String] = []
     /// A deletion's values of the attributes marked `preservesValueInHistoryOnDeletion`.
-    var tombstone: [(name: String, value: AttributeValue)] = []
+    package var tombstone: [(name: String, value: AttributeValue)] = []
 }
 
 /// The history of one store transaction while it is written: who saved, and what changed. A
 /// store gathers it request by request inside the transaction and writes it before committing,
 /// so history and data never disagree.
-struct PendingHistory: Sendable {
-    var contextName: String?
-    var author: String?
-    var records: [HistoryRecord] = []
+package struct PendingHistory: Sendable {
+    package var contextName: String?
+    package var author: String?
+    package var records: [HistoryRecord] = []
+
+    package init() {}
+
+    /// Takes in `request`'s context and the records of its deletions, before its rows are
+    /// deleted (`tombstone` reads a row's preserved values; see `SaveRequest.deletionRecords`).
+    package mutating func recordDeletions(
+        of request: SaveRequest,
+        tombstone: (EntityDescription, Int64, [AttributeDescription]) throws -> [(name: String, value: AttributeValue)]
+    ) throws {
+        // A batch's requests all carry the same context; the first one's is the transaction's.
+        contextName = contextName ?? request.contextName
+        author = author ?? request.author
+        records += try request.deletionRecords(tombstone: tombstone)
+    }
+
+    /// Throws when the transaction has more changes than its change IDs can number.
+    package func checkSize() throws {
+        guard Int64(records.count) < StoreSchema.changesPerTransaction else {
+            throw ObjectGraphError(
+                .invalidOperation,
+                "A transaction of \(records.count) changes is more than persistent history records in one transaction (\(StoreSchema.changesPerTransaction - 1))"
+            )
+        }
+    }
 }
 
 extension SaveRequest {
@@ -36,7 +60,7 @@ extension SaveRequest {
     /// The records of the request's inserts (`rowKeys[i]` the key of `inserts[i]`), updates (the
     /// stored properties they changed) and to-many changes of objects it neither inserts nor
     /// deletes (as updates of that relationship).
-    func writeRecords(rowKeys: [Int64]) -> [HistoryRecord] {
+    package func writeRecords(rowKeys: [Int64]) -> [HistoryRecord] {
         var records = zip(inserts, rowKeys).map { HistoryRecord(entityIndex: $0.objectID.entity.index, primaryKey: $1, type: .insert) }
         var updateAt: [ManagedObjectID: Int] = [:]
         for update in updates {

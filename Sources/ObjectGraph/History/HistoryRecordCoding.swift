@@ -4,8 +4,8 @@
 ///
 ///     names: count, then each as length + UTF-8
 ///     records: count, then each as entity name, key, change type, property count, property names
-enum HistoryRecordCoding {
-    static func encode(_ records: [HistoryRecord], model: ManagedObjectModel) -> [UInt8] {
+package enum HistoryRecordCoding {
+    package static func encode(_ records: [HistoryRecord], model: ManagedObjectModel) -> [UInt8] {
         var names: [String] = []
         var numbers: [String: Int] = [:]
         func number(of name: String) -> Int {
@@ -35,7 +35,7 @@ enum HistoryRecordCoding {
 
     /// The records of a blob, for the entities `model` still has (others left out), each with its
     /// position in the transaction; nil when the blob is damaged.
-    static func decode(_ blob: [UInt8], model: ManagedObjectModel) -> [(position: Int, record: HistoryRecord)]? {
+    package static func decode(_ blob: [UInt8], model: ManagedObjectModel) -> [(position: Int, record: HistoryRecord)]? {
         var offset = 0
         func next() -> Int? {
             var value = 0

@@ -16,7 +16,7 @@ extension InMemoryStore {
             StoredHistoryTransaction(
                 number: number, timestamp: Date(), contextName: pending.contextName, author: pending.author,
                 changes: pending.records.enumerated().map {
-                    (number * SQLiteStoreState.changesPerTransaction + Int64($0.offset), $0.element)
+                    (number * StoreSchema.changesPerTransaction + Int64($0.offset), $0.element)
                 }))
     }
 

@@ -10,7 +10,7 @@ public struct PersistentHistoryChangeRequest: Sendable {
         case delete
     }
 
-    enum Bound: Sendable {
+    package enum Bound: Sendable {
         /// Transactions after (fetch) or before (delete) this one; nil: all.
         case token(PersistentHistoryToken?)
         /// Transactions committed after (fetch) or before (delete) this moment.
@@ -18,7 +18,7 @@ public struct PersistentHistoryChangeRequest: Sendable {
     }
 
     let operation: Operation
-    let bound: Bound
+    package let bound: Bound
     /// Only transactions whose context had one of these `transactionAuthor`s (fetches only).
     public var authors: Set<String>?
     /// Only the changes of these entities (sub-entities named themselves); transactions left with

@@ -7,27 +7,22 @@ import Foundation
 /// disagree. Transaction numbers come from AUTOINCREMENT, so they are never reused, even after
 /// every transaction was deleted; a change's ID is its transaction's number × 10⁹ + its position.
 extension SQLiteStoreState {
-    static let historyTable = "_objectgraph_history"
-    static let historyTombstonesTable = "_objectgraph_history_tombstones"
-    /// Change IDs of one transaction: `number × changesPerTransaction + position`.
-    static let changesPerTransaction: Int64 = 1_000_000_000
-
     /// Creates the history tables if they are not there yet (turning history on for a store that
     /// had it off is just this).
     static func createHistoryTables(on connection: SQLiteConnection) throws {
         try connection.execute(
             """
-            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyTable)) (
+            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(StoreSchema.historyTable)) (
                 "token" INTEGER PRIMARY KEY AUTOINCREMENT, "timestamp" REAL NOT NULL, "context_name" TEXT, "author" TEXT,
                 "changes" BLOB NOT NULL) STRICT
             """)
         try connection.execute(
             """
-            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(historyTombstonesTable)) (
+            CREATE TABLE IF NOT EXISTS \(quoteIdentifier(StoreSchema.historyTombstonesTable)) (
                 "change" INTEGER NOT NULL, "attribute" TEXT NOT NULL, "value" ANY) STRICT
             """)
         try connection.execute(
-            "CREATE INDEX IF NOT EXISTS \"_objectgraph_history_tombstones_change\" ON \(quoteIdentifier(historyTombstonesTable)) (\"change\")"
+            "CREATE INDEX IF NOT EXISTS \"_objectgraph_history_tombstones_change\" ON \(quoteIdentifier(StoreSchema.historyTombstonesTable)) (\"change\")"
         )
     }
 
@@ -50,14 +45,9 @@ extension SQLiteStoreState {
 
     /// Writes one transaction's history inside the open write transaction.
     func writeHistory(_ pending: PendingHistory) throws {
-        guard Int64(pending.records.count) < Self.changesPerTransaction else {
-            throw ObjectGraphError(
-                .invalidOperation,
-                "A transaction of \(pending.records.count) changes is more than persistent history records in one transaction (\(Self.changesPerTransaction - 1))"
-            )
-        }
+        try pending.checkSize()
         let transaction = try connection.cachedStatement(
-            "INSERT INTO \(quoteIdentifier(Self.historyTable)) (\"timestamp\", \"context_name\", \"author\", \"changes\") VALUES (?, ?, ?, ?)"
+            "INSERT INTO \(quoteIdentifier(StoreSchema.historyTable)) (\"timestamp\", \"context_name\", \"author\", \"changes\") VALUES (?, ?, ?, ?)"
         )
         transaction.reset()
         try transaction.bind([
@@ -69,11 +59,11 @@ extension SQLiteStoreState {
         // Numbers are never reused (AUTOINCREMENT), so one from a rolled-back save names nothing.
         ownHistoryTransactions.insert(token)
         let tombstone = try connection.cachedStatement(
-            "INSERT INTO \(quoteIdentifier(Self.historyTombstonesTable)) (\"change\", \"attribute\", \"value\") VALUES (?, ?, ?)")
+            "INSERT INTO \(quoteIdentifier(StoreSchema.historyTombstonesTable)) (\"change\", \"attribute\", \"value\") VALUES (?, ?, ?)")
         for (position, record) in pending.records.enumerated() {
             for (name, value) in record.tombstone where !value.isNull {
                 tombstone.reset()
-                try tombstone.bind([.integer(token * Self.changesPerTransaction + Int64(position)), .string(name), value])
+                try tombstone.bind([.integer(token * StoreSchema.changesPerTransaction + Int64(position)), .string(name), value])
                 try tombstone.execute()
             }
         }
@@ -86,45 +76,28 @@ extension SQLiteStoreState {
         return try connection.readTransaction {
             let (condition, bound) = historyCondition(request, comparison: ">")
             let transactions = try connection.prepare(
-                "SELECT \"token\", \"timestamp\", \"context_name\", \"author\", \"changes\" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition) ORDER BY \"token\""
+                "SELECT \"token\", \"timestamp\", \"context_name\", \"author\", \"changes\" FROM \(quoteIdentifier(StoreSchema.historyTable)) WHERE \(condition) ORDER BY \"token\""
             )
             try transactions.bind([bound])
-            var stored: [StoredHistoryTransaction] = []
-            // Where each deletion's record is, for its tombstone values.
-            var deletions: [Int64: (transaction: Int, change: Int, entity: EntityDescription)] = [:]
+            var reader = StoredHistoryReader(model: model, location: connection.path)
             while try transactions.step() {
-                let number = transactions.int64(at: 0)
-                guard case .binary(let blob) = try transactions.value(at: 4, as: .binary),
-                    let records = HistoryRecordCoding.decode([UInt8](blob), model: model)
-                else {
-                    throw ObjectGraphError(
-                        .corruptStore,
-                        "The persistent history of the store at \(connection.path) is damaged: transaction \(number) cannot be read")
-                }
-                var transaction = StoredHistoryTransaction(
-                    number: number, timestamp: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(transactions.handle, 1)),
-                    contextName: transactions.text(at: 2), author: transactions.text(at: 3), changes: [])
-                for (position, record) in records {
-                    let changeID = number * Self.changesPerTransaction + Int64(position)
-                    if record.type == .delete {
-                        deletions[changeID] = (stored.count, transaction.changes.count, model.entities[record.entityIndex])
-                    }
-                    transaction.changes.append((changeID, record))
-                }
-                stored.append(transaction)
+                // A value that is not a blob reads as an empty one, which the reader calls damaged.
+                let blob = if case .binary(let data) = try transactions.value(at: 4, as: .binary) { [UInt8](data) } else { [UInt8]() }
+                try reader.add(
+                    number: transactions.int64(at: 0),
+                    timestamp: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(transactions.handle, 1)),
+                    contextName: transactions.text(at: 2), author: transactions.text(at: 3), blob: blob)
             }
-            guard let firstDeletion = deletions.keys.min() else { return stored }
+            guard let firstDeletion = reader.firstDeletion else { return reader.transactions }
             let tombstones = try connection.prepare(
-                "SELECT \"change\", \"attribute\", \"value\" FROM \(quoteIdentifier(Self.historyTombstonesTable)) WHERE \"change\" >= ?")
+                "SELECT \"change\", \"attribute\", \"value\" FROM \(quoteIdentifier(StoreSchema.historyTombstonesTable)) WHERE \"change\" >= ?"
+            )
             try tombstones.bind([.integer(firstDeletion)])
             while try tombstones.step() {
-                // Values of attributes the model no longer has, or of another type now, are left out.
-                guard let place = deletions[tombstones.int64(at: 0)], let name = tombstones.text(at: 1),
-                    let attribute = place.entity.attribute(named: name), let value = try? tombstones.value(at: 2, as: attribute.type)
-                else { continue }
-                stored[place.transaction].changes[place.change].record.tombstone.append((name, value))
+                guard let name = tombstones.text(at: 1) else { continue }
+                reader.addTombstone(change: tombstones.int64(at: 0), attribute: name) { try? tombstones.value(at: 2, as: $0) }
             }
-            return stored
+            return reader.transactions
         }
     }
 
@@ -135,12 +108,12 @@ extension SQLiteStoreState {
             let (condition, bound) = historyCondition(request, comparison: "<")
             let tombstones = try connection.prepare(
                 """
-                DELETE FROM \(quoteIdentifier(Self.historyTombstonesTable))
-                WHERE "change" / \(Self.changesPerTransaction) IN (SELECT "token" FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition))
+                DELETE FROM \(quoteIdentifier(StoreSchema.historyTombstonesTable))
+                WHERE "change" / \(StoreSchema.changesPerTransaction) IN (SELECT "token" FROM \(quoteIdentifier(StoreSchema.historyTable)) WHERE \(condition))
                 """)
             try tombstones.bind([bound])
             try tombstones.execute()
-            let transactions = try connection.prepare("DELETE FROM \(quoteIdentifier(Self.historyTable)) WHERE \(condition)")
+            let transactions = try connection.prepare("DELETE FROM \(quoteIdentifier(StoreSchema.historyTable)) WHERE \(condition)")
             try transactions.bind([bound])
             try transactions.execute()
             return Int(sqlite3_changes(connection.handle))
@@ -151,7 +124,7 @@ extension SQLiteStoreState {
     func lastHistoryTransaction() throws -> Int64? {
         try requireHistoryTables()
         let statement = try connection.prepare("SELECT \"seq\" FROM sqlite_sequence WHERE \"name\" = ?")
-        try statement.bind([.string(Self.historyTable)])
+        try statement.bind([.string(StoreSchema.historyTable)])
         return try statement.step() ? statement.int64(at: 0) : nil
     }
 
@@ -167,7 +140,7 @@ extension SQLiteStoreState {
 
     private func requireHistoryTables() throws {
         let probe = try connection.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?")
-        try probe.bind([.string(Self.historyTable)])
+        try probe.bind([.string(StoreSchema.historyTable)])
         guard try probe.step() else {
             throw ObjectGraphError(
                 .invalidOperation,

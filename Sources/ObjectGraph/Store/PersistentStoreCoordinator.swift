@@ -12,7 +12,7 @@ public final class PersistentStoreCoordinator: Sendable {
     /// The attached store's automatic backups, when its description asks for them.
     private let backupSchedule = Locked<BackupSchedule?>(nil)
     private let damagedStoreRecovery = Locked<DamagedStoreRecovery?>(nil)
-    /// What brings others' saves to the file, when the description `mergesRemoteChanges`.
+    /// What brings others' saves to the store, when the description `mergesRemoteChanges`.
     private let remoteChanges = Locked<RemoteChangeObserver?>(nil)
     /// Rows recently fetched by any context of this coordinator.
     let rowCache = RowCache()
@@ -52,16 +52,16 @@ public final class PersistentStoreCoordinator: Sendable {
                 damagedStoreRecovery.withLock { $0 = recovery }
             }
             if description.mergesRemoteChanges {
-                guard let sqlite = opened as? SQLiteStore, description.recordsPersistentHistory else {
+                guard let source = opened as? any RemoteChangeSource, description.recordsPersistentHistory else {
                     opened.close()
                     throw ObjectGraphError(
                         .invalidOperation,
-                        "mergesRemoteChanges needs a SQLite store that records persistent history (set recordsPersistentHistory): others' saves are read from it"
+                        "mergesRemoteChanges needs a SQLite or PostgreSQL store that records persistent history (set recordsPersistentHistory): others' saves are read from it"
                     )
                 }
                 do {
                     let observer = try RemoteChangeObserver(
-                        store: sqlite, coordinator: self, interval: description.remoteChangePollInterval)
+                        store: source, coordinator: self, interval: description.remoteChangePollInterval)
                     remoteChanges.withLock { $0 = observer }
                 } catch {
                     opened.close()
@@ -82,7 +82,7 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     /// Posted (object: the coordinator, on a queue of ObjectGraph's) after another process's or
-    /// coordinator's save to the store's file was handed to the contexts that merge
+    /// coordinator's save to the store's file or database was handed to the contexts that merge
     /// automatically, when the description `mergesRemoteChanges`; `userInfo[historyTokenKey]` is
     /// the save's `PersistentHistoryToken`. Core Data's `NSPersistentStoreRemoteChange`.
     public static let remoteChangeNotification = Notification.Name("ObjectGraph.PersistentStoreCoordinator.remoteChange")

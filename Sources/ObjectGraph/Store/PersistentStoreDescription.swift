@@ -43,18 +43,33 @@ public struct PersistentStoreDescription: Sendable, CustomStringConvertible {
     /// Whether every save and batch request records a transaction in the store's persistent
     /// history (Core Data's `NSPersistentHistoryTrackingKey`): who saved, when, and what each
     /// object's change was, fetched with `PersistentStoreCoordinator.fetchHistory(_:)`. `false` by
-    /// default. The SQLite store writes it in the saving transaction itself.
+    /// default. The SQLite and PostgreSQL stores write it in the saving transaction itself.
     public var recordsPersistentHistory: Bool = false
     /// Whether saves that other processes — or other coordinators in this one — make to the same
-    /// SQLite file reach this coordinator's contexts as their own saves do: each one's history
-    /// transaction is merged into the contexts that merge automatically
-    /// (`automaticallyMergesChangesFromParent`), and `PersistentStoreCoordinator.remoteChangeNotification`
-    /// is posted. Needs `recordsPersistentHistory`; `false` by default. Each such save is
-    /// delivered once, in commit order, within about `remoteChangePollInterval` of its commit,
-    /// as long as the history after the last one delivered is not deleted first.
+    /// store (a SQLite file, a PostgreSQL database) reach this coordinator's contexts as their
+    /// own saves do: each one's history transaction is merged into the contexts that merge
+    /// automatically (`automaticallyMergesChangesFromParent`), and
+    /// `PersistentStoreCoordinator.remoteChangeNotification` is posted. Needs
+    /// `recordsPersistentHistory`, here and on the stores that write (a save that records no
+    /// history is not delivered); `false` by default.
+    ///
+    /// A SQLite store looks for others' commits every `remoteChangePollInterval`. A PostgreSQL
+    /// store opens a second connection that LISTENs for the notification every save recording
+    /// history sends at its commit; when that connection is lost, it connects again after
+    /// `remoteChangePollInterval`, then at doubling intervals up to 5 s.
+    ///
+    /// Delivery: each transaction of another store is delivered once, in commit order, as long
+    /// as the history after the last one delivered is not deleted before it is read (trim only
+    /// what every process has seen). Nothing committed while the PostgreSQL listener was cut off
+    /// is lost: once it listens again, the history after the last delivered transaction is read.
+    /// A history read that fails is tried again after `remoteChangePollInterval`. A save arrives
+    /// within about one interval of its commit on SQLite; on PostgreSQL, as soon as its
+    /// notification and one history read allow.
     public var mergesRemoteChanges: Bool = false
-    /// How often a store that `mergesRemoteChanges` looks for commits by others: one
-    /// `PRAGMA data_version` query each time. 0.1 s by default.
+    /// How often a SQLite store that `mergesRemoteChanges` looks for commits by others (one
+    /// `PRAGMA data_version` query each time); on PostgreSQL, how soon a failed history read or a
+    /// lost listening connection is tried again, and how long the coordinator's cached rows are
+    /// trusted without news from the listener. 0.1 s by default.
     public var remoteChangePollInterval: TimeInterval = 0.1
     /// When loading a SQLite store runs the quick integrity check and refuses a store that fails
     /// it (see `IntegrityCheckOnLoad`); by default, for files up to 32 MiB.

@@ -64,10 +64,7 @@ extension SQLiteStoreState {
         }
         let keys = SaveKeys(idSpaces: idSpaces, inserts: request.inserts, rowKeys: rowKeys)
         if var history = pendingHistory {
-            // A batch's requests all carry the same context; the first one's is the transaction's.
-            history.contextName = history.contextName ?? request.contextName
-            history.author = history.author ?? request.author
-            history.records += try request.deletionRecords(tombstone: tombstone(of:key:_:))
+            try history.recordDeletions(of: request, tombstone: tombstone(of:key:_:))
             pendingHistory = history
         }
         var conflicts = try deleteRows(request)

@@ -140,7 +140,8 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
     }
 
     /// Forgets and returns the numbers, up to `number`, of the history transactions this store
-    /// wrote: a history fetch that reached `number` has seen all of them that committed.
+    /// wrote: a history fetch that reached `number` has seen all of them that committed (see
+    /// `RemoteChangeSource`).
     func takeOwnHistoryTransactions(through number: Int64) throws -> Set<Int64> {
         try withState { state in
             let own = state.ownHistoryTransactions.filter { $0 <= number }

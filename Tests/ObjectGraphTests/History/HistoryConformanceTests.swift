@@ -1,9 +1,10 @@
 import Foundation
+import ObjectGraphPostgres
 import Testing
 
 @testable import ObjectGraph
 
-/// Persistent history on both stores: what each save and batch request records, fetching after a
+/// Persistent history on every store: what each save and batch request records, fetching after a
 /// token or date with filters, deleting old history, merging a transaction into a context.
 @Suite struct HistoryConformanceTests {
     static let modelJSON = """
@@ -27,19 +28,26 @@ import Testing
     final class HistoryStore {
         let container: PersistentContainer
         let directory: URL?
+        /// The PostgreSQL database of the store, `nil` for other stores.
+        let database: String?
 
         init(_ kind: StoreKind, recordsHistory: Bool = true) throws {
             let model = try ManagedObjectModel(data: Data(HistoryConformanceTests.modelJSON.utf8), sourceName: "Notes")
             container = PersistentContainer(name: "Notes", managedObjectModel: model)
             var description: PersistentStoreDescription
-            if kind == .sqlite {
-                let directory = try SQLiteFixtures.makeDirectory()
-                self.directory = directory
-                description = PersistentStoreDescription(url: directory.appendingPathComponent("Notes.sqlite"))
-            } else {
-                directory = nil
+            var (directory, database): (URL?, String?) = (nil, nil)
+            switch kind {
+            case .sqlite:
+                directory = try SQLiteFixtures.makeDirectory()
+                description = PersistentStoreDescription(url: directory!.appendingPathComponent("Notes.sqlite"))
+            case .inMemory:
                 description = .inMemory
+            case .postgreSQL:
+                let server = try PostgreSQLTestServer.shared.get()
+                database = try server.createDatabase()
+                description = PersistentStoreDescription(postgresURL: server.url(database: database!))
             }
+            (self.directory, self.database) = (directory, database)
             description.recordsPersistentHistory = recordsHistory
             container.persistentStoreDescriptions = [description]
             try container.loadPersistentStores()
@@ -48,6 +56,7 @@ import Testing
         deinit {
             container.persistentStoreCoordinator.removePersistentStore()
             if let directory { try? FileManager.default.removeItem(at: directory) }
+            if let database, let server = try? PostgreSQLTestServer.shared.get() { server.dropDatabase(database) }
         }
 
         var coordinator: PersistentStoreCoordinator { container.persistentStoreCoordinator }
@@ -64,7 +73,7 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func eachSaveRecordsItsInsertsUpdatesAndDeletes(kind: StoreKind) throws {
         let store = try HistoryStore(kind)
         let context = store.context()
@@ -101,7 +110,7 @@ import Testing
         #expect(try store.coordinator.currentPersistentHistoryToken() == history.last?.token)
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func toManyChangesAreUpdatesOfTheRelationship(kind: StoreKind) throws {
         let store = try HistoryStore(kind)
         let context = store.context()
@@ -121,7 +130,7 @@ import Testing
         #expect(changed[tag] == nil || changed[tag] == ["notes"], "\(changed)")
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func historyIsFetchedAfterATokenOrDateFilteredAndDeleted(kind: StoreKind) throws {
         let store = try HistoryStore(kind)
         for (author, title) in [("app", "A"), ("importer", "B"), ("app", "C")] {
@@ -164,7 +173,7 @@ import Testing
         #expect(next.token > all[3].token, "numbers are never reused, even after every transaction was deleted")
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func batchRequestsAreRecorded(kind: StoreKind) throws {
         let store = try HistoryStore(kind)
         let context = store.context(author: "batch")
@@ -180,7 +189,7 @@ import Testing
         #expect(history[2].changes[0].tombstone?["title"] as? String == "N0")
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func aTransactionMergedIntoAContextBringsItUpToDate(kind: StoreKind) throws {
         let store = try HistoryStore(kind)
         let writer = store.context()
@@ -207,7 +216,7 @@ import Testing
         #expect(merged == "Final")
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func aStoreWithoutHistorySaysHowToTurnItOn(kind: StoreKind) throws {
         let store = try HistoryStore(kind, recordsHistory: false)
         let error = try #require(throws: ObjectGraphError.self) { try store.history() }
