@@ -57,7 +57,7 @@ extension SQLiteStoreState {
         try transaction.execute()
         let token = sqlite3_last_insert_rowid(connection.handle)
         // Numbers are never reused (AUTOINCREMENT), so one from a rolled-back save names nothing.
-        ownHistoryTransactions.insert(token)
+        if keepsOwnHistoryTransactions { ownHistoryTransactions.insert(token) }
         let tombstone = try connection.cachedStatement(
             "INSERT INTO \(quoteIdentifier(StoreSchema.historyTombstonesTable)) (\"change\", \"attribute\", \"value\") VALUES (?, ?, ?)")
         for (position, record) in pending.records.enumerated() {

@@ -7,7 +7,8 @@ import Foundation
 /// `RemoteChangeObserver`. No network, no server: processes on one machine, one file.
 extension SQLiteStore: RemoteChangeSource {
     func watchRemoteCommits(interval: TimeInterval, wake: @escaping @Sendable () -> Void) throws -> any RemoteCommitWatch {
-        DataVersionPoller(store: self, interval: interval, wake: wake)
+        try keepOwnHistoryTransactions()
+        return DataVersionPoller(store: self, interval: interval, wake: wake)
     }
 }
 

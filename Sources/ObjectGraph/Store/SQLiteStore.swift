@@ -150,6 +150,12 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
+    /// From now on, remembers the numbers of the history transactions this store writes, for
+    /// `takeOwnHistoryTransactions(through:)`.
+    func keepOwnHistoryTransactions() throws {
+        try withState { $0.keepsOwnHistoryTransactions = true }
+    }
+
     func currentHistoryToken() throws -> PersistentHistoryToken? {
         try withState { try $0.lastHistoryTransaction() }.map { PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: $0) }
     }

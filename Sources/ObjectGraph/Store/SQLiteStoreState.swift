@@ -43,8 +43,10 @@ final class SQLiteStoreState {
     /// The history of the write transaction in progress, when history is recorded.
     var pendingHistory: PendingHistory?
     /// The numbers of the history transactions this store wrote and `RemoteChangeObserver` has
-    /// not passed yet: its own saves, which are not remote changes.
+    /// not passed yet: its own saves, which are not remote changes. Kept only while an observer
+    /// takes them (`keepsOwnHistoryTransactions`): nothing else would ever empty the set.
     var ownHistoryTransactions: Set<Int64> = []
+    var keepsOwnHistoryTransactions = false
     private(set) var isClosed = false
 
     init(

@@ -184,6 +184,26 @@ import Testing
         #expect(postedToFirst.all == [history[1]], "the first heard the second's save once, not its own")
     }
 
+    @Test func aStoreThatDoesNotMergeRemoteChangesKeepsNoListOfItsOwnSaves() throws {
+        let directory = try SQLiteFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let container = PersistentContainer(name: "Conformance", managedObjectModel: try ConformanceModel.load())
+        var description = PersistentStoreDescription(url: directory.appendingPathComponent("Conformance.sqlite"))
+        description.recordsPersistentHistory = true
+        container.persistentStoreDescriptions = [description]
+        try container.loadPersistentStores()
+        for number in 0..<3 {
+            try container.performBackgroundTaskAndWait { context in
+                try context.insertNewObject(forEntityName: "Person").setValue("Person \(number)", forKey: "name")
+                try context.save()
+            }
+        }
+        let store = try #require(try container.persistentStoreCoordinator.requireStore() as? SQLiteStore)
+        #expect(try container.persistentStoreCoordinator.fetchHistory(.fetchHistory(after: nil)).count == 3)
+        // Nothing takes the numbers of its own saves when no observer runs, so none are kept.
+        #expect(try store.takeOwnHistoryTransactions(through: .max).isEmpty)
+    }
+
     @Test func mergingRemoteChangesNeedsHistoryAndSaysSo() throws {
         let directory = try SQLiteFixtures.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
