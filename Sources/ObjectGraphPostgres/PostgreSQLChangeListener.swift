@@ -63,7 +63,8 @@ final class PostgreSQLChangeListener: RemoteCommitWatch, @unchecked Sendable {
     private func listen() throws {
         let connection = try PostgreSQLConnection(location)
         let channel = channel
-        connection.connection.addListener(channel: channel) { [weak self] _, notification in
+        let underlying = try connection.underlyingConnection()
+        underlying.addListener(channel: channel) { [weak self] _, notification in
             self?.heard(notification.payload)
         }
         do {
@@ -77,7 +78,7 @@ final class PostgreSQLChangeListener: RemoteCommitWatch, @unchecked Sendable {
         }
         self.connection = connection
         retryDelay = interval
-        connection.connection.closeFuture.whenComplete { [weak self] _ in self?.lost() }
+        underlying.closeFuture.whenComplete { [weak self] _ in self?.lost() }
         generation.trust(interval: interval)
         wake()
     }

@@ -3,9 +3,13 @@ import Logging
 import ObjectGraph
 import PostgresNIO
 
-/// One connection to a PostgreSQL server, owned by one store and used only on that store's
-/// serial queue: each call sends a statement and waits there for the server's answer. The
-/// connection's own work runs on postgres-nio's event loops, which never wait for anything.
+/// The connection of one store to its PostgreSQL server, used only on that store's serial
+/// queue: each call sends a statement and waits there for the server's answer. The connection's
+/// own work runs on postgres-nio's event loops, which never wait for anything.
+///
+/// A connection that went away (the server restarted, the network broke) is made again by the
+/// next statement outside a transaction, after a few tries while the server refuses; inside a
+/// transaction its loss is an error, the server having rolled the transaction back.
 final class PostgreSQLConnection {
     /// The rows a statement returned and how many rows it changed.
     struct Result {
@@ -14,60 +18,136 @@ final class PostgreSQLConnection {
     }
 
     let location: PostgreSQLLocation
-    /// postgres-nio's connection (also for LISTEN: see `PostgreSQLChangeListener`).
-    let connection: PostgresConnection
     private let logger: Logger
+    /// The connection to the server; `nil` once it was lost, until the next statement.
+    private var connection: PostgresConnection?
+    /// The statements prepared on `connection`.
+    private var statements = PostgreSQLStatementCache()
+    private var isInTransaction = false
+    /// How many times a live connection was lost: a read that saw this change may run again.
+    private(set) var losses = 0
 
-    /// Connects; a refused connection, a failed login or a missing database is a
+    /// Connects; a refused connection, a failed login, a missing database or a timeout is a
     /// `.storeUnavailable` error saying which.
     init(_ location: PostgreSQLLocation) throws {
         self.location = location
         var logger = Logger(label: "ObjectGraph.PostgreSQL")
         logger.logLevel = .warning
         self.logger = logger
-        var configuration = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.user, password: location.password,
-            database: location.database, tls: .disable)
-        configuration.options.connectTimeout = .seconds(10)
         do {
-            connection = try PostgresConnection.connect(
-                on: PostgresConnection.defaultEventLoopGroup.next(), configuration: configuration, id: 1, logger: logger
-            ).wait()
+            connection = try Self.open(location, logger: logger).wait()
         } catch {
-            throw PostgreSQLFailure(error).connectionError(location)
+            throw PostgreSQLFailure(error, location: location).connectionError(location)
         }
     }
 
     /// Runs `sql` with `bindings` for its `$1`, `$2`, … and waits for its rows.
     @discardableResult
     func execute(_ sql: String, _ bindings: [AttributeValue] = []) throws -> Result {
-        var binds = PostgresBindings(capacity: bindings.count)
-        for value in bindings { try PostgreSQLValues.bind(value, to: &binds) }
+        let values = try bindings.map(PostgreSQLValues.data)
+        let connection = try live()
         do {
-            let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
-            return Result(rows: result.rows, changedRows: result.metadata.rows ?? 0)
+            guard let statement = try statements.statement(sql, types: values.map(\.type), on: connection) else {
+                var binds = PostgresBindings(capacity: values.count)
+                for value in values { binds.append(value) }
+                let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+                return Result(rows: result.rows, changedRows: result.metadata.rows ?? 0)
+            }
+            let rows = try statement.execute(values).wait()
+            guard let count = rows.first?.first else { return Result(rows: [], changedRows: 0) }
+            // Marked as text by postgres-nio, sent in binary as it asked.
+            let cell = PostgresCell(
+                bytes: count.bytes, dataType: count.dataType, format: .binary, columnName: count.columnName, columnIndex: 0)
+            return Result(rows: [], changedRows: Int(try cell.decode(Int64.self)))
         } catch {
-            throw PostgreSQLFailure(error, sql: sql)
+            var failure = PostgreSQLFailure(error, sql: sql, location: location)
+            if failure.trouble != nil || connection.isClosed {
+                failure.trouble = .lost
+                drop()
+            }
+            throw failure
         }
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws
-    /// (the first error is the one thrown).
+    /// (the first error is the one thrown). A connection found lost at `BEGIN` is made again
+    /// (nothing was sent yet); lost later, the transaction fails.
     func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN")
+        do {
+            try execute("BEGIN")
+        } catch let failure as PostgreSQLFailure where failure.trouble == .lost {
+            try execute("BEGIN")
+        }
+        isInTransaction = true
+        defer { isInTransaction = false }
         let result: T
         do {
             result = try body()
         } catch {
-            _ = try? execute("ROLLBACK")
+            if connection != nil { _ = try? execute("ROLLBACK") }
             throw error
         }
-        try execute("COMMIT")
+        do {
+            try execute("COMMIT")
+        } catch var failure as PostgreSQLFailure where failure.trouble == .lost {
+            failure.trouble = .lostWhileCommitting
+            throw failure
+        }
         return result
     }
 
+    /// postgres-nio's live connection, for what the store's statements do not cover: LISTEN
+    /// (see `PostgreSQLChangeListener`). Made again first when it was lost.
+    func underlyingConnection() throws -> PostgresConnection {
+        try live()
+    }
+
     func close() {
-        try? connection.close().wait()
+        try? connection?.close().wait()
+        connection = nil
+        statements = PostgreSQLStatementCache()
+    }
+
+    /// The connection, made again when it was lost (outside a transaction): a few tries, a
+    /// growing pause apart, while the server refuses (it may be restarting).
+    private func live() throws -> PostgresConnection {
+        if let connection, !connection.isClosed { return connection }
+        if connection != nil { drop() }
+        guard !isInTransaction else {
+            throw PostgreSQLFailure(Closed(), location: location)
+        }
+        var pause = 0.1
+        for attempt in 1...Self.connectAttempts {
+            do {
+                let connection = try Self.open(location, logger: logger).wait()
+                self.connection = connection
+                return connection
+            } catch let failure as PostgreSQLFailure where failure.mayPassSoon && attempt < Self.connectAttempts {
+                Thread.sleep(forTimeInterval: pause)
+                pause *= 3
+            } catch {
+                var failure = PostgreSQLFailure(error, location: location)
+                failure.trouble = .unreachable
+                throw failure
+            }
+        }
+        preconditionFailure("the last attempt returns or throws")
+    }
+
+    /// Tries to reconnect before an operation gives up: 0.1 s, then 0.3 s apart.
+    private static let connectAttempts = 3
+
+    /// Forgets a lost connection, and the statements prepared on it.
+    private func drop() {
+        try? connection?.close().wait()
+        connection = nil
+        statements = PostgreSQLStatementCache()
+        losses += 1
+    }
+
+    /// A connection lost earlier in the transaction.
+    private struct Closed: Error, CustomStringConvertible {
+        var description: String { "the connection was closed earlier in the transaction" }
     }
 }
 

@@ -10,8 +10,10 @@ import ObjectGraph
 /// One connection, owned by the store's serial queue: every `PersistentStore` method runs there
 /// with `queue.sync` and waits there for the server, so callers on any thread see each call
 /// complete and no event-loop thread ever waits. Reads therefore wait for a save in progress
-/// (a pool of reading connections can come later without changing the seam). A store that
-/// `mergesRemoteChanges` has a second connection, which listens (`PostgreSQLChangeListener`).
+/// (a pool of reading connections can come later without changing the seam). A lost connection
+/// is made again by the next call (see `PostgreSQLConnection`); a read it broke runs again. A
+/// store that `mergesRemoteChanges` has a second connection, which listens
+/// (`PostgreSQLChangeListener`).
 final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     // Why @unchecked Sendable is sound: every stored property but `state` is an immutable `let`
     // of a Sendable type or an atomic. `state` (the connection and the tables, not thread-safe)
@@ -64,31 +66,31 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     }
 
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
-        try withState { try $0.fetch(request) }
+        try reading { try $0.fetch(request) }
     }
 
     func count(_ request: StoreFetchRequest) throws -> Int {
-        try withState { try $0.count(request) }
+        try reading { try $0.count(request) }
     }
 
     func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot] {
-        try withState { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
+        try reading { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
     }
 
     func relatedObjectIDs(
         of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
     ) throws -> [Int64: [ManagedObjectID]] {
-        try withState { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
+        try reading { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
     }
 
     func relatedSnapshots(
         of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
     ) throws -> [Int64: [Snapshot]] {
-        try withState { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
+        try reading { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
     }
 
     func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]]? {
-        try withState { try $0.groupedValues(request) }
+        try reading { try $0.groupedValues(request) }
     }
 
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
@@ -157,6 +159,20 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
             return try withState(body)
         } catch let failure as PostgreSQLFailure {
             throw failure.error("Cannot \(doing) the persistent history of the PostgreSQL store at \(location)")
+        }
+    }
+
+    /// Runs the read `body` with the state on the store's queue, and once more when the
+    /// connection was lost under it (the server restarted): a read changes nothing, and the
+    /// second run connects again.
+    private func reading<T>(_ body: (PostgreSQLStoreState) throws -> T) throws -> T {
+        try withState { state in
+            let losses = state.connection.losses
+            do {
+                return try body(state)
+            } catch  where state.connection.losses != losses {
+                return try body(state)
+            }
         }
     }
 

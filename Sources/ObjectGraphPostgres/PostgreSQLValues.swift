@@ -6,24 +6,30 @@ import PostgresNIO
 /// values the SQLite store keeps (dates as seconds since 2001, floats widened to doubles, URLs
 /// and JSON as text, object IDs as their keys), in PostgreSQL's types.
 enum PostgreSQLValues {
-    /// Binds `value` as its column keeps it.
-    static func bind(_ value: AttributeValue, to bindings: inout PostgresBindings) throws {
+    /// `value` as its column keeps it, encoded for binding.
+    static func data(_ value: AttributeValue) throws -> PostgresData {
         switch value {
-        case .null: bindings.appendNull()
-        case .integer(let integer): bindings.append(integer)
+        case .null: return .null
+        case .integer(let integer): return try data(integer)
         // −0.0 is kept as 0.0, as SQLite keeps it (and so the in-memory store).
-        case .double(let double): bindings.append(double + 0)
-        case .float(let float): bindings.append(Double(float) + 0)
-        case .decimal(let decimal): try bindings.append(decimal)
-        case .string(let string): bindings.append(try text(string))
-        case .boolean(let flag): bindings.append(flag)
-        case .date(let date): bindings.append(date.timeIntervalSinceReferenceDate + 0)
-        case .binary(let data): try bindings.append(data)
-        case .uuid(let uuid): bindings.append(uuid)
-        case .uri(let url): bindings.append(try text(url.absoluteString))
-        case .json(let document): bindings.append(try text(document.text))
-        case .object(let objectID): bindings.append(objectID.primaryKey ?? 0)
+        case .double(let double): return try data(double + 0)
+        case .float(let float): return try data(Double(float) + 0)
+        case .decimal(let decimal): return try data(decimal)
+        case .string(let string): return try data(try text(string))
+        case .boolean(let flag): return try data(flag)
+        case .date(let date): return try data(date.timeIntervalSinceReferenceDate + 0)
+        case .binary(let bytes): return try data(bytes)
+        case .uuid(let uuid): return try data(uuid)
+        case .uri(let url): return try data(try text(url.absoluteString))
+        case .json(let document): return try data(try text(document.text))
+        case .object(let objectID): return try data(objectID.primaryKey ?? 0)
         }
+    }
+
+    private static func data<Value: PostgresEncodable>(_ value: Value) throws -> PostgresData {
+        var buffer = ByteBuffer()
+        try value.encode(into: &buffer, context: .default)
+        return PostgresData(type: Value.psqlType, formatCode: Value.psqlFormat, value: buffer)
     }
 
     /// PostgreSQL text cannot hold the NUL character, which SQLite's can.

@@ -32,7 +32,20 @@ final class PostgreSQLTestServer: Sendable {
         let reason: String
     }
 
-    private init() throws {
+    /// The server's files, its data folder, how its programs are run and its options.
+    private let directory: String
+    private let data: String
+    private let runAs: [String]
+    private let options: String
+
+    /// Starts a server of its own, which a test may stop and start again (`stop`, `start`)
+    /// without disturbing the shared one; with `tls`, it serves TLS with a self-signed
+    /// certificate for `localhost` and 127.0.0.1 (`certificate` is its file).
+    static func startOwn(tls: Bool = false) throws -> PostgreSQLTestServer {
+        try PostgreSQLTestServer(tls: tls)
+    }
+
+    private init(tls: Bool = false) throws {
         if ProcessInfo.processInfo.environment["OBJECTGRAPH_POSTGRES_TESTS"] == "0" {
             throw Unavailable(reason: "OBJECTGRAPH_POSTGRES_TESTS=0")
         }
@@ -54,7 +67,18 @@ final class PostgreSQLTestServer: Sendable {
                 "\(programs)/initdb", "-D", data, "-E", "UTF8", "--locale=C", "-A", "scram-sha-256", "-U", Self.user, "--pwfile",
                 passwordFile
             ], in: directory, what: "initdb")
+        var tlsOptions = ""
+        if tls {
+            try Self.run(
+                runAs.prefix + [
+                    "/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost", "-addext",
+                    "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", directory + "/server.key", "-out", directory + "/server.crt"
+                ], in: directory, what: "openssl")
+            try Self.run(runAs.prefix + ["/bin/chmod", "600", directory + "/server.key"], in: directory, what: "chmod")
+            tlsOptions = " -c ssl=on -c ssl_cert_file=\(directory)/server.crt -c ssl_key_file=\(directory)/server.key"
+        }
         Self.startWatchdog(programs: programs, data: data, directory: directory, runAs: runAs.prefix)
+        (self.directory, self.data, self.runAs) = (directory, data, runAs.prefix)
         var lastFailure = ""
         // The port is free when chosen, but another process could take it before the server
         // binds it: a few tries.
@@ -62,18 +86,35 @@ final class PostgreSQLTestServer: Sendable {
             let port = try Self.freePort()
             let options =
                 "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+                + tlsOptions
             do {
                 try Self.run(
                     runAs.prefix + [
                         "\(programs)/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "30", "-o", options, "start"
                     ], in: directory, what: "pg_ctl start")
-                self.port = port
+                (self.port, self.options) = (port, options)
                 return
             } catch let failure as Unavailable {
                 lastFailure = failure.reason
             }
         }
         throw Unavailable(reason: lastFailure)
+    }
+
+    /// The server's self-signed certificate, when it was started with TLS.
+    var certificate: String { directory + "/server.crt" }
+
+    /// Stops the server: `fast` ends its sessions (rolling back their transactions),
+    /// `immediate` kills it as a crash would.
+    func stop(mode: String = "fast") throws {
+        try Self.run(runAs + ["\(programs)/pg_ctl", "-D", data, "-m", mode, "-w", "stop"], in: directory, what: "pg_ctl stop")
+    }
+
+    /// Starts the stopped server again, on the same port.
+    func start() throws {
+        try Self.run(
+            runAs + ["\(programs)/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "30", "-o", options, "start"],
+            in: directory, what: "pg_ctl start")
     }
 
     /// A URL of the server for `database`, with the test role's password, or `password` instead.
@@ -140,9 +181,26 @@ final class PostgreSQLTestServer: Sendable {
 
     /// A TCP port on 127.0.0.1 that nothing listens on now.
     private static func freePort() throws -> Int {
+        let (socket, port) = try boundSocket()
+        close(socket)
+        return port
+    }
+
+    /// A socket on a loopback port that takes connections (the kernel completes them) and never
+    /// answers: a server that hangs. Close `socket` when done.
+    static func silentListener() throws -> (socket: Int32, port: Int) {
+        let (socket, port) = try boundSocket()
+        guard listen(socket, 8) == 0 else {
+            close(socket)
+            throw Unavailable(reason: "cannot listen on a loopback port (errno \(errno))")
+        }
+        return (socket, port)
+    }
+
+    /// A TCP socket bound to a free port of 127.0.0.1, and the port.
+    private static func boundSocket() throws -> (socket: Int32, port: Int) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Unavailable(reason: "cannot open a socket to find a free port (errno \(errno))") }
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -153,8 +211,11 @@ final class PostgreSQLTestServer: Sendable {
                 bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
             }
         }
-        guard bound else { throw Unavailable(reason: "cannot find a free loopback port (errno \(errno))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(socket)
+            throw Unavailable(reason: "cannot find a free loopback port (errno \(errno))")
+        }
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Runs a program to its end; a failure is `Unavailable`, with what it printed.
