@@ -99,10 +99,9 @@ final class RawPostgreSQLBackend: Backend, @unchecked Sendable {
 
     func deletePrepared() throws -> Int {
         try transaction {
-            let tag = try await self.run(DeleteRows(keys: self.idsToDelete))
-            // "DELETE <count>"
-            guard let count = tag.split(separator: " ").last.flatMap({ Int($0) }) else {
-                throw VerificationFailure(description: "DELETE answered '\(tag)'")
+            var count = 0
+            for try await deleted in try await self.connection.execute(DeleteRows(keys: self.idsToDelete), logger: self.logger) {
+                count = Int(deleted)
             }
             return count
         }
@@ -137,10 +136,10 @@ final class RawPostgreSQLBackend: Backend, @unchecked Sendable {
         return rows
     }
 
-    /// Runs a statement that returns no rows; returns its command tag ("DELETE 50000").
-    @discardableResult
-    private func run<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> String where Statement.Row == () {
-        try await connection.execute(statement, logger: logger)
+    /// Runs a statement that returns no rows. (postgres-nio 1.33.2's overload returning the
+    /// command tag traps on a statement without rows, so the empty row sequence is drained.)
+    private func run<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws where Statement.Row == () {
+        for try await _ in try await connection.execute(statement, logger: logger) {}
     }
 
     /// Runs `body` between `BEGIN` and `COMMIT` (a failure ends the run: no rollback needed).
@@ -255,9 +254,9 @@ private struct UpdateScores: PostgresPreparedStatement {
 
 /// W5: every key, as one array.
 private struct DeleteRows: PostgresPreparedStatement {
-    static let sql = #"DELETE FROM "Person" WHERE "_pk" = ANY($1::bigint[])"#
+    static let sql = #"WITH deleted AS (DELETE FROM "Person" WHERE "_pk" = ANY($1::bigint[]) RETURNING 1) SELECT count(*) FROM deleted"#
     static let bindingDataTypes: [PostgresDataType] = [.int8Array]
-    typealias Row = ()
+    typealias Row = Int64
     let keys: [Int64]
 
     func makeBindings() -> PostgresBindings {
@@ -266,7 +265,7 @@ private struct DeleteRows: PostgresPreparedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws {}
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 }
 
 /// W6.
