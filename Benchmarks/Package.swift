@@ -11,6 +11,8 @@ let package = Package(
         // Named, so that the product reference below does not depend on the checkout folder's name.
         .package(name: "ObjectGraph", path: "../"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The raw PostgreSQL baseline (`pgraw`), the same client the ObjectGraphPostgres store uses.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The system SQLite for the raw C baseline (the main package's CSQLite is not a product),
@@ -27,6 +29,7 @@ let package = Package(
                 .product(name: "ObjectGraph", package: "ObjectGraph"),
                 .product(name: "ObjectGraphPostgres", package: "ObjectGraph"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

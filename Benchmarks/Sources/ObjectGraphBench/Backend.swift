@@ -47,6 +47,8 @@ struct StoreLocation: Sendable {
     /// The folder holding Benchmark.json, BenchmarkIndexed.json and BenchmarkGraph.json
     /// (ObjectGraph only).
     var modelsDirectory: URL
+    /// For the PostgreSQL backends: the database that stands for `url` (see `PostgreSQLDatabases`).
+    var postgresURL: URL? = nil
 }
 
 /// Opens (creating if needed) the store of `kind` at `location`. Not timed.
@@ -56,6 +58,8 @@ func openBackend(_ kind: BackendKind, at location: StoreLocation) throws -> any 
     case .grdb: try GRDBBackend(location: location)
     case .objectGraph: try ObjectGraphBackend(location: location)
     case .objectGraphTyped: try ObjectGraphBackend(location: location, typed: true)
+    case .postgresRaw: try RawPostgreSQLBackend(location: location)
+    case .objectGraphPostgres: try ObjectGraphBackend(location: location)
     }
 }
 

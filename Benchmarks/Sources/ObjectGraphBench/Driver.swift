@@ -15,10 +15,22 @@ struct Driver {
         let keep = options.keep || options.printCommands
         defer { if !keep && options.directory == nil { try? FileManager.default.removeItem(at: directory) } }
 
-        if !options.printCommands { show(Report.header(options: options, directory: directory)) }
+        // The PostgreSQL backends' server: the one given, or one of our own for this run.
+        var postgresURL = options.postgresURL
+        var postgresVersion: String?
+        var ownServer: PostgreSQLServer?
+        if postgresURL == nil && options.backends.contains(where: \.isPostgreSQL) {
+            ownServer = try PostgreSQLServer()
+            postgresURL = ownServer?.url
+            postgresVersion = ownServer?.version
+        }
+        defer { if !options.printCommands { ownServer?.stop() } }
+        if !options.printCommands { show(Report.header(options: options, directory: directory, postgres: postgresVersion)) }
         var results: [RunResult] = []
         var failures: [String] = []
         var prepared: [URL: Bool] = [:]
+        // Databases on a server given by --postgres-url, dropped at the end (our own server goes whole).
+        var postgresTemplates: Set<URL> = []
 
         for count in options.allCounts {
             let parameters = WorkloadParameters(count: count, queries: options.queries, lookups: options.lookups, seed: options.seed)
@@ -29,7 +41,7 @@ struct Driver {
                         task: .prepare, backend: backend, workload: workload, parameters: parameters,
                         repetitions: options.repetitions, template: template,
                         work: directory.appendingPathComponent("work-\(backend.rawValue).sqlite"),
-                        modelsDirectory: options.modelsDirectory
+                        modelsDirectory: options.modelsDirectory, postgresURL: backend.isPostgreSQL ? postgresURL : nil
                     )
                     let label = "\(workload.rawValue) N=\(count) \(backend.displayName)"
                     if options.printCommands {
@@ -42,6 +54,7 @@ struct Driver {
                         continue
                     }
                     if workload.needsPopulatedStore && prepared[template] == nil {
+                        if backend.isPostgreSQL { postgresTemplates.insert(template) }
                         let start = Date()
                         let output = try spawn(executable, request)
                         prepared[template] = output.succeeded
@@ -69,6 +82,11 @@ struct Driver {
         }
         if options.printCommands { return true }
         for template in prepared.keys where !keep { removeDatabase(at: template) }
+        if let postgresURL, ownServer == nil, !keep {
+            for template in postgresTemplates {
+                try? PostgreSQLDatabases.drop(PostgreSQLDatabases.name(for: template), server: postgresURL)
+            }
+        }
 
         show(Report.tables(results, options: options))
         if !failures.isEmpty {

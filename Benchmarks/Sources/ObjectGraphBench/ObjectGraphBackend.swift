@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import ObjectGraphPostgres
 
 /// ObjectGraph through its public, Core Data–style API: a container on the store file, a
 /// background context used directly from this one thread, `ManagedObject`s read and written by
@@ -125,16 +126,21 @@ final class ObjectGraphBackend: Backend {
     }
 }
 
-/// A container on `location`'s store file with the model file `model` of the models folder, and
-/// `classes` registered for their entities; with `OBJECTGRAPH_BENCH_HISTORY=1` in the environment,
+/// A container on `location`'s store file (or its PostgreSQL database, when it names one) with
+/// the model file `model` of the models folder, and `classes` registered for their entities; with `OBJECTGRAPH_BENCH_HISTORY=1` in the environment,
 /// the store records persistent history (what it costs is the measure).
 func openContainer(model: String, at location: StoreLocation, classes: [any EntityClass.Type] = []) throws -> PersistentContainer {
     let model = try ManagedObjectModel(contentsOf: location.modelsDirectory.appendingPathComponent(model))
     try model.register(classes)
     let container = PersistentContainer(name: "Bench", managedObjectModel: model)
-    // The defaults are the contract's settings (WAL, synchronous=NORMAL); say so anyway.
-    var description = PersistentStoreDescription(url: location.url)
-    description.sqlitePragmas = ["journal_mode": "WAL", "synchronous": "NORMAL"]
+    var description: PersistentStoreDescription
+    if let postgresURL = location.postgresURL {
+        description = PersistentStoreDescription(postgresURL: postgresURL)
+    } else {
+        // The defaults are the contract's settings (WAL, synchronous=NORMAL); say so anyway.
+        description = PersistentStoreDescription(url: location.url)
+        description.sqlitePragmas = ["journal_mode": "WAL", "synchronous": "NORMAL"]
+    }
     description.recordsPersistentHistory = ProcessInfo.processInfo.environment["OBJECTGRAPH_BENCH_HISTORY"] == "1"
     container.persistentStoreDescriptions = [description]
     try container.loadPersistentStores()

@@ -2,7 +2,8 @@ import Foundation
 
 /// The command line. Hand-parsed: the benchmark depends on nothing it does not measure.
 struct Options {
-    var backends = BackendKind.allCases
+    /// The PostgreSQL backends run only when named.
+    var backends = BackendKind.allCases.filter { !$0.isPostgreSQL }
     var workloads = Workload.allCases
     /// `--n`: the row counts of every workload; `nil` runs each at its own `defaultCounts`
     /// (100,000 and 20,000 for W, G and Q1–Q4, 1,000,000 for M1 and Q5–Q7).
@@ -16,14 +17,18 @@ struct Options {
     /// Print each child's command line instead of running it (to profile one run).
     var printCommands = false
     var modelsDirectory = Options.defaultModelsDirectory
+    /// `--postgres-url`: the server of the PostgreSQL backends (else the benchmark starts its own).
+    var postgresURL: URL?
     /// Set in a child process: the JSON request to carry out.
     var childRequest: ChildRequest?
 
     static let usage = """
         USAGE: objectgraph-bench [options]
 
-          --backends LIST     raw,grdb,objectgraph,objectgraph-typed (default: all;
-                              objectgraph-typed = the generated Person class, W1 and W2)
+          --backends LIST     raw,grdb,objectgraph,objectgraph-typed,pgraw,objectgraph-pg
+                              (default: all but the PostgreSQL ones; objectgraph-typed = the
+                              generated Person class, W1 and W2; pgraw = postgres-nio by hand
+                              and objectgraph-pg = ObjectGraph's PostgreSQL store, W1–W6)
           --workloads LIST    W1,W2,W3,W3i,W4,W5,W6,G1,G2,G3,G4,M1,Q1,…,Q7,C1,C2, or the groups
                               W, G, M, Q, C, all (default: all; W3i = W3 with an index on age;
                               G = the object graph of N/10 authors × 10 books, raw and
@@ -43,6 +48,10 @@ struct Options {
           --keep              keep the stores afterwards
           --print-commands    print each child's command line instead of running it, to run one
                               under a profiler (use with --dir and --keep)
+          --postgres-url URL  postgres://user[:password]@host:port/database of a server where
+                              the user may create databases, for pgraw and objectgraph-pg
+                              (default: a server of the benchmark's own, started with initdb
+                              and pg_ctl on a loopback port, PostgreSQL's default settings)
           --models PATH       folder with Benchmark.json, BenchmarkIndexed.json and
                               BenchmarkGraph.json
                               (default: \(Options.defaultModelsDirectory.path))
@@ -122,6 +131,11 @@ struct Options {
             case "--keep": keep = true
             case "--print-commands": printCommands = true
             case "--models": modelsDirectory = URL(fileURLWithPath: try value(flag))
+            case "--postgres-url":
+                guard let url = URL(string: try value(flag)), url.scheme?.hasPrefix("postgres") == true else {
+                    throw OptionError("--postgres-url needs a postgres:// URL")
+                }
+                postgresURL = url
             case "--child-request":
                 childRequest = try JSONDecoder().decode(ChildRequest.self, from: Data(try value(flag).utf8))
             case "--help", "-h": throw OptionError(nil)

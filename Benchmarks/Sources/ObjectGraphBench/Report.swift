@@ -4,7 +4,7 @@ import Foundation
 /// The printed report: a header naming the machine, one line per finished run, and Markdown
 /// tables (so the output pastes straight into Benchmarks/README.md).
 enum Report {
-    static func header(options: Options, directory: URL) -> String {
+    static func header(options: Options, directory: URL, postgres: String? = nil) -> String {
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n")
             .first { $0.hasPrefix("model name") }
@@ -39,7 +39,7 @@ enum Report {
             : countGroups.map { "\($0.counts.map(String.init).joined(separator: ",")) (\($0.workloads.joined(separator: ",")))" }.joined(separator: "; ")
         return """
             ObjectGraph benchmarks — \(date)
-            machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), CPU \(cpu), SQLite \(String(cString: sqlite3_libversion()))
+            machine: \(ProcessInfo.processInfo.activeProcessorCount) cores (nproc), CPU \(cpu), SQLite \(String(cString: sqlite3_libversion()))\(postgres.map { ", \($0) (the benchmark's own server, loopback, default settings)" } ?? "")
             backends: \(options.backends.map(\.rawValue).joined(separator: ",")); workloads: \(options.workloads.map(\.rawValue).joined(separator: ",")); \
             N: \(countsText); 1 warm-up + \(options.repetitions) repetitions, each (backend, workload, N) in its own process
             \(graphNote)\(memoryNote)\(queryNote)\(concurrencyNote)stores in \(directory.path)
@@ -63,19 +63,21 @@ enum Report {
             guard !forCount.isEmpty else { continue }
             let workloads = options.workloads.filter { workload in forCount.contains { $0.workload == workload } }
             text += "\n### N = \(count)\n\n"
-            text += "| workload | backend | median s | min s | max s | rows/s | × raw | peak MB (Δ warm-up) |\n"
+            text += "| workload | backend | median s | min s | max s | rows/s | × raw\(options.backends.contains(where: \.isPostgreSQL) ? " (PG: × raw PG)" : "") | peak MB (Δ warm-up) |\n"
             text += "|---|---|---:|---:|---:|---:|---:|---:|\n"
             for workload in workloads {
-                let raw = forCount.first { $0.workload == workload && $0.backend == .raw }
                 for backend in options.backends {
                     guard let result = forCount.first(where: { $0.workload == workload && $0.backend == backend }) else { continue }
+                    let raw = forCount.first { $0.workload == workload && $0.backend == backend.baseline }
                     let ratio = raw.map { fixed(result.median / $0.median, 2) + "×" } ?? "–"
                     text += "| \(workload.rawValue) | \(backend.displayName) | \(fixed(result.median, 4)) | \(fixed(result.min, 4)) | "
                         + "\(fixed(result.max, 4)) | \(rate(result.rowsPerSecond)) | \(ratio) | \(megabytes(result)) |\n"
                 }
             }
             text += "\nRatios of medians (time; lower is better for the first backend named):\n\n"
-            text += "| workload | ObjectGraph / raw | GRDB / raw | ObjectGraph / GRDB |\n|---|---:|---:|---:|\n"
+            let postgres = forCount.contains { $0.backend.isPostgreSQL }
+            text += "| workload | ObjectGraph / raw | GRDB / raw | ObjectGraph / GRDB |\(postgres ? " ObjectGraph PG / raw PG |" : "")\n"
+            text += "|---|---:|---:|---:|\(postgres ? "---:|" : "")\n"
             for workload in workloads {
                 func median(_ backend: BackendKind) -> Double? {
                     forCount.first { $0.workload == workload && $0.backend == backend }?.median
@@ -84,8 +86,10 @@ enum Report {
                     guard let top = median(top), let bottom = median(bottom) else { return "–" }
                     return fixed(top / bottom, 2) + "×"
                 }
-                text += "| \(workload.rawValue) \(workload.summary) | \(ratio(.objectGraph, .raw)) | \(ratio(.grdb, .raw)) | \(ratio(.objectGraph, .grdb)) |\n"
+                text += "| \(workload.rawValue) \(workload.summary) | \(ratio(.objectGraph, .raw)) | \(ratio(.grdb, .raw)) | \(ratio(.objectGraph, .grdb)) |"
+                    + (postgres ? " \(ratio(.objectGraphPostgres, .postgresRaw)) |" : "") + "\n"
             }
+            text += postgresVerdicts(forCount, workloads: workloads)
             text += memoryVerdict(forCount, options: options)
             text += queryVerdicts(forCount, workloads: workloads)
             text += typedVerdicts(forCount, workloads: workloads)
@@ -158,6 +162,24 @@ enum Report {
         guard !lines.isEmpty else { return "" }
         return "\nIssue 4's targets (fetches ≤ \(fixed(queryFetchLimit, 1))× raw, batch operations ≤ \(fixed(queryBatchLimit, 1))× raw, "
             + "batch insert of 1,000,000 rows under \(fixed(q7PeakLimitMB, 0)) MB peak RSS):\n\n"
+            + lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Issue 20's target: ObjectGraph's PostgreSQL store at most this many times postgres-nio by hand.
+    static let postgresLimit = 1.5
+
+    /// For each workload run by both PostgreSQL backends: its ratio against the target.
+    private static func postgresVerdicts(_ results: [RunResult], workloads: [Workload]) -> String {
+        let lines = workloads.compactMap { workload -> String? in
+            guard let raw = results.first(where: { $0.workload == workload && $0.backend == .postgresRaw }),
+                  let objectGraph = results.first(where: { $0.workload == workload && $0.backend == .objectGraphPostgres })
+            else { return nil }
+            let ratio = objectGraph.median / raw.median
+            return "- \(workload.rawValue) ObjectGraph PG / raw PG \(fixed(ratio, 2))×: " + (ratio <= postgresLimit ? "meets" : "MISSES")
+                + " the ≤ \(fixed(postgresLimit, 1))× target"
+        }
+        guard !lines.isEmpty else { return "" }
+        return "\nIssue 20's target (ObjectGraph's PostgreSQL store ≤ \(fixed(postgresLimit, 1))× postgres-nio by hand):\n\n"
             + lines.joined(separator: "\n") + "\n"
     }
 

@@ -19,6 +19,35 @@ struct ChildRequest: Codable, Sendable {
     /// The store the repetitions work on.
     var work: URL
     var modelsDirectory: URL
+    /// The PostgreSQL server of the PostgreSQL backends (a URL of its administrative database);
+    /// their stores are databases named after `template` and `work` (see `PostgreSQLDatabases`).
+    var postgresURL: URL? = nil
+
+    /// Where the backend's store for `file` (`template` or `work`) is: for the PostgreSQL backends,
+    /// the database standing for it.
+    func location(of file: URL) -> StoreLocation {
+        var location = StoreLocation(url: file, indexed: workload.indexed, modelsDirectory: modelsDirectory)
+        if backend.isPostgreSQL, let postgresURL {
+            location.postgresURL = PostgreSQLDatabases.url(postgresURL, database: PostgreSQLDatabases.name(for: file))
+        }
+        return location
+    }
+
+    /// Makes the store at `file` empty, or a copy of `template`'s (untimed).
+    func reset(_ file: URL, from template: URL?) throws {
+        if backend.isPostgreSQL, let postgresURL {
+            try PostgreSQLDatabases.recreate(
+                PostgreSQLDatabases.name(for: file), from: template.map(PostgreSQLDatabases.name(for:)), server: postgresURL)
+            return
+        }
+        removeDatabase(at: file)
+        if let template { try FileManager.default.copyItem(at: template, to: file) }
+    }
+}
+
+/// Every `Person` row of the store at `location`, checksummed with plain SQL.
+func personTableChecksum(at location: StoreLocation) throws -> Checksum {
+    try location.postgresURL.map(PostgreSQLDatabases.personChecksum(at:)) ?? tableChecksum(at: location.url)
 }
 
 /// One measured (backend, workload, N), as the child reports it to the driver.
@@ -55,8 +84,8 @@ enum Worker {
     static let resultMarker = "RESULT "
 
     static func prepare(_ request: ChildRequest) throws {
-        removeDatabase(at: request.template)
-        let location = StoreLocation(url: request.template, indexed: request.workload.indexed, modelsDirectory: request.modelsDirectory)
+        try request.reset(request.template, from: nil)
+        let location = request.location(of: request.template)
         let expected: Checksum?
         let found: Checksum
         if request.workload.isGraph {
@@ -79,7 +108,8 @@ enum Worker {
                 try backend.close()
             }
             expected = Expectation(.w1, dataset: dataset, parameters: request.parameters).table
-            found = try tableChecksum(at: request.template)
+            found = try personTableChecksum(at: location)
+            if let postgresURL = location.postgresURL { try PostgreSQLDatabases.settle(at: postgresURL) }
         }
         guard found == expected else {
             throw VerificationFailure(description: "prepared \(request.backend.rawValue) store holds \(found), expected \(expected.map(String.init(describing:)) ?? "?")")
@@ -88,7 +118,7 @@ enum Worker {
 
     static func run(_ request: ChildRequest) throws -> RunResult {
         let expectation = Expectation(request.workload, parameters: request.parameters)
-        let location = StoreLocation(url: request.work, indexed: request.workload.indexed, modelsDirectory: request.modelsDirectory)
+        let location = request.location(of: request.work)
         let clock = ContinuousClock()
         var seconds: [Double] = []
         var warmUpSeconds = 0.0
@@ -98,10 +128,7 @@ enum Worker {
         var latencyRuns: [FetchLatencies] = []
 
         for repetition in 0...request.repetitions {
-            removeDatabase(at: request.work)
-            if request.workload.needsPopulatedStore {
-                try FileManager.default.copyItem(at: request.template, to: request.work)
-            }
+            try request.reset(request.work, from: request.workload.needsPopulatedStore ? request.template : nil)
             let store = try OpenStore(request.backend, for: request.workload, at: location)
             try prepare(request.workload, store: store, expectation: expectation)
             if repetition == 0 {
@@ -116,13 +143,16 @@ enum Worker {
             try store.close()
             if case .latencies(let latencies) = outcome, repetition > 0 { latencyRuns.append(latencies) }
             let label = "\(request.backend.rawValue) \(request.workload.rawValue) N=\(request.parameters.count) repetition \(repetition)"
-            checksum = try verify(outcome, against: expectation, store: request.work, label: label)
+            checksum = try verify(outcome, against: expectation, store: location, label: label)
             if repetition == 0 {
                 warmUpSeconds = elapsed
                 peakKB = ProcessMemory.peakKB
             } else {
                 seconds.append(elapsed)
             }
+        }
+        if request.backend.isPostgreSQL, let server = request.postgresURL {
+            try PostgreSQLDatabases.drop(PostgreSQLDatabases.name(for: request.work), server: server)
         }
         removeDatabase(at: request.work)
         return RunResult(
@@ -215,7 +245,7 @@ enum Worker {
 
     /// Checks what the timed work returned and, for writes, the whole table it left behind;
     /// returns the checksum to report.
-    private static func verify(_ outcome: Outcome, against expectation: Expectation, store: URL, label: String) throws -> String {
+    private static func verify(_ outcome: Outcome, against expectation: Expectation, store: StoreLocation, label: String) throws -> String {
         var reported = ""
         switch outcome {
         case .checksum(let checksum):
@@ -253,14 +283,14 @@ enum Worker {
             break
         }
         if let bumps = expectation.versionBumps {
-            let found = try versionBumps(at: store)
+            let found = try versionBumps(at: store.url)
             guard found == bumps else {
                 throw VerificationFailure(description: "\(label): \(found) rows at version 2, expected \(bumps)")
             }
             reported += "; \(found) at version 2"
         }
         if let expected = expectation.table {
-            let found = try expectation.tableIsGraph ? graphTableChecksum(at: store) : tableChecksum(at: store)
+            let found = try expectation.tableIsGraph ? graphTableChecksum(at: store.url) : personTableChecksum(at: store)
             guard found == expected else {
                 throw VerificationFailure(description: "\(label): the store holds \(found), expected \(expected)")
             }

@@ -101,11 +101,13 @@ enum Workload: String, CaseIterable, Codable, Sendable {
     }
 
     /// Whether `backend` runs it: GRDB does not run the object-graph, query or concurrency workloads.
-    /// The typed backend runs only W1 and W2, the workloads issue 6 compares with dynamic access.
+    /// The typed backend runs only W1 and W2, the workloads issue 6 compares with dynamic access;
+    /// the PostgreSQL backends W1–W6 and W3i (issue 20).
     func runs(on backend: BackendKind) -> Bool {
         switch backend {
         case .grdb: !(isGraph || isQuery || isConcurrency)
         case .objectGraphTyped: self == .w1 || self == .w2
+        case .postgresRaw, .objectGraphPostgres: group == "W"
         case .raw, .objectGraph: true
         }
     }
@@ -137,6 +139,17 @@ enum BackendKind: String, CaseIterable, Codable, Sendable {
     case objectGraph = "objectgraph"
     /// ObjectGraph through the generated `Person` class's typed properties (issue 6): W1 and W2.
     case objectGraphTyped = "objectgraph-typed"
+    /// postgres-nio by hand against a PostgreSQL server (issue 20): W1–W6.
+    case postgresRaw = "pgraw"
+    /// ObjectGraph's PostgreSQL store on the same server: W1–W6.
+    case objectGraphPostgres = "objectgraph-pg"
+
+    /// Whether its store is a PostgreSQL database rather than a SQLite file.
+    var isPostgreSQL: Bool { self == .postgresRaw || self == .objectGraphPostgres }
+
+    /// The backend its ratios are taken against: raw SQLite, or raw postgres-nio for ObjectGraph
+    /// on PostgreSQL.
+    var baseline: BackendKind { isPostgreSQL ? .postgresRaw : .raw }
 
     /// The name printed in tables.
     var displayName: String {
@@ -145,6 +158,8 @@ enum BackendKind: String, CaseIterable, Codable, Sendable {
         case .grdb: "GRDB 7.10"
         case .objectGraph: "ObjectGraph"
         case .objectGraphTyped: "ObjectGraph typed"
+        case .postgresRaw: "raw PG"
+        case .objectGraphPostgres: "ObjectGraph PG"
         }
     }
 }
