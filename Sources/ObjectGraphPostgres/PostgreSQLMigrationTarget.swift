@@ -76,11 +76,22 @@ final class PostgreSQLMigrationTarget: MigrationTarget {
         do {
             return try connection.execute(Self.numberingParameters(sql), bindings)
         } catch let failure as PostgreSQLFailure {
-            // Stored objects that break a new uniqueness constraint: the kind SQLite's migration gives.
-            var error =
-                failure.sqlState == "23505"
-                ? ObjectGraphError(.constraintViolation, "the stored objects break a uniqueness constraint: PostgreSQL said: \(failure)")
-                : failure.error("A migration step failed")
+            var error: ObjectGraphError
+            switch failure.sqlState {
+            case "23505":
+                // Stored objects that break a new uniqueness constraint: the kind SQLite's migration gives.
+                error = ObjectGraphError(
+                    .constraintViolation, "the stored objects break a uniqueness constraint: PostgreSQL said: \(failure)")
+            case "23502":
+                // A required column left without a value (by a mapping, say), named as SQLite names it.
+                let table = failure.message.components(separatedBy: "relation \"").dropFirst().first?.components(separatedBy: "\"").first
+                error = ObjectGraphError(
+                    .validation,
+                    "\(table ?? "?").\(failure.column ?? "?") is required and an object was left without a value: PostgreSQL said: \(failure)"
+                )
+            default:
+                error = failure.error("A migration step failed")
+            }
             error.sql = failure.sql
             throw error
         }

@@ -7,16 +7,18 @@ import Testing
 /// Opening a PostgreSQL store: what is created, what is refused, and errors a person can act on.
 @Suite(.enabled(if: PostgreSQLTestServer.isAvailable, "no PostgreSQL server for the tests"))
 struct PostgreSQLStoreOpeningTests {
-    private static func open(_ url: URL, model: ManagedObjectModel? = nil) throws -> PersistentContainer {
+    private static func open(_ url: URL, model: ManagedObjectModel? = nil, migrates: Bool = true) throws -> PersistentContainer {
         let container = PersistentContainer(name: "Conformance", managedObjectModel: try model ?? ConformanceModel.load())
-        container.persistentStoreDescriptions = [PersistentStoreDescription(postgresURL: url)]
+        var description = PersistentStoreDescription(postgresURL: url)
+        description.shouldMigrateStoreAutomatically = migrates
+        container.persistentStoreDescriptions = [description]
         try container.loadPersistentStores()
         return container
     }
 
-    private static func error(opening url: URL, model: ManagedObjectModel? = nil) throws -> ObjectGraphError {
+    private static func error(opening url: URL, model: ManagedObjectModel? = nil, migrates: Bool = true) throws -> ObjectGraphError {
         do {
-            let container = try open(url, model: model)
+            let container = try open(url, model: model, migrates: migrates)
             container.persistentStoreCoordinator.removePersistentStore()
         } catch let error as ObjectGraphError {
             return error
@@ -79,7 +81,8 @@ struct PostgreSQLStoreOpeningTests {
         #expect(error.message.contains("the database 'og_no_such_database' does not exist on the server"), "\(error.message)")
     }
 
-    @Test func aStoreOfAnotherModelIsRefused() throws {
+    /// Without automatic migration (see the migration tests for what it does).
+    @Test func aStoreOfAnotherModelIsRefusedWithoutMigration() throws {
         let server = try PostgreSQLTestServer.shared.get()
         let database = try server.createDatabase()
         defer { server.dropDatabase(database) }
@@ -88,7 +91,7 @@ struct PostgreSQLStoreOpeningTests {
             data: Data(
                 #"{"name": "Other", "version": 1, "entities": [{"name": "Thing", "attributes": [{"name": "label", "type": "string"}]}]}"#
                     .utf8), sourceName: "Other")
-        let error = try Self.error(opening: server.url(database: database), model: other)
+        let error = try Self.error(opening: server.url(database: database), model: other, migrates: false)
         #expect(error.kind == .modelMismatch)
         #expect(error.message.contains("was created with model 'Conformance'"), "\(error.message)")
         #expect(error.message.contains("opened with model 'Other'"), "\(error.message)")
