@@ -40,9 +40,7 @@ extension PostgreSQLStoreState {
             pendingHistory = history
         }
         var conflicts = try deleteRows(request)
-        for update in request.updates {
-            if let conflict = try apply(update, keys: keys) { conflicts.rows.append(conflict) }
-        }
+        conflicts.rows += try updateRows(request.updates, keys: keys)
         // Every row was checked, so the error lists every conflict; the transaction rolls back.
         if !conflicts.rows.isEmpty { throw conflicts }
         try insertRows(request.inserts, rowKeys: rowKeys, keys: keys)
@@ -162,38 +160,6 @@ extension PostgreSQLStoreState {
         let tuples = (0..<rows).map { "(\(placeholders(names.count, from: $0 * names.count + 1)))" }
         return
             "INSERT INTO \(table.quotedName) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
-    }
-
-    /// Writes the changed stored attributes and to-one relationships of a row and bumps its
-    /// version; returns the conflict instead when the row is not at the version it expects.
-    private func apply(_ update: SaveRequest.Update, keys: SaveKeys) throws -> (objectID: ManagedObjectID, current: Snapshot?)? {
-        let table = try table(for: update.objectID.entity)
-        let key = try SaveKeys.savedKey(of: update.objectID, "update")
-        try SaveKeys.checkRow(update.values, of: update.objectID.entity, update.objectID)
-        let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
-        var columns: [StoreTable.WriteColumn] = []
-        for slot in update.changedAttributes where !columns.contains(where: { $0.slot == slot }) {
-            guard slot >= 0 && slot < table.entity.rowWidth else {
-                throw ObjectGraphError(
-                    .invalidOperation, "Cannot save \(update.objectID.shortDescription): property slot \(slot) does not exist",
-                    entityName: table.entity.name, objectID: update.objectID)
-            }
-            columns += table.writeColumns.filter { $0.slot == slot }
-        }
-        let version = quoteIdentifier(StoreSchema.versionColumn)
-        var bindings = columns.map { $0.written(values[$0.slot]) }
-        var assignments = columns.enumerated().map { "\(quoteIdentifier($1.name)) = $\($0 + 1)" }
-        assignments.append("\(version) = \(version) + 1")
-        bindings.append(.integer(key))
-        var sql =
-            "UPDATE \(table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = $\(bindings.count)"
-        if let expected = update.expectedVersion {
-            bindings.append(.integer(expected))
-            sql += " AND \(version) = $\(bindings.count)"
-        }
-        guard try write(sql, bindings, for: update.objectID, values: values, table: table) == 0 else { return nil }
-        guard update.expectedVersion != nil else { throw ConstraintViolation.rowGone(update.objectID) }
-        return (update.objectID, try snapshots(of: update.objectID.entity, primaryKeys: [key])[key])
     }
 
     /// Runs a write statement; returns how many rows it changed. A failure is explained in

@@ -1,0 +1,124 @@
+import ObjectGraph
+import PostgresNIO
+
+/// Updates: a save's changed rows, each run of one entity's rows that changed the same columns a
+/// few multi-row statements (a round trip per row would dominate a save of many rows); rows the
+/// statement left alone (at another version, or gone) and statements that failed are written
+/// again one row at a time, so each conflict and each error is found and explained per object.
+extension PostgreSQLStoreState {
+    /// Writes every update of a save; returns the rows that were at another version.
+    func updateRows(_ updates: [SaveRequest.Update], keys: SaveKeys) throws -> [(objectID: ManagedObjectID, current: Snapshot?)] {
+        var conflicts: [(objectID: ManagedObjectID, current: Snapshot?)] = []
+        let rows = try updates.map { try updatedRow($0, keys: keys) }
+        var start = 0
+        while start < rows.count {
+            let first = rows[start]
+            let perStatement = max(1, min(Self.rowsPerStatement, 60_000 / (first.columns.count + 2)))
+            var end = start + 1
+            while end < rows.count, end - start < perStatement, rows[end].isBatched(with: first) { end += 1 }
+            let run = rows[start..<end]
+            let written = run.count == 1 ? [] : try updateTogether(run)
+            for row in run where !written.contains(row.key) {
+                if let conflict = try update(row) { conflicts.append(conflict) }
+            }
+            start = end
+        }
+        return conflicts
+    }
+
+    /// An update checked and ready to write: its row's key, its values with references resolved,
+    /// and the columns it changes.
+    private struct UpdatedRow {
+        let update: SaveRequest.Update
+        let table: StoreTable
+        let key: Int64
+        let values: [AttributeValue]
+        let columns: [StoreTable.WriteColumn]
+
+        /// Whether one statement can write both rows: same table and columns, both checking
+        /// their versions or neither.
+        func isBatched(with other: UpdatedRow) -> Bool {
+            table.entity === other.table.entity && (update.expectedVersion == nil) == (other.update.expectedVersion == nil)
+                && columns.map(\.name) == other.columns.map(\.name)
+        }
+
+        /// The columns' values, then the expected version when there is one.
+        var bindings: [AttributeValue] {
+            columns.map { $0.written(values[$0.slot]) } + (update.expectedVersion.map { [.integer($0)] } ?? [])
+        }
+    }
+
+    private func updatedRow(_ update: SaveRequest.Update, keys: SaveKeys) throws -> UpdatedRow {
+        let table = try table(for: update.objectID.entity)
+        let key = try SaveKeys.savedKey(of: update.objectID, "update")
+        try SaveKeys.checkRow(update.values, of: update.objectID.entity, update.objectID)
+        let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
+        var columns: [StoreTable.WriteColumn] = []
+        for slot in update.changedAttributes where !columns.contains(where: { $0.slot == slot }) {
+            guard slot >= 0 && slot < table.entity.rowWidth else {
+                throw ObjectGraphError(
+                    .invalidOperation, "Cannot save \(update.objectID.shortDescription): property slot \(slot) does not exist",
+                    entityName: table.entity.name, objectID: update.objectID)
+            }
+            columns += table.writeColumns.filter { $0.slot == slot }
+        }
+        return UpdatedRow(update: update, table: table, key: key, values: values, columns: columns)
+    }
+
+    /// Writes several rows in one statement; returns the keys of the rows it changed. The new
+    /// values come as a `VALUES` list, each column typed by its parameters' values; a column
+    /// that is NULL in every row would be text there, so it is assigned NULL itself instead. A
+    /// failed statement changes nothing (a savepoint puts the transaction back).
+    private func updateTogether(_ rows: ArraySlice<UpdatedRow>) throws -> Set<Int64> {
+        let first = rows[rows.startIndex]
+        let pk = quoteIdentifier(StoreSchema.primaryKeyColumn)
+        let version = quoteIdentifier(StoreSchema.versionColumn)
+        let target = first.table.quotedName
+        let checksVersion = first.update.expectedVersion != nil
+        let rowBindings = rows.map(\.bindings)
+        // Positions in `bindings` of the columns some row gives a value (the expected version is never NULL).
+        let valued = first.bindings.indices.filter { column in rowBindings.contains { !$0[column].isNull } }
+        let names = [pk] + valued.map { $0 < first.columns.count ? quoteIdentifier(first.columns[$0].name) : version }
+        var assignments = first.columns.indices.map { column in
+            let name = quoteIdentifier(first.columns[column].name)
+            return "\(name) = " + (valued.contains(column) ? "\"_new\".\(name)" : "NULL")
+        }
+        assignments.append("\(version) = \(target).\(version) + 1")
+        let tuples = (0..<rows.count).map { "(\(placeholders(names.count, from: $0 * names.count + 1)))" }
+        let sql = """
+            UPDATE \(target) SET \(assignments.joined(separator: ", ")) \
+            FROM (VALUES \(tuples.joined(separator: ", "))) AS "_new"(\(names.joined(separator: ", "))) \
+            WHERE \(target).\(pk) = "_new".\(pk)\(checksVersion ? " AND \(target).\(version) = \"_new\".\(version)" : "") \
+            RETURNING \(target).\(pk)
+            """
+        let bindings = zip(rows, rowBindings).flatMap { row, values in [.integer(row.key)] + valued.map { values[$0] } }
+        try connection.execute("SAVEPOINT objectgraph_rows")
+        do {
+            let result = try connection.execute(sql, bindings)
+            return Set(try result.rows.map { try $0.makeRandomAccess()[0].decode(Int64.self) })
+        } catch is PostgreSQLFailure {
+            try connection.execute("ROLLBACK TO SAVEPOINT objectgraph_rows")
+            return []
+        }
+    }
+
+    /// Writes one row's changed columns and bumps its version; returns the conflict instead when
+    /// the row is not at the version it expects.
+    private func update(_ row: UpdatedRow) throws -> (objectID: ManagedObjectID, current: Snapshot?)? {
+        let version = quoteIdentifier(StoreSchema.versionColumn)
+        var bindings = row.columns.map { $0.written(row.values[$0.slot]) }
+        var assignments = row.columns.enumerated().map { "\(quoteIdentifier($1.name)) = $\($0 + 1)" }
+        assignments.append("\(version) = \(version) + 1")
+        bindings.append(.integer(row.key))
+        var sql =
+            "UPDATE \(row.table.quotedName) SET \(assignments.joined(separator: ", ")) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) = $\(bindings.count)"
+        if let expected = row.update.expectedVersion {
+            bindings.append(.integer(expected))
+            sql += " AND \(version) = $\(bindings.count)"
+        }
+        let objectID = row.update.objectID
+        guard try write(sql, bindings, for: objectID, values: row.values, table: row.table) == 0 else { return nil }
+        guard row.update.expectedVersion != nil else { throw ConstraintViolation.rowGone(objectID) }
+        return (objectID, try snapshots(of: objectID.entity, primaryKeys: [row.key])[row.key])
+    }
+}
