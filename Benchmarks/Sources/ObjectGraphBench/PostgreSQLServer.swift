@@ -20,19 +20,25 @@ final class PostgreSQLServer {
 
     init() throws {
         guard let programs = Self.findPrograms() else {
-            throw VerificationFailure(description: "no PostgreSQL server programs found (apt-get install -y postgresql, or give --postgres-url)")
+            throw VerificationFailure(
+                description: "no PostgreSQL server programs found (apt-get install -y postgresql, or give --postgres-url)")
         }
         self.programs = programs
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-bench-postgres-\(getpid())").path
         try? FileManager.default.removeItem(atPath: directory)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         runAs = try Self.serverUser(owning: directory)
-        version = try Self.run(["\(programs)/postgres", "--version"], what: "postgres --version").trimmingCharacters(in: .whitespacesAndNewlines)
+        version = try Self.run(["\(programs)/postgres", "--version"], what: "postgres --version").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let data = directory + "/data"
-        _ = try Self.run(runAs + ["\(programs)/initdb", "-D", data, "-E", "UTF8", "--locale=C", "-A", "trust", "-U", Self.user], what: "initdb")
+        _ = try Self.run(
+            runAs + ["\(programs)/initdb", "-D", data, "-E", "UTF8", "--locale=C", "-A", "trust", "-U", Self.user], what: "initdb")
         let port = try Self.freePort()
         let options = "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1"
-        _ = try Self.run(runAs + ["\(programs)/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "60", "-o", options, "start"], what: "pg_ctl start")
+        _ = try Self.run(
+            runAs + ["\(programs)/pg_ctl", "-D", data, "-l", directory + "/server.log", "-w", "-t", "60", "-o", options, "start"],
+            what: "pg_ctl start")
         url = URL(string: "postgres://\(Self.user)@127.0.0.1:\(port)/postgres")!
     }
 
@@ -47,7 +53,9 @@ final class PostgreSQLServer {
         let root = "/usr/lib/postgresql"
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return versions.compactMap(Int.init).sorted().reversed().map { "\(root)/\($0)/bin" }
-            .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") && FileManager.default.isExecutableFile(atPath: "\($0)/pg_ctl") }
+            .first {
+                FileManager.default.isExecutableFile(atPath: "\($0)/initdb") && FileManager.default.isExecutableFile(atPath: "\($0)/pg_ctl")
+            }
     }
 
     /// The `setpriv` prefix that runs the server as `postgres` when this process is root (the
@@ -73,32 +81,43 @@ final class PostgreSQLServer {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
         }
         guard bound else { throw VerificationFailure(description: "cannot find a free loopback port (errno \(errno))") }
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Runs a program to its end and returns what it printed; a failure says what it printed.
+    /// `posix_spawn` and `waitpid`, not Foundation's `Process`: its `waitUntilExit()` never returns
+    /// for `pg_ctl start`, whose postmaster lives on.
     private static func run(_ arguments: [String], what: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        // A folder the postgres user may enter, whoever runs the benchmark.
-        process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
         // A file, not a pipe: the server `pg_ctl` starts would keep a pipe open.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("objectgraph-bench-\(getpid())-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        process.waitUntilExit()
-        try? handle.close()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        guard process.terminationStatus == 0 else {
-            throw VerificationFailure(description: "\(what) failed (status \(process.terminationStatus)): \(output)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // A folder the postgres user may enter, whoever runs the benchmark.
+        posix_spawn_file_actions_addchdir_np(&actions, "/tmp")
+        let argv = arguments.map { strdup($0) } + [nil]
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0)=\($1)") } + [nil]
+        defer { for pointer in argv + environment { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environment)
+        guard spawned == 0 else { throw VerificationFailure(description: "\(what) could not be started (error \(spawned))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 {
+            guard errno == EINTR else { throw VerificationFailure(description: "waiting for \(what) failed (errno \(errno))") }
+        }
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        // WIFEXITED and WEXITSTATUS, which Swift does not import as functions.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw VerificationFailure(description: "\(what) failed (wait status \(status)): \(output)")
         }
         return output
     }

@@ -209,17 +209,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func deletingARunOfRowsOneChangedElsewhereIsAConflict(kind: StoreKind) throws {
         let store = try TestStore(kind)
-        let ids = try store.withNewContext { context in
-            let items = try (1...40).map { try context.insertItem("R\($0)") }
-            try context.save()
-            return items.map(\.objectID)
-        }
-        let ours = store.newContext(name: "ours")
-        let objects = try ours.performAndWait { try ids.map { try ours.existingObject(with: $0) } }
-        try store.withNewContext { context in
-            try context.existingObject(with: ids[17]).setValue("changed", forKey: "title")
-            try context.save()
-        }
+        let (ids, ours, objects) = try store.runWithOneRowChangedElsewhere(title: "changed")
         let error = try #require(throws: ObjectGraphError.self) {
             try ours.performAndWait {
                 for object in objects { ours.delete(object) }

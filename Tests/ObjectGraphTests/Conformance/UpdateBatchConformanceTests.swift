@@ -45,17 +45,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func oneRowOfARunChangedElsewhereIsTheOnlyConflict(kind: StoreKind) throws {
         let store = try TestStore(kind)
-        let ids = try store.withNewContext { context in
-            let items = try (1...40).map { try context.insertItem("R\($0)") }
-            try context.save()
-            return items.map(\.objectID)
-        }
-        let ours = store.newContext(name: "ours")
-        let objects = try ours.performAndWait { try ids.map { try ours.existingObject(with: $0) } }
-        try store.withNewContext { context in
-            try context.existingObject(with: ids[17]).setValue("theirs", forKey: "title")
-            try context.save()
-        }
+        let (ids, ours, objects) = try store.runWithOneRowChangedElsewhere(title: "theirs")
         let error = try #require(throws: ObjectGraphError.self) {
             try ours.performAndWait {
                 for object in objects { try object.setValue("ours", forKey: "title") }

@@ -95,22 +95,19 @@ import Testing
         let context = container.newBackgroundContext()
         let code = UUID()
         let keys = try context.performAndWait { () throws -> ([Int64], [Int64], [Int64]) in
-            func insert(_ entity: String, _ values: [String: Any?]) throws -> ManagedObject {
-                let object = try context.insertNewObject(forEntityName: entity)
-                for (key, value) in values { try object.setValue(value, forKey: key) }
-                return object
-            }
-            let octavia = try insert("Author", ["name": "Octavia", "rating": 5, "born": Date(timeIntervalSinceReferenceDate: -9e8)])
-            let ursula = try insert("Author", ["name": "Ursula", "rating": 4])
-            let kindred = try insert("Book", ["title": "Kindred", "pages": 264, "isbn": "978-0807083697", "author": octavia, "code": code])
-            let dawn = try insert("Book", ["title": "Dawn", "pages": 248, "author": octavia])
-            let earthsea = try insert("Book", ["title": "Earthsea", "pages": 248, "author": ursula])
-            let classic = try insert("Tag", ["label": "classic"])
-            let scifi = try insert("Tag", ["label": "sci-fi"])
+            let octavia = try context.insertObject(
+                "Author", ["name": "Octavia", "rating": 5, "born": Date(timeIntervalSinceReferenceDate: -9e8)])
+            let ursula = try context.insertObject("Author", ["name": "Ursula", "rating": 4])
+            let kindred = try context.insertObject(
+                "Book", ["title": "Kindred", "pages": 264, "isbn": "978-0807083697", "author": octavia, "code": code])
+            let dawn = try context.insertObject("Book", ["title": "Dawn", "pages": 248, "author": octavia])
+            let earthsea = try context.insertObject("Book", ["title": "Earthsea", "pages": 248, "author": ursula])
+            let classic = try context.insertObject("Tag", ["label": "classic"])
+            let scifi = try context.insertObject("Tag", ["label": "sci-fi"])
             try kindred.setValue(Set([classic, scifi]), forKey: "tags")
             try dawn.setValue(Set([scifi]), forKey: "tags")
             try earthsea.setValue(Set([classic]), forKey: "tags")
-            _ = try insert("Note", ["text": "dropped in version 2"])
+            _ = try context.insertObject("Note", ["text": "dropped in version 2"])
             try context.save()
             return (
                 [octavia, ursula].map { $0.objectID.primaryKey! }, [kindred, dawn, earthsea].map { $0.objectID.primaryKey! },

@@ -35,17 +35,12 @@ import Testing
             defer { container.persistentStoreCoordinator.removePersistentStore() }
             let context = container.newBackgroundContext()
             try context.performAndWait {
-                func insert(_ entity: String, _ values: [String: Any?]) throws -> ManagedObject {
-                    let object = try context.insertNewObject(forEntityName: entity)
-                    for (key, value) in values { try object.setValue(value, forKey: key) }
-                    return object
-                }
-                let le = try insert("Author", ["name": "Le Guin"])
-                let butler = try insert("Author", ["name": "Butler"])
-                _ = try insert("Book", ["title": "Earthsea", "author": le, "editor": butler])
-                _ = try insert("Book", ["title": "Kindred", "author": butler])
-                _ = try insert("Book", ["title": "Dawn", "author": butler, "editor": le])
-                _ = try insert("Book", ["title": "Anonymous"])
+                let le = try context.insertObject("Author", ["name": "Le Guin"])
+                let butler = try context.insertObject("Author", ["name": "Butler"])
+                _ = try context.insertObject("Book", ["title": "Earthsea", "author": le, "editor": butler])
+                _ = try context.insertObject("Book", ["title": "Kindred", "author": butler])
+                _ = try context.insertObject("Book", ["title": "Dawn", "author": butler, "editor": le])
+                _ = try context.insertObject("Book", ["title": "Anonymous"])
                 try context.save()
             }
         }

@@ -45,26 +45,21 @@ import Testing
         defer { container.persistentStoreCoordinator.removePersistentStore() }
         let context = container.newBackgroundContext()
         try context.performAndWait {
-            func insert(_ entity: String, _ values: [String: Any?]) throws -> ManagedObject {
-                let object = try context.insertNewObject(forEntityName: entity)
-                for (key, value) in values { try object.setValue(value, forKey: key) }
-                return object
-            }
-            let ada = try insert("Person", ["name": "Ada"])
-            let bob = try insert("Person", ["name": "Bob"])
-            let rare = try insert("Tag", ["name": "rare"]), old = try insert("Tag", ["name": "old"])
-            let book = try insert(
+            let ada = try context.insertObject("Person", ["name": "Ada"])
+            let bob = try context.insertObject("Person", ["name": "Bob"])
+            let rare = try context.insertObject("Tag", ["name": "rare"]), old = try context.insertObject("Tag", ["name": "old"])
+            let book = try context.insertObject(
                 "Media",
                 [
                     "title": "Notes", "year": 1843, "views": Int64(1) << 40, "score": 4.25, "ratio": Float(0.5),
                     "price": Decimal(string: "12.34"), "isPublic": true, "added": Date(timeIntervalSinceReferenceDate: 1_000.125),
                     "cover": Data([0, 1, 2, 255]), "code": UUID(), "link": URL(string: "https://example.org/notes"), "owner": ada
                 ])
-            let film = try insert("Film", ["title": "Metropolis", "minutes": 153, "owner": bob])
-            let empty = try insert("Media", ["title": "Untitled"])
+            let film = try context.insertObject("Film", ["title": "Metropolis", "minutes": 153, "owner": bob])
+            let empty = try context.insertObject("Media", ["title": "Untitled"])
             try book.setValue(Set([rare, old]), forKey: "tags")
             try film.setValue(Set([old]), forKey: "tags")
-            try book.setValue(try [3, 1, 2].map { try insert("Part", ["number": $0]) }, forKey: "parts")
+            try book.setValue(try [3, 1, 2].map { try context.insertObject("Part", ["number": $0]) }, forKey: "parts")
             try ada.setValue([film, empty, book], forKey: "favourites")
             try context.save()
         }

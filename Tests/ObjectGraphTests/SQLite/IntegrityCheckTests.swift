@@ -13,17 +13,14 @@ import Testing
     private static func filled(_ kind: StoreKind) throws -> TestStore {
         let store = try TestStore(kind, model: InheritanceModel.load)
         try store.withNewContext { context in
-            func insert(_ entity: String, _ values: [String: Any?]) throws -> ManagedObject {
-                let object = try context.insertNewObject(forEntityName: entity)
-                for (key, value) in values { try object.setValue(value, forKey: key) }
-                return object
-            }
-            let shelf = try insert("Shelf", ["label": "A"])
-            let book = try insert("Book", ["title": "Kindred", "sku": "B1", "pages": 264, "shelf": shelf])
-            let magazine = try insert("Magazine", ["title": "Locus", "sku": "M1", "issue": 7, "shelf": shelf])
-            let reader = try insert("Reader", ["name": "Ada", "favorite": magazine])
+            let shelf = try context.insertObject("Shelf", ["label": "A"])
+            let book = try context.insertObject("Book", ["title": "Kindred", "sku": "B1", "pages": 264, "shelf": shelf])
+            let magazine = try context.insertObject("Magazine", ["title": "Locus", "sku": "M1", "issue": 7, "shelf": shelf])
+            let reader = try context.insertObject("Reader", ["name": "Ada", "favorite": magazine])
             try reader.setValue(Set([book]), forKey: "books")
-            for number in 0..<300 { _ = try insert("Reader", ["name": "Reader \(number) " + String(repeating: "x", count: 200)]) }
+            for number in 0..<300 {
+                _ = try context.insertObject("Reader", ["name": "Reader \(number) " + String(repeating: "x", count: 200)])
+            }
             try context.save()
         }
         return store

@@ -13,6 +13,14 @@ extension ManagedObjectContext {
         return item
     }
 
+    /// Inserts an object of `entityName` with `values`.
+    @discardableResult
+    func insertObject(_ entityName: String, _ values: [String: Any?]) throws -> ManagedObject {
+        let object = try insertNewObject(forEntityName: entityName)
+        for (key, value) in values { try object.setValue(value, forKey: key) }
+        return object
+    }
+
     /// Inserts a new object of the subclass `objectClass` for the entity `entityName`, made as a
     /// program makes its own subclass's objects (`init(entity:insertInto:)`).
     func insert<Object: ManagedObject>(_ objectClass: Object.Type, entity entityName: String) throws -> Object {

@@ -108,6 +108,26 @@ final class TestStore {
         }
     }
 
+    /// Forty items saved (codes R1…R40) and read into a new context `ours`; then the eighteenth
+    /// is given `title` by another context and saved: a run of rows of which one is at another
+    /// version when `ours` saves.
+    func runWithOneRowChangedElsewhere(
+        title: String
+    ) throws -> (ids: [ManagedObjectID], ours: ManagedObjectContext, objects: [ManagedObject]) {
+        let ids = try withNewContext { context in
+            let items = try (1...40).map { try context.insertItem("R\($0)") }
+            try context.save()
+            return items.map(\.objectID)
+        }
+        let ours = newContext(name: "ours")
+        let objects = try ours.performAndWait { try ids.map { try ours.existingObject(with: $0) } }
+        try withNewContext { context in
+            try context.existingObject(with: ids[17]).setValue(title, forKey: "title")
+            try context.save()
+        }
+        return (ids, ours, objects)
+    }
+
     /// How many objects of `entityName` the store holds, seen from a fresh context.
     func storedCount(_ entityName: String, _ format: String? = nil) throws -> Int {
         try withNewContext { context in
