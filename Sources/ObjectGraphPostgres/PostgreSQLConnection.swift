@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import ObjectGraph
 import PostgresNIO
+import Synchronization
 
 /// The connection of one store to its PostgreSQL server, used only on that store's serial
 /// queue: each call sends a statement and waits there for the server's answer. The connection's
@@ -50,10 +51,11 @@ final class PostgreSQLConnection {
             guard let statement = try statements.statement(sql, types: values.map(\.type), on: connection) else {
                 var binds = PostgresBindings(capacity: values.count)
                 for value in values { binds.append(value) }
-                let result = try connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).wait()
+                let result = try Self.answer(
+                    to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), on: connection)
                 return Result(rows: result.rows, changedRows: result.metadata.rows ?? 0)
             }
-            let rows = try statement.execute(values).wait()
+            let rows = try Self.answer(to: statement.execute(values), on: connection)
             guard let count = rows.first?.first else { return Result(rows: [], changedRows: 0) }
             // Marked as text by postgres-nio, sent in binary as it asked.
             let cell = PostgresCell(
@@ -143,6 +145,31 @@ final class PostgreSQLConnection {
         connection = nil
         statements = PostgreSQLStatementCache()
         losses += 1
+    }
+
+    /// Waits for `future`, the answer to a statement sent on `connection`. A statement sent just
+    /// as the connection closed may never be answered (postgres-nio drops it without failing its
+    /// future), so a wait that finds the connection closed, and still no answer a moment later,
+    /// fails instead of waiting for ever.
+    static func answer<T: Sendable>(to future: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
+        let answered = DispatchSemaphore(value: 0)
+        let answer = Mutex<Swift.Result<T, any Error>?>(nil)
+        future.whenComplete { result in
+            answer.withLock { $0 = result }
+            answered.signal()
+        }
+        var seenClosed = false
+        while answered.wait(timeout: .now() + .milliseconds(500)) == .timedOut {
+            guard connection.isClosed else { continue }
+            if seenClosed { throw Unanswered() }
+            seenClosed = true
+        }
+        return try answer.withLock { $0! }.get()
+    }
+
+    /// A statement the server never answered: the connection closed as it was sent.
+    private struct Unanswered: Error, CustomStringConvertible {
+        var description: String { "the connection closed before the server answered" }
     }
 
     /// A connection lost earlier in the transaction.

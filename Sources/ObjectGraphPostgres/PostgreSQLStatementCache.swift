@@ -51,7 +51,7 @@ struct PostgreSQLStatementCache {
         if let statement = entry.statement { return statement }
         guard let typed = Self.typed(sql, types: types) else { return nil }
         let text = "WITH changed AS (\(typed) RETURNING 1) SELECT count(*) FROM changed"
-        let statement = try connection.prepare(query: text).wait()
+        let statement = try PostgreSQLConnection.answer(to: connection.prepare(query: text), on: connection)
         entries[key]?.statement = statement
         return statement
     }

@@ -102,13 +102,12 @@ final class PostgreSQLServer {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        // A folder the postgres user may enter, whoever runs the benchmark.
-        posix_spawn_file_actions_addchdir_np(&actions, "/tmp")
-        let argv = arguments.map { strdup($0) } + [nil]
+        // Run from a folder the postgres user may enter, whoever runs the benchmark.
+        let argv = (["/bin/sh", "-c", "cd /tmp && exec \"$0\" \"$@\""] + arguments).map { strdup($0) } + [nil]
         let environment = ProcessInfo.processInfo.environment.map { strdup("\($0)=\($1)") } + [nil]
         defer { for pointer in argv + environment { free(pointer) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environment)
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environment)
         guard spawned == 0 else { throw VerificationFailure(description: "\(what) could not be started (error \(spawned))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {

@@ -46,6 +46,7 @@ extension ManagedObject {
                 try keys.map { key in try entity.attributeSlot(named: key) ?? entity.requireRelationship(key).slot }
             } ?? Array(0..<entity.propertySlotCount)
         var result: [String: Any?] = [:]
+        let committed = committed
         for slot in slots where !isTransient(slot) {
             guard slot >= entity.rowWidth else {
                 result[entity.propertyName(atSlot: slot)] = value(ofSlot: slot, in: committed, current: false)

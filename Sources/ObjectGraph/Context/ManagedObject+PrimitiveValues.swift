@@ -31,7 +31,7 @@ extension ManagedObject {
             values[slot] = converted
             return
         }
-        if savedValues == nil { savedValues = values }
+        savedValues.keep(slot, of: values)
         values[slot] = converted
         marks.insert(.primitiveChanges)
     }
@@ -43,7 +43,8 @@ extension ManagedObject {
         let comparesValues = marks.contains(.primitiveChanges)
         return (0..<entity.rowWidth).filter { slot in
             guard slot >= entity.attributes.count || !entity.attributes[slot].isTransient else { return false }
-            return changedAttributes.contains(slot) || comparesValues && !values[slot].isStoredEqual(to: committed[slot])
+            return changedAttributes.contains(slot)
+                || comparesValues && !values[slot].isStoredEqual(to: savedValues.value(at: slot, in: values))
         }
     }
 }

@@ -157,7 +157,7 @@ extension ManagedObject {
             values[slot] = value
             return
         }
-        if savedValues == nil { savedValues = values }
+        savedValues.keep(slot, of: values)
         values[slot] = value
         guard !changedAttributes.isEmpty else {
             changedAttributes.insert(slot)

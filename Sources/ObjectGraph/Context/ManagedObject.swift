@@ -36,10 +36,9 @@ open class ManagedObject: Hashable, CustomStringConvertible {
 
     /// Current values, one slot per attribute. Empty while the object is a fault.
     @exclusivity(unchecked) var values: [AttributeValue]
-    /// The values as last saved or fetched, kept apart from `values` only from the first change
-    /// on; `nil` while `values` are the saved values. Sharing one row until then saves a
-    /// reference (and its atomic retain and release) per fetched object.
-    @exclusivity(unchecked) var savedValues: [AttributeValue]?
+    /// The saved values of the slots changed since the last save or fetch; empty while `values`
+    /// are the saved values.
+    @exclusivity(unchecked) var savedValues = SavedValues()
     /// Properties changed since the last save: attributes and to-one relationships whose values
     /// differ from `committed`, and to-many relationships that gained, lost or reordered objects.
     @exclusivity(unchecked) var changedAttributes = AttributeMask()
@@ -115,7 +114,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// The values as last saved or fetched (meaningful for saved objects that are not faults).
-    var committed: [AttributeValue] { savedValues ?? values }
+    var committed: [AttributeValue] { savedValues.isEmpty ? values : savedValues.savedRow(from: values) }
 
     /// Whether the object has changes that are not saved: inserted, deleted or updated. An object
     /// another context's deletion was merged into has none: the deletion is saved already.

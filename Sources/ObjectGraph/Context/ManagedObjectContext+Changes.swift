@@ -266,7 +266,7 @@ extension ManagedObjectContext {
             object.changedAttributes.removeAll()
             object.fill(from: row)
             for (slot, value) in localChanges where !value.isStoredEqual(to: object.values[slot]) {
-                if object.savedValues == nil { object.savedValues = object.values }
+                object.savedValues.keep(slot, of: object.values)
                 object.values[slot] = value
                 object.changedAttributes.insert(slot)
             }
@@ -289,8 +289,8 @@ extension ManagedObject {
     /// Returns the object to its last saved values and relationships.
     func discardChanges() {
         observingChanges {
-            if let savedValues { values = savedValues }
-            savedValues = nil
+            savedValues.restore(&values)
+            savedValues = SavedValues()
             marks.subtract([.changedInEvent, .detectsConflicts])
             changedAttributes.removeAll()
             heldToOne = []
@@ -306,7 +306,7 @@ extension ManagedObject {
         defer { if runsHooks { didTurnIntoFault() } }
         observingChanges {
             values = []
-            savedValues = nil
+            savedValues = SavedValues()
             changedAttributes.removeAll()
             heldToOne = []
             loadedToMany = []

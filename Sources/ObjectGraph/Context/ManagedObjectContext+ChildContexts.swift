@@ -82,7 +82,7 @@ extension ManagedObjectContext {
                 // change stays tied to what the child read, so saving it is still a conflict.
                 object.observingChanges {
                     object.values = committed
-                    object.savedValues = nil
+                    object.savedValues = SavedValues()
                 }
                 object.rowVersion = expected
             }

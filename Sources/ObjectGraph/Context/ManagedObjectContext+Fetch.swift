@@ -302,7 +302,7 @@ extension ManagedObject {
         values = snapshot.values
         // Destinations held for the old row may not be the new row's.
         heldToOne = []
-        savedValues = nil
+        savedValues = SavedValues()
         rowVersion = snapshot.version
         isFault = false
     }

@@ -256,7 +256,7 @@ extension ManagedObjectContext {
             object.isInserted = false
             object.isNew = false
             object.marks = []
-            object.savedValues = nil
+            object.savedValues = SavedValues()
             object.rowVersion = 1
             insertedIDs.append(object.objectID)
             if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
@@ -265,7 +265,7 @@ extension ManagedObjectContext {
         var reportedUpdates = Set<ManagedObjectID>()
         for object in plan.updated {
             if !object.marks.contains(.changedInEvent) { reportedUpdates.insert(object.objectID) }
-            object.savedValues = nil
+            object.savedValues = SavedValues()
             object.marks = []
             object.changedAttributes.removeAll()
             if !plan.unwritten.contains(ObjectKey(object)) { object.rowVersion += 1 }
