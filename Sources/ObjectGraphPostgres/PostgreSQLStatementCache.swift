@@ -2,58 +2,74 @@ import Foundation
 import PostgresNIO
 import Synchronization
 
-/// The statements prepared on one connection, kept by SQL text and parameter types so the server
-/// parses and analyses each once per connection (as GRDB keeps SQLite's statements). A statement
-/// is prepared the second time it runs, so one-off statements (an `IN` list of an odd length)
-/// cost no extra round trip; at most `capacity` are kept, the least recently used closed first.
-/// A new connection starts with none.
+/// The statements prepared on one connection, kept by SQL text so the server parses and
+/// analyses each once per connection (as GRDB keeps SQLite's statements). A statement is
+/// prepared once the type of each of its parameters is known — the second time it runs, or
+/// later when NULLs left some open (a multi-row INSERT of an optional attribute) — so one-off
+/// statements (an `IN` list of an odd length) cost no extra round trip; at most `capacity` are
+/// kept, the least recently used closed first. A new connection starts with none.
 ///
 /// Only statements that change rows are prepared (INSERT, UPDATE, DELETE without a RETURNING
 /// clause), each wrapped so its one row is how many it changed: postgres-nio gives no command
 /// tag for a prepared statement, and marks its rows' columns as text while it asks for them in
 /// binary, so the store reads only that count, knowing its format. postgres-nio prepares a
 /// statement without parameter types (the server infers them) and binds values in binary, so
-/// each parameter is cast to the type of the value bound to it (`$1` becomes `($1::int8)`), as
-/// an unnamed statement declares them.
+/// each parameter is cast to the type of the values bound to it (`$1` becomes `($1::int8)`), as
+/// an unnamed statement declares them. A NULL may be bound to a parameter of any type; a value
+/// of another type than the prepared one runs the statement unprepared.
 struct PostgreSQLStatementCache {
-    private struct Key: Hashable {
-        let sql: String
-        let types: [UInt32]
+    private struct Entry {
+        /// The type of each parameter, from the values bound to it so far; `0` where only NULLs were.
+        var types: [UInt32]
+        var statement: PreparedQuery?
+        /// When it was last run, for the least recently used.
+        var used: Int
     }
 
-    /// Statements run, prepared from their second run on, with when each was last run.
-    private var entries: [Key: (statement: PreparedQuery?, used: Int)] = [:]
+    private var entries: [String: Entry] = [:]
     private var clock = 0
     static let capacity = 256
 
-    /// The statement of `sql` for parameters of `types`, prepared on `connection` when it runs
-    /// the second time; `nil` when it runs unprepared: the first time, when it is not one the
-    /// store prepares, or when it binds a type the store never binds.
+    /// The statement of `sql`, prepared on `connection` once its parameters' types are known,
+    /// for values of `types`; `nil` when it runs unprepared: while a parameter's type is open,
+    /// when it is not one the store prepares, or when `types` do not fit the prepared one.
     mutating func statement(_ sql: String, types: [PostgresDataType], on connection: PostgresConnection) throws -> PreparedQuery? {
-        let key = Key(sql: sql, types: types.map(\.rawValue))
         clock += 1
-        guard let entry = entries[key] else {
-            // postgres-nio marks the columns of a prepared statement's rows as text while it
-            // asks for them in binary: the store prepares only statements it reads a count of.
-            let verb = sql.prefix(7).uppercased()
-            guard ["INSERT", "UPDATE", "DELETE"].contains(where: verb.hasPrefix), !sql.uppercased().contains("RETURNING") else {
-                return nil
-            }
+        guard var entry = entries[sql], entry.types.count == types.count else {
+            guard Self.isPrepared(sql) else { return nil }
             if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
                 entries[oldest.key] = nil
                 // The connection runs its commands in order; nothing waits for this one.
                 _ = oldest.value.statement?.deallocate()
             }
-            entries[key] = (nil, clock)
+            entries[sql] = Entry(types: types.map(\.rawValue), statement: nil, used: clock)
             return nil
         }
-        entries[key]?.used = clock
-        if let statement = entry.statement { return statement }
-        guard let typed = Self.typed(sql, types: types) else { return nil }
+        entry.used = clock
+        defer { entries[sql] = entry }
+        if let statement = entry.statement {
+            for (position, type) in types.enumerated() where type.rawValue != 0 && type.rawValue != entry.types[position] { return nil }
+            return statement
+        }
+        for (position, type) in types.enumerated() where type.rawValue != 0 {
+            if entry.types[position] == 0 {
+                entry.types[position] = type.rawValue
+            } else if entry.types[position] != type.rawValue {
+                return nil
+            }
+        }
+        guard !entry.types.contains(0), let typed = Self.typed(sql, types: entry.types.map { PostgresDataType($0) }) else { return nil }
         let text = "WITH changed AS (\(typed) RETURNING 1) SELECT count(*) FROM changed"
-        let statement = try PostgreSQLConnection.answer(to: connection.prepare(query: text), on: connection)
-        entries[key]?.statement = statement
-        return statement
+        entry.statement = try PostgreSQLConnection.answer(to: connection.prepare(query: text), on: connection)
+        return entry.statement
+    }
+
+    /// Whether `sql` is a statement the store prepares: one that changes rows and returns none.
+    private static func isPrepared(_ sql: String) -> Bool {
+        let verb = sql.utf8.prefix(6).map { $0 & 0xDF }
+        guard ["INSERT", "UPDATE", "DELETE"].contains(where: { $0.utf8.elementsEqual(verb) }) else { return false }
+        // The store writes its keywords in capitals.
+        return !sql.utf8.contains("RETURNING".utf8)
     }
 
     /// `sql` with each parameter cast to its type's name; `nil` when a type has no name here.

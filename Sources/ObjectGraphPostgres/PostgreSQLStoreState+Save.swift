@@ -113,7 +113,7 @@ extension PostgreSQLStoreState {
         while start < inserts.count {
             let entity = inserts[start].objectID.entity
             let table = try table(for: entity)
-            let perStatement = max(1, min(Self.rowsPerStatement, 60_000 / (table.writeColumns.count + 2)))
+            let perStatement = Self.rowsPerInsert(into: table)
             var end = start + 1
             while end < inserts.count, end - start < perStatement, inserts[end].objectID.entity === entity { end += 1 }
             let rows = try (start..<end).map { try insertedRow(inserts[$0], key: rowKeys[$0], table: table, keys: keys) }
@@ -153,13 +153,23 @@ extension PostgreSQLStoreState {
     }
 
     /// `INSERT INTO "T" (…) VALUES (…), (…)` of `rows` rows of `table`'s columns.
+    /// Rows per multi-row INSERT into `table`: below PostgreSQL's 65,535 parameters.
+    private static func rowsPerInsert(into table: StoreTable) -> Int {
+        max(1, min(rowsPerStatement, 60_000 / (table.writeColumns.count + 2)))
+    }
+
+    /// The INSERT of `rows` rows into `table`; those of full chunks are kept (see `insertStatements`).
     private func insertSQL(_ table: StoreTable, rows: Int) -> String {
+        let isFullChunk = rows > 1 && rows == Self.rowsPerInsert(into: table)
+        if isFullChunk, let sql = insertStatements[ObjectIdentifier(table)] { return sql }
         let names =
             [StoreSchema.primaryKeyColumn] + (table.kindsFilter != nil ? [TableLayout.entityColumn] : [])
             + table.writeColumns.map(\.name)
         let tuples = (0..<rows).map { "(\(placeholders(names.count, from: $0 * names.count + 1)))" }
-        return
+        let sql =
             "INSERT INTO \(table.quotedName) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
+        if isFullChunk { insertStatements[ObjectIdentifier(table)] = sql }
+        return sql
     }
 
     /// Runs a write statement; returns how many rows it changed. A failure is explained in
