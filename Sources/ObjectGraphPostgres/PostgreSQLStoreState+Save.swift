@@ -49,8 +49,8 @@ extension PostgreSQLStoreState {
         return assigned
     }
 
-    /// Deletes rows and the join-table pairs they are part of, each entity's rows a few
-    /// statements at a time; rows whose deletion expects a version are deleted only at it. Rows
+    /// Deletes rows and the join-table pairs they are part of, each entity's rows a statement per
+    /// 20,000 (their keys as arrays); rows whose deletion expects a version are deleted only at it. Rows
     /// left behind were changed since, and are returned as conflicts. A row already gone is not
     /// an error: the save's intent holds.
     private func deleteRows(_ request: SaveRequest) throws -> VersionConflicts {
@@ -71,21 +71,22 @@ extension PostgreSQLStoreState {
         }
         for (entity, rows) in groups {
             let table = try table(for: entity)
-            for start in stride(from: 0, to: rows.count, by: Self.rowsPerStatement) {
-                let chunk = rows[start..<min(start + Self.rowsPerStatement, rows.count)]
+            for start in stride(from: 0, to: rows.count, by: Self.rowsPerArray) {
+                let chunk = rows[start..<min(start + Self.rowsPerArray, rows.count)]
                 let (versioned, unversioned) = (chunk.filter { $0.version > 0 }, chunk.filter { $0.version == 0 })
                 if !unversioned.isEmpty {
                     try write(
-                        "DELETE FROM \(table.quotedName) WHERE \(pk) IN (\(placeholders(unversioned.count)))",
-                        unversioned.map { .integer($0.key) }, for: unversioned[0].objectID, "Cannot delete")
+                        "DELETE FROM \(table.quotedName) WHERE \(pk) = ANY($1::bigint[])", [try keyArray(unversioned.map(\.key))],
+                        for: unversioned[0].objectID, "Cannot delete")
                 }
                 if !versioned.isEmpty {
-                    let pairs = versioned.indices.map {
-                        "(\(dialect.placeholder(2 * $0 + 1))::bigint, \(dialect.placeholder(2 * $0 + 2))::bigint)"
-                    }
                     let deleted = try write(
-                        "DELETE FROM \(table.quotedName) WHERE (\(pk), \(version)) IN (\(pairs.joined(separator: ", ")))",
-                        versioned.flatMap { [.integer($0.key), .integer($0.version)] }, for: versioned[0].objectID, "Cannot delete")
+                        """
+                        DELETE FROM \(table.quotedName) USING unnest($1::bigint[], $2::bigint[]) AS "_gone"("_pk", "_version") \
+                        WHERE \(table.quotedName).\(pk) = "_gone"."_pk" AND \(table.quotedName).\(version) = "_gone"."_version"
+                        """,
+                        [try keyArray(versioned.map(\.key)), try keyArray(versioned.map(\.version))], for: versioned[0].objectID,
+                        "Cannot delete")
                     if deleted < versioned.count {
                         // Rows still there were at another version; rows missing were gone before.
                         let left = try snapshots(of: entity, primaryKeys: versioned.map(\.key))
@@ -94,8 +95,8 @@ extension PostgreSQLStoreState {
                 }
                 for (joinTable, column) in relationshipLayout.joinColumns(holding: entity, in: model) {
                     try write(
-                        "DELETE FROM \(quoteIdentifier(joinTable.name)) WHERE \(quoteIdentifier(column)) IN (\(placeholders(chunk.count)))",
-                        chunk.map { .integer($0.key) }, for: chunk.first!.objectID, "Cannot delete")
+                        "DELETE FROM \(quoteIdentifier(joinTable.name)) WHERE \(quoteIdentifier(column)) = ANY($1::bigint[])",
+                        [try keyArray(chunk.map(\.key))], for: chunk.first!.objectID, "Cannot delete")
                 }
             }
         }
@@ -104,6 +105,15 @@ extension PostgreSQLStoreState {
 
     /// Rows per multi-row statement: well below PostgreSQL's 65,535 parameters for any table.
     static let rowsPerStatement = 500
+
+    /// Rows per statement that takes its rows as arrays (`PostgreSQLArrayLiteral`): only the
+    /// text of the values limits it.
+    static let rowsPerArray = 20_000
+
+    /// Keys as one array parameter.
+    private func keyArray(_ keys: [Int64]) throws -> AttributeValue {
+        .string(try PostgreSQLArrayLiteral(keys.map { .integer($0) }).text)
+    }
 
     /// Inserts rows, each run of one entity's rows a few multi-row statements. When one fails,
     /// its rows are written again one at a time (after a savepoint put the transaction back), so

@@ -1,10 +1,11 @@
 import ObjectGraph
 import PostgresNIO
 
-/// Updates: a save's changed rows, each run of one entity's rows that changed the same columns a
-/// few multi-row statements (a round trip per row would dominate a save of many rows); rows the
-/// statement left alone (at another version, or gone) and statements that failed are written
-/// again one row at a time, so each conflict and each error is found and explained per object.
+/// Updates: a save's changed rows, each run of one entity's rows that changed the same columns
+/// one statement per 20,000 rows (a round trip per row would dominate a save of many rows);
+/// rows the statement left alone (at another version, or gone) and statements that failed are
+/// written again one row at a time, so each conflict and each error is found and explained per
+/// object.
 extension PostgreSQLStoreState {
     /// Writes every update of a save; returns the rows that were at another version.
     func updateRows(_ updates: [SaveRequest.Update], keys: SaveKeys) throws -> [(objectID: ManagedObjectID, current: Snapshot?)] {
@@ -13,9 +14,8 @@ extension PostgreSQLStoreState {
         var start = 0
         while start < rows.count {
             let first = rows[start]
-            let perStatement = max(1, min(Self.rowsPerStatement, 60_000 / (first.columns.count + 2)))
             var end = start + 1
-            while end < rows.count, end - start < perStatement, rows[end].isBatched(with: first) { end += 1 }
+            while end < rows.count, end - start < Self.rowsPerArray, rows[end].isBatched(with: first) { end += 1 }
             let run = rows[start..<end]
             let written = run.count == 1 ? [] : try updateTogether(run)
             for row in run where !written.contains(row.key) {
@@ -65,10 +65,11 @@ extension PostgreSQLStoreState {
         return UpdatedRow(update: update, table: table, key: key, values: values, columns: columns)
     }
 
-    /// Writes several rows in one statement; returns the keys of the rows it changed. The new
-    /// values come as a `VALUES` list, each column typed by its parameters' values; a column
-    /// that is NULL in every row would be text there, so it is assigned NULL itself instead. A
-    /// failed statement changes nothing (a savepoint puts the transaction back).
+    /// Writes several rows in one statement; returns the keys of the rows it changed. The keys,
+    /// each changed column's new values and the expected versions come as one array each
+    /// (`PostgreSQLArrayLiteral`), joined by `unnest`; a column that is NULL in every row has no
+    /// type to give its array, so it is assigned NULL itself instead. A failed statement changes
+    /// nothing (a savepoint puts the transaction back).
     private func updateTogether(_ rows: ArraySlice<UpdatedRow>) throws -> Set<Int64> {
         let first = rows[rows.startIndex]
         let pk = quoteIdentifier(StoreSchema.primaryKeyColumn)
@@ -76,22 +77,31 @@ extension PostgreSQLStoreState {
         let target = first.table.quotedName
         let checksVersion = first.update.expectedVersion != nil
         let rowBindings = rows.map(\.bindings)
-        // Positions in `bindings` of the columns some row gives a value (the expected version is never NULL).
-        let valued = first.bindings.indices.filter { column in rowBindings.contains { !$0[column].isNull } }
-        let names = [pk] + valued.map { $0 < first.columns.count ? quoteIdentifier(first.columns[$0].name) : version }
-        var assignments = first.columns.indices.map { column in
-            let name = quoteIdentifier(first.columns[column].name)
-            return "\(name) = " + (valued.contains(column) ? "\"_new\".\(name)" : "NULL")
+        // One array per position of `bindings` (the columns, then the expected version).
+        let arrays =
+            try [PostgreSQLArrayLiteral(rows.map { .integer($0.key) })]
+            + first.bindings.indices.map { position in try PostgreSQLArrayLiteral(rowBindings.map { $0[position] }) }
+        let names = [pk] + first.columns.map { quoteIdentifier($0.name) } + (checksVersion ? [version] : [])
+        var sources: [String] = []
+        var sourceNames: [String] = []
+        var bindings: [AttributeValue] = []
+        for (array, name) in zip(arrays, names) {
+            guard let type = array.elementType else { continue }
+            bindings.append(.string(array.text))
+            sources.append("\(dialect.placeholder(bindings.count))::\(type)[]")
+            sourceNames.append(name)
+        }
+        var assignments = first.columns.map { column in
+            let name = quoteIdentifier(column.name)
+            return "\(name) = " + (sourceNames.contains(name) ? "\"_new\".\(name)" : "NULL")
         }
         assignments.append("\(version) = \(target).\(version) + 1")
-        let tuples = (0..<rows.count).map { "(\(placeholders(names.count, from: $0 * names.count + 1)))" }
         let sql = """
             UPDATE \(target) SET \(assignments.joined(separator: ", ")) \
-            FROM (VALUES \(tuples.joined(separator: ", "))) AS "_new"(\(names.joined(separator: ", "))) \
+            FROM unnest(\(sources.joined(separator: ", "))) AS "_new"(\(sourceNames.joined(separator: ", "))) \
             WHERE \(target).\(pk) = "_new".\(pk)\(checksVersion ? " AND \(target).\(version) = \"_new\".\(version)" : "") \
             RETURNING \(target).\(pk)
             """
-        let bindings = zip(rows, rowBindings).flatMap { row, values in [.integer(row.key)] + valued.map { values[$0] } }
         try connection.execute("SAVEPOINT objectgraph_rows")
         do {
             let result = try connection.execute(sql, bindings)

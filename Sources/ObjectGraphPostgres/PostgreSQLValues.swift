@@ -33,7 +33,7 @@ enum PostgreSQLValues {
     }
 
     /// PostgreSQL text cannot hold the NUL character, which SQLite's can.
-    private static func text(_ string: String) throws -> String {
+    static func text(_ string: String) throws -> String {
         guard !string.utf8.contains(0) else {
             throw ObjectGraphError(
                 .invalidOperation,
