@@ -50,7 +50,7 @@ extension PostgreSQLStoreState {
     }
 
     /// Deletes rows and the join-table pairs they are part of, each entity's rows a statement per
-    /// 20,000 (their keys as arrays); rows whose deletion expects a version are deleted only at it. Rows
+    /// 100,000 (their keys as arrays); rows whose deletion expects a version are deleted only at it. Rows
     /// left behind were changed since, and are returned as conflicts. A row already gone is not
     /// an error: the save's intent holds.
     private func deleteRows(_ request: SaveRequest) throws -> VersionConflicts {
@@ -107,8 +107,8 @@ extension PostgreSQLStoreState {
     static let rowsPerStatement = 500
 
     /// Rows per statement that takes its rows as arrays (`PostgreSQLArrayLiteral`): only the
-    /// text of the values limits it.
-    static let rowsPerArray = 20_000
+    /// text of the values limits it (each statement may scan the whole table once).
+    static let rowsPerArray = 100_000
 
     /// Keys as one array parameter.
     private func keyArray(_ keys: [Int64]) throws -> AttributeValue {

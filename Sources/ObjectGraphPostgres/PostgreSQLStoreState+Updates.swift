@@ -2,7 +2,7 @@ import ObjectGraph
 import PostgresNIO
 
 /// Updates: a save's changed rows, each run of one entity's rows that changed the same columns
-/// one statement per 20,000 rows (a round trip per row would dominate a save of many rows);
+/// one statement per 100,000 rows (a round trip per row would dominate a save of many rows);
 /// rows the statement left alone (at another version, or gone) and statements that failed are
 /// written again one row at a time, so each conflict and each error is found and explained per
 /// object.
@@ -17,8 +17,8 @@ extension PostgreSQLStoreState {
             var end = start + 1
             while end < rows.count, end - start < Self.rowsPerArray, rows[end].isBatched(with: first) { end += 1 }
             let run = rows[start..<end]
-            let written = run.count == 1 ? [] : try updateTogether(run)
-            for row in run where !written.contains(row.key) {
+            let left = run.count == 1 ? [run[run.startIndex].key] : try updateTogether(run)
+            for row in run where left.contains(row.key) {
                 if let conflict = try update(row) { conflicts.append(conflict) }
             }
             start = end
@@ -65,7 +65,8 @@ extension PostgreSQLStoreState {
         return UpdatedRow(update: update, table: table, key: key, values: values, columns: columns)
     }
 
-    /// Writes several rows in one statement; returns the keys of the rows it changed. The keys,
+    /// Writes several rows in one statement; returns the keys of the rows it left alone (all of
+    /// them when it failed), which the server finds, so only those come back. The keys,
     /// each changed column's new values and the expected versions come as one array each
     /// (`PostgreSQLArrayLiteral`), joined by `unnest`; a column that is NULL in every row has no
     /// type to give its array, so it is assigned NULL itself instead. A failed statement changes
@@ -97,10 +98,12 @@ extension PostgreSQLStoreState {
         }
         assignments.append("\(version) = \(target).\(version) + 1")
         let sql = """
-            UPDATE \(target) SET \(assignments.joined(separator: ", ")) \
+            WITH "_changed" AS (UPDATE \(target) SET \(assignments.joined(separator: ", ")) \
             FROM unnest(\(sources.joined(separator: ", "))) AS "_new"(\(sourceNames.joined(separator: ", "))) \
             WHERE \(target).\(pk) = "_new".\(pk)\(checksVersion ? " AND \(target).\(version) = \"_new\".\(version)" : "") \
-            RETURNING \(target).\(pk)
+            RETURNING \(target).\(pk)) \
+            SELECT \(pk) FROM unnest($1::bigint[]) AS "_all"(\(pk)) \
+            WHERE NOT EXISTS (SELECT 1 FROM "_changed" WHERE "_changed".\(pk) = "_all".\(pk))
             """
         try connection.execute("SAVEPOINT objectgraph_rows")
         do {
@@ -108,7 +111,7 @@ extension PostgreSQLStoreState {
             return Set(try result.rows.map { try $0.makeRandomAccess()[0].decode(Int64.self) })
         } catch is PostgreSQLFailure {
             try connection.execute("ROLLBACK TO SAVEPOINT objectgraph_rows")
-            return []
+            return Set(rows.map(\.key))
         }
     }
 
