@@ -47,7 +47,7 @@ import Testing
     func everyTypeOfValueSurvivesARunOfUpdates(kind: StoreKind) throws {
         let store = try TestStore(kind)
         let texts = [#"a "quoted" \ back\\slash, {braces}"#, "NULL", "", "é🙂,\n"]
-        let doubles = [-0.0, 5e-324, .infinity, -Double.greatestFiniteMagnitude, 0.1]
+        let doubles = [-0.0, Double.leastNonzeroMagnitude, .infinity, -Double.greatestFiniteMagnitude, 0.1]
         let blobs = [Data([0, 1, 0x5C, 0x22, 0x7B, 255]), Data(), Data([0x5C]), Data([0x22, 0x2C]), Data([0x4E])]
         let uuids = (0..<5).map { _ in UUID() }
         var values: [[String: Any?]] = []
