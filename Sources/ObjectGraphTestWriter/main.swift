@@ -16,6 +16,7 @@
 //     count <entity> -           prints how many objects of the entity the store holds
 //     save-loop <count> -        saves an Item and a Person named Ln, n = 0, 1, …, one save
 //                                each, printing "saved n" once each save returned
+//     hold-until <path> -        prints "holding", then keeps the store open until <path> exists
 //
 // With OBJECTGRAPH_TEST_WRITER_START_AT=<seconds since 1970> it waits until that instant before
 // opening the store, so several writers started by one test open it at the same moment. With
@@ -78,6 +79,10 @@ func run(_ arguments: [String]) throws {
                 // Unbuffered, so what was printed is what returned, even after a kill.
                 FileHandle.standardOutput.write(Data("saved \(number)\n".utf8))
             }
+            continue
+        case "hold-until":
+            FileHandle.standardOutput.write(Data("holding\n".utf8))
+            while !FileManager.default.fileExists(atPath: code) { Thread.sleep(forTimeInterval: 0.01) }
             continue
         case "count":
             print(try context.performAndWait { try context.count(for: FetchRequest<ManagedObject>(entityName: code)) })

@@ -23,6 +23,8 @@ final class SQLiteConnection {
     /// Logs every statement at debug level when `OBJECTGRAPH_SQL_DEBUG=1`.
     let sqlLogger: Logger?
     private var isClosed = false
+    /// The file this connection is counted against in `OpenDatabaseFiles` (nil for none on disk).
+    private let file: OpenDatabaseFiles.FileIdentity?
 
     /// Cached statements beyond this count are dropped (fetches with many predicate shapes could
     /// otherwise grow the cache without bound); callers still holding one keep it alive.
@@ -33,18 +35,21 @@ final class SQLiteConnection {
     /// A read-only file in a directory this process cannot write (read-only media, a folder
     /// owned by another user) is opened as immutable (see `ReadOnlyLocation`).
     init(path: String, readOnly: Bool, busyTimeout: TimeInterval) throws {
-        var connection: OpaquePointer?
         let immutable = try readOnly && ReadOnlyLocation.mustOpenImmutable(path)
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | (immutable ? SQLITE_OPEN_URI : 0)
-        let code = sqlite3_open_v2(immutable ? ReadOnlyLocation.immutableURI(path) : path, &connection, flags, nil)
-        guard code == SQLITE_OK, let connection else {
-            let failure = SQLiteFailure(code: code, connection: connection, sql: nil)
-            // A handle is usually returned even on failure and must be released
-            // (https://www.sqlite.org/c3ref/open.html); closing NULL is a harmless no-op.
-            sqlite3_close_v2(connection)
-            throw failure.error("Cannot open the store at \(path)")
+        let (connection, file) = try OpenDatabaseFiles.opening(path: path) {
+            var connection: OpaquePointer?
+            let code = sqlite3_open_v2(immutable ? ReadOnlyLocation.immutableURI(path) : path, &connection, flags, nil)
+            guard code == SQLITE_OK, let connection else {
+                let failure = SQLiteFailure(code: code, connection: connection, sql: nil)
+                // A handle is usually returned even on failure and must be released
+                // (https://www.sqlite.org/c3ref/open.html); closing NULL is a harmless no-op.
+                sqlite3_close_v2(connection)
+                throw failure.error("Cannot open the store at \(path)")
+            }
+            return connection
         }
         // The string operators of predicates and the string orders of sorts run as an SQL
         // function and collations of our own.
@@ -53,10 +58,12 @@ final class SQLiteConnection {
         guard registered == SQLITE_OK else {
             let failure = SQLiteFailure(code: registered, connection: connection, sql: nil)
             sqlite3_close_v2(connection)
+            if let file { OpenDatabaseFiles.closed(file) }
             throw failure.error("Cannot prepare the store at \(path)")
         }
         self.handle = connection
         self.path = path
+        self.file = file
         self.busyTimeout = busyTimeout
         self.sqlLogger = Self.makeSQLLogger()
         sqlite3_busy_timeout(connection, Int32(clamping: Int((busyTimeout * 1000).rounded())))
@@ -75,6 +82,7 @@ final class SQLiteConnection {
         statementCache.removeAll()
         sqlite3_trace_v2(handle, 0, nil, nil)
         sqlite3_close_v2(handle)
+        if let file { OpenDatabaseFiles.closed(file) }
     }
 
     /// Runs every statement in `sql` (DDL, pragmas) in order, each traced and reported on its own.

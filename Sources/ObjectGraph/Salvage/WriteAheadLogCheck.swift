@@ -12,17 +12,31 @@ import Foundation
 enum WriteAheadLogCheck {
     /// What is wrong with the store's log, or nil. A problem is confirmed by a second look a
     /// moment later, because a process writing the store can be caught between two writes.
+    /// A store that a connection has open, in this process or another, is not checked: its log is
+    /// live, and reading its `-shm` file here would drop this process's locks on it (see
+    /// `OpenDatabaseFiles`).
     static func problem(storePath: String) -> String? {
-        guard let first = inspect(storePath: storePath) else { return nil }
-        Thread.sleep(forTimeInterval: 0.05)
-        return inspect(storePath: storePath) == nil ? nil : first
+        OpenDatabaseFiles.unlessOpenInThisProcess(path: storePath) {
+            guard let first = inspectUnlessOpenElsewhere(storePath: storePath) else { return nil }
+            Thread.sleep(forTimeInterval: 0.05)
+            return inspectUnlessOpenElsewhere(storePath: storePath) == nil ? nil : first
+        }
     }
 
-    private static func inspect(storePath: String) -> String? {
+    /// What `inspect` finds, or nil when another process has the store open before or after the
+    /// look (a process that opens, writes and closes it in between is seen by the second look).
+    private static func inspectUnlessOpenElsewhere(storePath: String) -> String? {
+        let sharedMemory = SharedMemoryFile(path: storePath + "-shm")
+        guard sharedMemory?.isOpenElsewhere != true else { return nil }
+        let problem = inspect(storePath: storePath, index: sharedMemory?.index)
+        return sharedMemory?.isOpenElsewhere == true ? nil : problem
+    }
+
+    private static func inspect(storePath: String, index: SharedMemoryIndex?) -> String? {
         let logPath = storePath + "-wal"
         let logBytes = FileManager.default.contents(atPath: logPath).map { [UInt8]($0) }
         let log = logBytes.flatMap(WriteAheadLog.init)
-        if let index = SharedMemoryIndex(path: storePath + "-shm"), index.frameCount > index.copiedFrameCount {
+        if let index, index.frameCount > index.copiedFrameCount {
             let pending = index.frameCount - index.copiedFrameCount
             guard let logBytes else {
                 return
@@ -45,31 +59,5 @@ enum WriteAheadLogCheck {
             return "its -wal file (\(logBytes.count) bytes) has a damaged header, so none of the changes in it can be read"
         }
         return nil
-    }
-}
-
-/// The header of a store's `-shm` file (SQLite's wal-index), in the byte order of the machine that
-/// wrote it: which log it indexes (salts), how many of its frames are committed, and how many of
-/// those a checkpoint has copied into the store. Nil when there is no file or no valid header.
-struct SharedMemoryIndex {
-    let frameCount: Int
-    let copiedFrameCount: Int
-    let salt: ArraySlice<UInt8>
-
-    init?(path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 136), data.count >= 100 else { return nil }
-        let bytes = [UInt8](data)
-        // Two copies of the header, written in turn: equal when no writer was between them.
-        guard bytes[0..<48] == bytes[48..<96], bytes[12] == 1, Self.native(bytes, 0) == 3_007_000 else { return nil }
-        frameCount = Int(Self.native(bytes, 16))
-        copiedFrameCount = Int(Self.native(bytes, 96))
-        salt = bytes[32..<40]
-    }
-
-    /// The little-endian 32-bit word at `offset` (the machines Swift on Linux runs on are).
-    private static func native(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 }

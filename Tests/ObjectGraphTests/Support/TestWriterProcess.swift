@@ -34,32 +34,50 @@ enum TestWriterProcess {
         _ commandLists: [[String]], storePath: String, in directory: URL, environment: [String: String] = [:], startTogether: Bool = false,
         asNobody: Bool = false
     ) throws -> [Outcome] {
+        var environment = environment
+        if startTogether {
+            environment["OBJECTGRAPH_TEST_WRITER_START_AT"] = "\(Date().timeIntervalSince1970 + 0.05 * Double(commandLists.count))"
+        }
+        let started = try commandLists.map { commands in
+            try start(commands, storePath: storePath, in: directory, environment: environment, asNobody: asNobody)
+        }
+        return try started.map { try $0.finish() }
+    }
+
+    /// A writer started by `start`, not yet waited for.
+    struct Started {
+        let pid: pid_t
+        let outputURL: URL
+        let errorsURL: URL
+
+        /// What the writer printed so far.
+        var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+
+        /// Waits for the writer to exit.
+        func finish() throws -> Outcome {
+            Outcome(status: try wait(for: pid), output: output, errors: (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? "")
+        }
+    }
+
+    /// Starts one writer running `commands` on the store file at `storePath` (the conformance
+    /// model's JSON is written to `directory`), without waiting for it.
+    static func start(
+        _ commands: [String], storePath: String, in directory: URL, environment: [String: String] = [:], asNobody: Bool = false
+    ) throws -> Started {
         try #require(
             FileManager.default.isExecutableFile(atPath: executable.path),
             "\(executable.path) is missing: run `swift build --build-tests` first")
         let modelURL = directory.appendingPathComponent("Conformance.json")
         try Data(ConformanceModel.json.utf8).write(to: modelURL)
-        var environment = environment
-        if startTogether {
-            environment["OBJECTGRAPH_TEST_WRITER_START_AT"] = "\(Date().timeIntervalSince1970 + 0.05 * Double(commandLists.count))"
-        }
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
         // Files, not pipes: the child can never block on a full pipe while this waits for it.
-        let started = try commandLists.map { commands in
-            let outputURL = directory.appendingPathComponent("writer-\(UUID().uuidString).out")
-            let errorsURL = directory.appendingPathComponent("writer-\(UUID().uuidString).err")
-            let asUser = asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
-            let pid = try spawn(
-                asUser + [executable.path, storePath, modelURL.path] + commands, environment: variables, output: outputURL.path,
-                errors: errorsURL.path)
-            return (pid, outputURL, errorsURL)
-        }
-        return try started.map { pid, outputURL, errorsURL in
-            Outcome(
-                status: try wait(for: pid),
-                output: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
-                errors: (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? "")
-        }
+        let outputURL = directory.appendingPathComponent("writer-\(UUID().uuidString).out")
+        let errorsURL = directory.appendingPathComponent("writer-\(UUID().uuidString).err")
+        let asUser = asNobody ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        let pid = try spawn(
+            asUser + [executable.path, storePath, modelURL.path] + commands, environment: variables, output: outputURL.path,
+            errors: errorsURL.path)
+        return Started(pid: pid, outputURL: outputURL, errorsURL: errorsURL)
     }
 
     /// Starts the program `arguments[0]` with `posix_spawn`. Not Foundation's `Process`: its
