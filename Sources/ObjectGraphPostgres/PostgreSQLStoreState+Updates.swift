@@ -2,7 +2,8 @@ import ObjectGraph
 import PostgresNIO
 
 /// Updates: a save's changed rows, each run of one entity's rows that changed the same columns
-/// one statement per 100,000 rows (a round trip per row would dominate a save of many rows);
+/// one statement (see `PostgreSQLStoreState+ArrayStatements.swift`; a round trip per row would
+/// dominate a save of many rows);
 /// rows the statement left alone (at another version, or gone) and statements that failed are
 /// written again one row at a time, so each conflict and each error is found and explained per
 /// object.
@@ -14,8 +15,7 @@ extension PostgreSQLStoreState {
         var start = 0
         while start < rows.count {
             let first = rows[start]
-            var end = start + 1
-            while end < rows.count, end - start < Self.rowsPerArray, rows[end].isBatched(with: first) { end += 1 }
+            let end = Self.arrayRunEnd(rows, from: start, bindings: \.bindings) { $0.isBatched(with: first) }
             let run = rows[start..<end]
             let left = run.count == 1 ? [run[run.startIndex].key] : try updateTogether(run)
             for row in run where left.contains(row.key) {
@@ -105,14 +105,10 @@ extension PostgreSQLStoreState {
             SELECT \(pk) FROM unnest($1::bigint[]) AS "_all"(\(pk)) \
             WHERE NOT EXISTS (SELECT 1 FROM "_changed" WHERE "_changed".\(pk) = "_all".\(pk))
             """
-        try connection.execute("SAVEPOINT objectgraph_rows")
-        do {
-            let result = try connection.execute(sql, bindings)
-            return Set(try result.rows.map { try $0.makeRandomAccess()[0].decode(Int64.self) })
-        } catch is PostgreSQLFailure {
-            try connection.execute("ROLLBACK TO SAVEPOINT objectgraph_rows")
-            return Set(rows.map(\.key))
+        let left = try undoneIfRefused {
+            Set(try connection.execute(sql, bindings).rows.map { try $0.makeRandomAccess()[0].decode(Int64.self) })
         }
+        return left ?? Set(rows.map(\.key))
     }
 
     /// Writes one row's changed columns and bumps its version; returns the conflict instead when

@@ -41,10 +41,15 @@ import Testing
         }
     }
 
+    /// How the values of `everyTypeOfValueSurvivesARunOfWrites` are written.
+    enum RunOfWrites: CaseIterable {
+        case inserts, updates
+    }
+
     /// Values of every type, with the characters and extremes a text encoding could mangle,
-    /// changed in one run of rows: each reads back as it was set.
-    @Test(arguments: StoreKind.allCases)
-    func everyTypeOfValueSurvivesARunOfUpdates(kind: StoreKind) throws {
+    /// inserted or changed in one run of rows: each reads back as it was set.
+    @Test(arguments: StoreKind.allCases, RunOfWrites.allCases)
+    func everyTypeOfValueSurvivesARunOfWrites(kind: StoreKind, writtenBy: RunOfWrites) throws {
         let store = try TestStore(kind)
         let texts = [#"a "quoted" \ back\\slash, {braces}"#, "NULL", "", "é🙂,\n"]
         let doubles = [-0.0, Double.leastNonzeroMagnitude, .infinity, -Double.greatestFiniteMagnitude, 0.1]
@@ -69,8 +74,9 @@ import Testing
             values.append(rowValues)
         }
         try store.withNewContext { context in
-            for row in 0..<5 { try context.insertItem("T\(row)") }
+            for row in 0..<5 { try context.insertItem("T\(row)", writtenBy == .inserts ? values[row] : [:]) }
             try context.save()
+            guard writtenBy == .updates else { return }
             for (row, item) in try context.objects("Item", sortedBy: ["code"]).enumerated() {
                 for (key, value) in values[row] { try item.setValue(value, forKey: key) }
             }
