@@ -89,6 +89,7 @@ extension PostgreSQLStoreState {
 
     /// Runs a read; a failure says what was being read.
     func read(_ sql: String, _ bindings: [AttributeValue], for entity: EntityDescription) throws -> PostgreSQLConnection.Result {
+        try PostgreSQLTextWithNUL.check(bindings, fetching: entity)
         do {
             return try connection.execute(sql, bindings)
         } catch let failure as PostgreSQLFailure {

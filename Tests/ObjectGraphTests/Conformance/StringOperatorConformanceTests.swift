@@ -118,8 +118,9 @@ import Testing
 
     /// A pattern that backtracks without end on a value (`(a+)+$` doubles its work with each
     /// `a`) is given up after a bounded number of engine steps: the fetch fails with an error
-    /// naming the pattern instead of running for hours, on every store alike.
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    /// naming the pattern instead of running for hours. PostgreSQL's regular expression engine
+    /// (a DFA/NFA hybrid) does not backtrack, so there the same pattern simply answers, correctly.
+    @Test(arguments: StoreKind.allCases)
     func aRunawayMatchesIsGivenUpWithAnError(kind: StoreKind) throws {
         let store = try TestStore(kind)
         try store.withNewContext { context in
@@ -128,9 +129,13 @@ import Testing
             try context.save()
         }
         try store.withNewContext { context in
-            let error = try #require(throws: ObjectGraphError.self) { try context.objects("Person", where: "name MATCHES '(a+)+$'") }
-            #expect(error.kind == .predicateSyntax)
-            #expect(error.message.contains("MATCHES '(a+)+$' gave up on a value"), "\(error.message)")
+            if kind == .postgreSQL {
+                #expect(try context.objects("Person", where: "name MATCHES '(a+)+$'").map(\.label) == ["aaa"])
+            } else {
+                let error = try #require(throws: ObjectGraphError.self) { try context.objects("Person", where: "name MATCHES '(a+)+$'") }
+                #expect(error.kind == .predicateSyntax)
+                #expect(error.message.contains("MATCHES '(a+)+$' gave up on a value"), "\(error.message)")
+            }
             // Other patterns still answer on the same values.
             #expect(try context.objects("Person", where: "name MATCHES 'a+b'").count == 1)
             #expect(try context.objects("Person", where: "name MATCHES 'a+'").count == 1)
