@@ -108,6 +108,33 @@ import Testing
         }
     }
 
+    /// ICU's leading `(?i)` makes the whole pattern case-insensitive on every store. Other ICU
+    /// inline options are ICU's own: PostgreSQL's regular expressions refuse them, and the
+    /// PostgreSQL store says so rather than answer something else.
+    @Test(arguments: StoreKind.allCases)
+    func inlineOptionsOfMatches(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            for name in ["Ada", "ada", "Bob"] { try context.insertNewObject(forEntityName: "Person").setValue(name, forKey: "name") }
+            try context.save()
+        }
+        try store.withNewContext { context in
+            #expect(try context.objects("Person", where: "name MATCHES '(?i)ADA'").map(\.label).sorted() == ["Ada", "ada"])
+            #expect(try context.objects("Person", where: "name MATCHES[d] '(?i)A.A'").map(\.label).sorted() == ["Ada", "ada"])
+            #expect(try context.objects("Person", where: "NOT (name MATCHES '(?i)a.*')").map(\.label) == ["Bob"])
+            guard kind == .postgreSQL else {
+                #expect(try context.objects("Person", where: "name MATCHES '(?x) a d a'").map(\.label) == ["ada"])
+                return
+            }
+            let error = try #require(throws: ObjectGraphError.self) { try context.objects("Person", where: "name MATCHES '(?x) a d a'") }
+            #expect(error.kind == .predicateSyntax)
+            #expect(
+                error.message.hasPrefix("Cannot read Person objects: PostgreSQL refuses a MATCHES pattern of the predicate ("),
+                "\(error.message)")
+            #expect(error.message.contains("whose syntax is not ICU's"), "\(error.message)")
+        }
+    }
+
     @Test func descriptionsParseBack() throws {
         for (format, _) in Self.cases {
             let predicate = try FetchPredicate(format: format)

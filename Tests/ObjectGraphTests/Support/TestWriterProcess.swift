@@ -68,7 +68,8 @@ enum TestWriterProcess {
             FileManager.default.isExecutableFile(atPath: executable.path),
             "\(executable.path) is missing: run `swift build --build-tests` first")
         let modelURL = directory.appendingPathComponent("Conformance.json")
-        try Data(ConformanceModel.json.utf8).write(to: modelURL)
+        // Atomically: writers started together each write it while the ones before read it.
+        try Data(ConformanceModel.json.utf8).write(to: modelURL, options: .atomic)
         let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
         // Files, not pipes: the child can never block on a full pipe while this waits for it.
         let outputURL = directory.appendingPathComponent("writer-\(UUID().uuidString).out")
