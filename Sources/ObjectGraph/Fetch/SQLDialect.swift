@@ -50,7 +50,7 @@ extension SQLDialect {
     }
 }
 
-/// SQLite's spellings: `?` parameters, 1 and 0 for truth, `IS`, `CAST(… AS REAL)`, long lists
+/// SQLite's spellings: `?` parameters, 1 and 0 for truth, `IS`, `objectgraph_real(…)`, long lists
 /// through `json_each`, the registered `objectgraph_text` function and collations.
 package struct SQLiteDialect: SQLDialect {
     package init() {}
@@ -63,7 +63,7 @@ package struct SQLiteDialect: SQLDialect {
         "\(lhs) \(negated ? "IS NOT" : "IS") \(rhs)"
     }
 
-    package func real(_ expression: String) -> String { "CAST(\(expression) AS REAL)" }
+    package func real(_ expression: String) -> String { "\(SQLiteRealFunction.name)(\(expression))" }
 
     package var shortestJSONList: Int? { SQLValueList.shortestJSONList }
 
