@@ -51,3 +51,29 @@ struct PostgreSQLDialect: SQLDialect {
         "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.indices.map { placeholder($0 + 1) }.joined(separator: ", "))) ON CONFLICT DO NOTHING"
     }
 }
+
+extension PostgreSQLDialect {
+    /// PostgreSQL compares a `bigint` with a `double precision` as doubles, rounding integers
+    /// from 2^53 on. The double as a `numeric` that stands where the double does among the
+    /// integers: itself when it is a whole number (by way of `bigint`, as `numeric` made straight
+    /// from a double keeps only 15 digits), its floor and a half when it is not (no integer lies
+    /// between the two), as `numeric` (±Infinity) beyond `bigint`. Compared with it, an integer
+    /// becomes `numeric` too, exactly.
+    func exactAgainstIntegers(_ expression: String) -> String? {
+        let x = expression
+        return """
+            (CASE WHEN \(x) <> trunc(\(x)) THEN CAST(CAST(floor(\(x)) AS bigint) AS numeric) + 0.5 \
+            WHEN \(x) >= -9223372036854775808 AND \(x) < 9223372036854775808 THEN CAST(CAST(\(x) AS bigint) AS numeric) \
+            ELSE CAST(\(x) AS numeric) END)
+            """
+    }
+
+    /// MATCHES with ICU's leading `(?i)` (the whole pattern case-insensitive) runs as
+    /// `MATCHES[c]` does, which means the same in ICU: PostgreSQL's regular expressions take
+    /// inline options only at the very start, and the store's function wraps the pattern in a
+    /// group. Other ICU-only syntax reaches the server, which refuses it (see `read`).
+    func textArguments(_ op: TextOperator, _ options: TextOptions, _ pattern: String) -> (options: TextOptions, pattern: String) {
+        guard op == .matches, pattern.hasPrefix("(?i)") else { return (options, pattern) }
+        return (options.union(.caseInsensitive), String(pattern.dropFirst(4)))
+    }
+}

@@ -89,12 +89,21 @@ extension PostgreSQLStoreState {
 
     /// Runs a read; a failure says what was being read.
     func read(_ sql: String, _ bindings: [AttributeValue], for entity: EntityDescription) throws -> PostgreSQLConnection.Result {
+        try PostgreSQLTextWithNUL.check(bindings, fetching: entity)
         do {
             return try connection.execute(sql, bindings)
+        } catch let failure as PostgreSQLFailure where failure.sqlState == Self.invalidRegularExpression {
+            throw ObjectGraphError(
+                .predicateSyntax,
+                "Cannot read \(entity.name) objects: PostgreSQL refuses a MATCHES pattern of the predicate (\(failure.message)); the PostgreSQL store runs PostgreSQL's regular expressions (ARE), whose syntax is not ICU's: inline options other than a leading (?i), lookbehind, possessive quantifiers and some escapes differ",
+                entityName: entity.name)
         } catch let failure as PostgreSQLFailure {
             throw failure.error("Cannot read \(entity.name) objects", entityName: entity.name)
         }
     }
+
+    /// The SQLSTATE of a regular expression PostgreSQL cannot compile.
+    private static let invalidRegularExpression = "2201B"
 
     /// Whether a sort term orders as Foundation's localized comparisons do, which no PostgreSQL
     /// collation reproduces: such fetches are sorted here, in Swift.

@@ -33,6 +33,7 @@ extension PostgreSQLStoreState {
     }
 
     private func applyInTransaction(_ request: SaveRequest) throws -> [Int64] {
+        try PostgreSQLTextWithNUL.check(request)
         let (rowKeys, assigned) = try primaryKeys(for: request.inserts)
         let keys = SaveKeys(idSpaces: idSpaces, inserts: request.inserts, rowKeys: rowKeys)
         if var history = pendingHistory {

@@ -32,12 +32,14 @@ enum PostgreSQLValues {
         return PostgresData(type: Value.psqlType, formatCode: Value.psqlFormat, value: buffer)
     }
 
-    /// PostgreSQL text cannot hold the NUL character, which SQLite's can.
+    /// PostgreSQL text cannot hold the NUL character, which SQLite's can. Saves and fetches
+    /// refuse such strings first, naming where they are (`PostgreSQLTextWithNUL`); this catches
+    /// any other text sent (history's context names and authors).
     static func text(_ string: String) throws -> String {
-        guard !string.utf8.contains(0) else {
+        guard !PostgreSQLTextWithNUL.holdsNUL(string) else {
             throw ObjectGraphError(
-                .invalidOperation,
-                "PostgreSQL cannot store text holding a NUL character (U+0000): \(AttributeValue.string(string).debugText)")
+                .invalidOperation, "The PostgreSQL store cannot send the string \(string.debugDescription): \(PostgreSQLTextWithNUL.reason)"
+            )
         }
         return string
     }

@@ -57,15 +57,27 @@ extension BoundPredicate {
             case .constant(let value):
                 return dialect.booleanLiteral(value)
             case .identity(let lhs, let rhs, let negated):
-                let left = sql(for: lhs, scope: scope)
-                return dialect.identity(left, sql(for: rhs, scope: scope), negated: negated)
+                let (left, right) = pair(lhs, rhs, scope: scope)
+                return dialect.identity(left, right, negated: negated)
             case .ordering(let lhs, let comparison, let rhs):
-                let left = sql(for: lhs, scope: scope)
-                return "\(left) \(comparison.symbol) \(sql(for: rhs, scope: scope))"
+                let (left, right) = pair(lhs, rhs, scope: scope)
+                return "\(left) \(comparison.symbol) \(right)"
             case .between(let operand, let lower, let upper):
-                let value = sql(for: operand, scope: scope)
-                let low = sql(for: lower, scope: scope)
-                return "\(value) BETWEEN \(low) AND \(sql(for: upper, scope: scope))"
+                guard
+                    roundsIntegers,
+                    MixedNumberComparison.needsExactness(operand, against: lower)
+                        || MixedNumberComparison.needsExactness(lower, against: operand)
+                        || MixedNumberComparison.needsExactness(operand, against: upper)
+                        || MixedNumberComparison.needsExactness(upper, against: operand)
+                else {
+                    let value = sql(for: operand, scope: scope)
+                    let low = sql(for: lower, scope: scope)
+                    return "\(value) BETWEEN \(low) AND \(sql(for: upper, scope: scope))"
+                }
+                // Each bound compared on its own, the side of each pair made exact as it needs.
+                let (value, low) = pair(operand, lower, scope: scope)
+                let (again, high) = pair(operand, upper, scope: scope)
+                return "(\(value) >= \(low) AND \(again) <= \(high))"
             case .membership(let operand, let values):
                 // `x IN ()` is valid only in SQLite; a constant false says the same everywhere.
                 guard !values.isEmpty else { return dialect.booleanLiteral(false) }
@@ -74,10 +86,11 @@ extension BoundPredicate {
                 if let shortest = dialect.shortestJSONList, storable.count >= shortest, let list = SQLValueList.json(storable) {
                     return dialect.membership(value, inJSONArray: parameter(.string(list)))
                 }
-                return "\(value) IN (\(storable.map { parameter($0) }.joined(separator: ", ")))"
-            case .text(let operand, let op, let options, let pattern, _):
+                return membership(operand, value, storable)
+            case .text(let operand, let op, let givenOptions, let givenPattern, _):
                 // The SQL function matches as TextMatcher does, so every store agrees on every string.
                 let value = sql(for: operand, scope: scope)
+                let (options, pattern) = dialect.textArguments(op, givenOptions, givenPattern)
                 let arguments = [AttributeValue.integer(op.code), .integer(Int64(options.rawValue)), .string(pattern)].map { parameter($0) }
                 return "\(dialect.textFunction)(\(value), \(arguments.joined(separator: ", ")))"
             case .quantified(let quantifier, let collection, let inner):
@@ -96,6 +109,48 @@ extension BoundPredicate {
                 return group(nodes, "OR", scope: scope)
             case .not(let node):
                 return "NOT (\(sql(for: node, scope: scope)))"
+            }
+        }
+
+        /// Whether the dialect compares integers with doubles as doubles (see `pair`).
+        private var roundsIntegers: Bool { dialect.exactAgainstIntegers("") != nil }
+
+        /// Both sides of a comparison, the double one made exact against integers where the
+        /// dialect would round an integer of the other side (see `MixedNumberComparison`).
+        private mutating func pair(_ lhs: Operand, _ rhs: Operand, scope: String?) -> (String, String) {
+            var left = sql(for: lhs, scope: scope)
+            var right = sql(for: rhs, scope: scope)
+            if MixedNumberComparison.needsExactness(lhs, against: rhs), let exact = dialect.exactAgainstIntegers(left) { left = exact }
+            if MixedNumberComparison.needsExactness(rhs, against: lhs), let exact = dialect.exactAgainstIntegers(right) { right = exact }
+            return (left, right)
+        }
+
+        /// `value IN (…)` of `operand`'s SQL `value`. Where integers meet doubles and the dialect
+        /// rounds integers, the list is split so that each part compares exactly: an integer
+        /// operand with every double of the list made exact against integers (a list's values
+        /// share one type: doubles left plain would make the whole comparison one of doubles);
+        /// a double operand made exact against the list's large integers, and compared plainly
+        /// with the rest.
+        private mutating func membership(_ operand: Operand, _ value: String, _ values: [AttributeValue]) -> String {
+            let exactValue = dialect.exactAgainstIntegers(value)
+            switch MixedNumberComparison.kind(of: operand) {
+            case .integer? where values.contains { MixedNumberComparison.kind(of: $0) == .floating }:
+                let items = values.map { item in
+                    let placeholder = parameter(item)
+                    return MixedNumberComparison.kind(of: item) == .floating
+                        ? dialect.exactAgainstIntegers(placeholder) ?? placeholder : placeholder
+                }
+                return "\(value) IN (\(items.joined(separator: ", ")))"
+            case .floating?
+            where exactValue != nil
+                && values.contains { MixedNumberComparison.kind(of: $0) == .integer && MixedNumberComparison.isLarge($0) }:
+                let large = values.filter { MixedNumberComparison.kind(of: $0) == .integer && MixedNumberComparison.isLarge($0) }
+                let rest = values.filter { !(MixedNumberComparison.kind(of: $0) == .integer && MixedNumberComparison.isLarge($0)) }
+                let exact = "\(exactValue!) IN (\(large.map { parameter($0) }.joined(separator: ", ")))"
+                guard !rest.isEmpty else { return exact }
+                return "(\(value) IN (\(rest.map { parameter($0) }.joined(separator: ", "))) OR \(exact))"
+            default:
+                return "\(value) IN (\(values.map { parameter($0) }.joined(separator: ", ")))"
             }
         }
 

@@ -32,7 +32,7 @@ package struct BoundPredicate: Sendable {
     package enum Operand: Sendable {
         /// The attribute's column, as stored.
         case attribute(AttributeDescription)
-        /// A decimal attribute's column as a number: `CAST("x" AS REAL)` (see `castToReal`).
+        /// A decimal attribute's column as a number (see `castToReal`).
         case attributeAsReal(AttributeDescription)
         /// A to-one relationship's foreign key.
         case reference(RelationshipDescription)

@@ -43,7 +43,7 @@ package struct BoundSort: Sendable {
     package let comparison: SortComparison
 
     /// The ORDER BY term in SQLite's dialect, such as `"name" ASC`. Decimal columns (stored as
-    /// text) sort by their numeric value: `CAST("price" AS REAL) ASC`; strings compared otherwise
+    /// text) sort by their numeric value: `objectgraph_real("price") ASC`; strings compared otherwise
     /// than by bytes name their collation: `"name" COLLATE OBJECTGRAPH_NOCASE ASC`.
     var sqlOrderingTerm: String {
         orderingTerm(in: SQLiteDialect())

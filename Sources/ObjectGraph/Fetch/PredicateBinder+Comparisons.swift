@@ -135,7 +135,7 @@ extension PredicateBinder {
             try requireOrder(right, rhs, comparison.symbol)
         }
         // Two decimal columns are equal exactly when their canonical texts are; any other
-        // comparison involving a decimal column is numeric, through CAST(… AS REAL).
+        // comparison involving a decimal column is numeric, through `castToReal`.
         let numeric = (lhs.type == .decimal || rhs.type == .decimal) && (comparison.isOrdering || lhs.type != rhs.type)
         let leftOperand = left.operand(asNumber: numeric && lhs.type == .decimal)
         let rightOperand = right.operand(asNumber: numeric && rhs.type == .decimal)

@@ -28,14 +28,29 @@ package protocol SQLDialect: Sendable {
     func insertIgnoringDuplicates(into table: String, columns: [String]) -> String
     /// The (unquoted) column holding `attribute`.
     func columnName(of attribute: AttributeDescription) -> String
+    /// `expression`, a double, as a value that compares with every integer exactly as the double
+    /// does (see `MixedNumberComparison`), or `nil` where the database compares integers with
+    /// doubles exactly already.
+    func exactAgainstIntegers(_ expression: String) -> String?
+    /// The options and pattern a string operator runs with in this database, for `options` and
+    /// `pattern` as the predicate gives them.
+    func textArguments(_ op: TextOperator, _ options: TextOptions, _ pattern: String) -> (options: TextOptions, pattern: String)
 }
 
 extension SQLDialect {
     /// Its own name's column, or `_pk` for a primary key (see `AttributeDescription.columnName`).
     package func columnName(of attribute: AttributeDescription) -> String { attribute.columnName }
+
+    /// SQLite compares an INTEGER with a REAL exactly (`sqlite3IntFloatCompare`).
+    package func exactAgainstIntegers(_ expression: String) -> String? { nil }
+
+    /// As given: the store's text function reads ICU's syntax.
+    package func textArguments(_ op: TextOperator, _ options: TextOptions, _ pattern: String) -> (options: TextOptions, pattern: String) {
+        (options, pattern)
+    }
 }
 
-/// SQLite's spellings: `?` parameters, 1 and 0 for truth, `IS`, `CAST(… AS REAL)`, long lists
+/// SQLite's spellings: `?` parameters, 1 and 0 for truth, `IS`, `objectgraph_real(…)`, long lists
 /// through `json_each`, the registered `objectgraph_text` function and collations.
 package struct SQLiteDialect: SQLDialect {
     package init() {}
@@ -48,7 +63,7 @@ package struct SQLiteDialect: SQLDialect {
         "\(lhs) \(negated ? "IS NOT" : "IS") \(rhs)"
     }
 
-    package func real(_ expression: String) -> String { "CAST(\(expression) AS REAL)" }
+    package func real(_ expression: String) -> String { "\(SQLiteRealFunction.name)(\(expression))" }
 
     package var shortestJSONList: Int? { SQLValueList.shortestJSONList }
 

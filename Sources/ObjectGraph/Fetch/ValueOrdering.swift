@@ -33,13 +33,13 @@ func compareStored(_ a: AttributeValue, _ b: AttributeValue) -> Int {
     }
 }
 
-/// What `CAST(x AS REAL)` yields for a decimal column's value: the Double SQLite converts its
-/// stored text to. Decimals are stored as text, so ordering comparisons and sorts on them go
-/// through this conversion in SQL, and the in-memory side applies the very same one (see
-/// `SQLiteRealConversion`). Other values are returned unchanged.
+/// A decimal column's value as a number: the Double its text stands for, correctly rounded.
+/// Decimals are compared and sorted as numbers through this conversion, in SQL as
+/// `objectgraph_real(…)` on SQLite (`SQLiteRealFunction`) and `CAST(… AS double precision)` on
+/// PostgreSQL, which round alike. Other values are returned unchanged.
 func castToReal(_ value: AttributeValue) -> AttributeValue {
     guard case .decimal(let decimal) = value else { return value }
-    return .double(SQLiteRealConversion.shared.real(decimal.description))
+    return .double(realValue(of: decimal.description))
 }
 
 /// SQLite's storage classes, in their sort order.

@@ -9,6 +9,9 @@ public struct IntegrityReport: Sendable, CustomStringConvertible {
             case damagedFile
             /// The store's metadata is unreadable, or records another model than the store's.
             case metadata
+            /// A table or column the model needs is missing, or has another type than the store
+            /// gives it (checked on PostgreSQL, whose tables anyone with access may alter).
+            case schema
             /// A relationship refers to an object that does not exist.
             case danglingReference
             /// A row names an entity its table does not hold.
@@ -21,6 +24,12 @@ public struct IntegrityReport: Sendable, CustomStringConvertible {
         public let entityName: String?
         /// The problem in words.
         public let message: String
+
+        package init(kind: Kind, entityName: String?, message: String) {
+            self.kind = kind
+            self.entityName = entityName
+            self.message = message
+        }
 
         public var description: String { message }
     }

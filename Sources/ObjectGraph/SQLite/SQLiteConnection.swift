@@ -51,9 +51,10 @@ final class SQLiteConnection {
             }
             return connection
         }
-        // The string operators of predicates and the string orders of sorts run as an SQL
-        // function and collations of our own.
+        // The string operators of predicates, decimals as numbers and the string orders of sorts
+        // run as SQL functions and collations of our own.
         var registered = SQLiteTextFunction.register(on: connection)
+        if registered == SQLITE_OK { registered = SQLiteRealFunction.register(on: connection) }
         if registered == SQLITE_OK { registered = SQLiteCollations.register(on: connection) }
         guard registered == SQLITE_OK else {
             let failure = SQLiteFailure(code: registered, connection: connection, sql: nil)

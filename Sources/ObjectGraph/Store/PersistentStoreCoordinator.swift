@@ -100,9 +100,10 @@ public final class PersistentStoreCoordinator: Sendable {
     }
 
     /// Checks the attached store: SQLite's own check of the file (`integrity_check`, or the
-    /// faster `quick_check` when `quick`), its metadata against the model, every relationship
-    /// pointing at an object that exists, every row of a shared table naming an entity the table
-    /// holds. Returns what it found; the store is not changed.
+    /// faster `quick_check` when `quick`) — on PostgreSQL, the tables, columns and functions the
+    /// store needs instead — its metadata against the model, every relationship pointing at an
+    /// object that exists, every row of a shared table naming an entity the table holds. Returns
+    /// what it found; the store is not changed.
     public func checkIntegrity(quick: Bool = false) throws -> IntegrityReport {
         IntegrityReport(problems: try requireStore().integrityProblems(quick: quick))
     }

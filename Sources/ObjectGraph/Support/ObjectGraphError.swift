@@ -132,7 +132,7 @@ public struct ValidationFailure: Sendable, Equatable, CustomStringConvertible {
         self.init(entityName: object.entity.name, objectID: object.objectID, key: key, reason: reason, underlyingError: underlyingError)
     }
 
-    init(
+    package init(
         entityName: String, objectID: ManagedObjectID, key: String?, reason: String, underlyingError: (any Error)? = nil,
         violatedPredicate: ValidationPredicate? = nil
     ) {

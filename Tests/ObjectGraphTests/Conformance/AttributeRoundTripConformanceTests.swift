@@ -77,16 +77,50 @@ import Testing
         #expect(read.map { $0?.description } == texts.map { $0 } + [nil])
     }
 
-    @Test(arguments: StoreKind.exceptPostgreSQL)
+    @Test(arguments: StoreKind.allCases)
     func string(kind: StoreKind) throws {
-        let values: [String?] = [
-            "", "plain", "ünïcödé 🎉 — 日本語", "e\u{301}", "é", "quotes ' and \"", "line\nbreak\ttab", "nul\u{0}inside", nil
-        ]
+        var values: [String?] = ["", "plain", "ünïcödé 🎉 — 日本語", "e\u{301}", "é", "quotes ' and \"", "line\nbreak\ttab", nil]
+        // PostgreSQL text cannot hold NUL: see textHoldingNULIsKeptOrRefusedOnPostgreSQL.
+        if kind != .postgreSQL { values.insert("nul\u{0}inside", at: values.count - 1) }
         let read = try TestStore(kind).roundTrip("title", values)
         // Byte for byte: "é" and "e\u{301}" are equal Swift strings but different stored values.
         #expect(read.map { $0.map { Array($0.utf8) } } == values.map { $0.map { Array($0.utf8) } })
         #expect(read[0] == "")
         #expect(read.last! == nil)
+    }
+
+    /// A string holding NUL (U+0000) round-trips on SQLite and in memory; PostgreSQL text cannot
+    /// hold it, so a save inserting or changing one is refused whole, naming each object and
+    /// attribute and why, and the context keeps its changes.
+    @Test(arguments: StoreKind.allCases)
+    func textHoldingNULIsKeptOrRefusedOnPostgreSQL(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            try context.insertItem("A1", ["title": "kept"])
+            try context.save()
+            try context.insertItem("B1", ["title": "plain"])
+            let inserted = try context.insertItem("N1", ["title": "nul\u{0}inside"])
+            let changed = try #require(try context.item("A1"))
+            try changed.setValue("a\u{0}", forKey: "title")
+            guard kind == .postgreSQL else { return try context.save() }
+            let error = try #require(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error.kind == .validation)
+            #expect(error.validationFailures.map(\.objectID) == [inserted.objectID, changed.objectID])
+            #expect(error.validationFailures.map(\.entityName) == ["Item", "Item"])
+            #expect(error.validationFailures.map(\.key) == ["title", "title"])
+            #expect(
+                error.validationFailures.map(\.reason) == [
+                    #"PostgreSQL text cannot hold the NUL character (U+0000), which the string "nul\0inside" holds"#,
+                    #"PostgreSQL text cannot hold the NUL character (U+0000), which the string "a\0" holds"#
+                ])
+            #expect(error.message.hasPrefix("The save was refused: 2 validation failures; nothing was written."), "\(error.message)")
+            #expect(context.hasChanges && context.insertedObjects.count == 2)
+        }
+        try store.reopen()
+        let stored = try store.withNewContext { context in
+            try context.objects("Item", sortedBy: ["code"]).map { [$0.label, try $0.value(forKey: "title", as: String.self)] }
+        }
+        #expect(stored == (kind == .postgreSQL ? [["A1", "kept"]] : [["A1", "a\u{0}"], ["B1", "plain"], ["N1", "nul\u{0}inside"]]))
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -146,7 +146,7 @@ struct PredicateBindingTests {
         #expect(
             try FetchSortDescriptor(key: "price", ascending: false).bind(to: PredicateFixtures.person, in: PredicateFixtures.model)
                 .sqlOrderingTerm
-                == "CAST(\"price\" AS REAL) DESC")
+                == "objectgraph_real(\"price\") DESC")
         for key in ["photo", "id", "extra", "flag", "birthday", "homepage"] {
             #expect(throws: Never.self) {
                 _ = try FetchSortDescriptor(key: key).bind(to: PredicateFixtures.person, in: PredicateFixtures.model)

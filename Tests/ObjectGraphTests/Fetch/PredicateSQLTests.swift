@@ -37,13 +37,13 @@ struct PredicateSQLTests {
                 try fragment("price IN {0.1, %@}", Decimal(string: "7.25")!), #""price" IN (?, ?)"#,
                 [.decimal(Decimal(string: "0.1")!), .decimal(Decimal(string: "7.25")!)]
             ),
-            (try fragment("price < 2.5"), #"CAST("price" AS REAL) < ?"#, [.double(2.5)]),
-            (try fragment("price >= %@", Decimal(string: "1.5")!), #"CAST("price" AS REAL) >= ?"#, [.double(1.5)]),
-            (try fragment("price BETWEEN {1, 2}"), #"CAST("price" AS REAL) BETWEEN ? AND ?"#, [.integer(1), .integer(2)]),
-            (try fragment("price > age"), #"CAST("price" AS REAL) > "age""#, []),
-            (try fragment("price == age"), #"CAST("price" AS REAL) IS "age""#, []),
+            (try fragment("price < 2.5"), #"objectgraph_real("price") < ?"#, [.double(2.5)]),
+            (try fragment("price >= %@", Decimal(string: "1.5")!), #"objectgraph_real("price") >= ?"#, [.double(1.5)]),
+            (try fragment("price BETWEEN {1, 2}"), #"objectgraph_real("price") BETWEEN ? AND ?"#, [.integer(1), .integer(2)]),
+            (try fragment("price > age"), #"objectgraph_real("price") > "age""#, []),
+            (try fragment("price == age"), #"objectgraph_real("price") IS "age""#, []),
             (try fragment("price == price"), #""price" IS "price""#, []),
-            (try fragment("price < price"), #"CAST("price" AS REAL) < CAST("price" AS REAL)"#, [])
+            (try fragment("price < price"), #"objectgraph_real("price") < objectgraph_real("price")"#, [])
         ]
         for (fragment, sql, bindings) in cases {
             #expect(fragment.sql == sql)

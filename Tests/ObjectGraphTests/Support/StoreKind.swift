@@ -17,10 +17,6 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         PostgreSQLTestServer.isAvailable ? [.sqlite, .inMemory, .postgreSQL] : [.sqlite, .inMemory]
     }
 
-    /// The stores of the tests that do not pass on PostgreSQL yet: docs/NOTES.md lists them and
-    /// why. A test moves back to `allCases` as soon as the PostgreSQL store passes it.
-    static let exceptPostgreSQL: [StoreKind] = [.sqlite, .inMemory]
-
     /// Whether the store keeps its data when it is closed and opened again.
     var keepsDataWhenReopened: Bool { self != .inMemory }
 }
