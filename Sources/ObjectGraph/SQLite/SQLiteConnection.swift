@@ -83,6 +83,8 @@ final class SQLiteConnection {
         statementCache.removeAll()
         sqlite3_trace_v2(handle, 0, nil, nil)
         sqlite3_close_v2(handle)
+        // Forgotten now even if SQLite keeps the connection until statements held elsewhere are
+        // finalized: such a connection only finalizes, but it still holds its -shm lock.
         if let file { OpenDatabaseFiles.closed(file) }
     }
 
