@@ -45,7 +45,13 @@ final class PostgreSQLConnection {
     /// Runs `sql` with `bindings` for its `$1`, `$2`, … and waits for its rows.
     @discardableResult
     func execute(_ sql: String, _ bindings: [AttributeValue] = []) throws -> Result {
-        let values = try bindings.map(PostgreSQLValues.data)
+        try execute(sql, data: try bindings.map(PostgreSQLValues.data))
+    }
+
+    /// Runs `sql` with values already encoded (such as binary arrays of keys, which no
+    /// `AttributeValue` holds) and waits for its rows.
+    @discardableResult
+    func execute(_ sql: String, data values: [PostgresData]) throws -> Result {
         let connection = try live()
         do {
             guard let statement = try statements.statement(sql, types: values.map(\.type), on: connection) else {

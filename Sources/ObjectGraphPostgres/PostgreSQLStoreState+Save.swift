@@ -1,5 +1,6 @@
 import Foundation
 import ObjectGraph
+import PostgresNIO
 
 /// Saving: one transaction per save, as the SQLite store saves (keys for new rows first, then
 /// deletes, updates with their versions checked, inserts, relationship changes), each row a
@@ -77,7 +78,8 @@ extension PostgreSQLStoreState {
                 let (versioned, unversioned) = (chunk.filter { $0.version > 0 }, chunk.filter { $0.version == 0 })
                 if !unversioned.isEmpty {
                     try write(
-                        "DELETE FROM \(table.quotedName) WHERE \(pk) = ANY($1::bigint[])", [try keyArray(unversioned.map(\.key))],
+                        "DELETE FROM \(table.quotedName) WHERE \(pk) = ANY($1::bigint[])",
+                        data: [try PostgreSQLValues.keys(unversioned.map(\.key))],
                         for: unversioned[0].objectID, "Cannot delete")
                 }
                 if !versioned.isEmpty {
@@ -86,7 +88,8 @@ extension PostgreSQLStoreState {
                         DELETE FROM \(table.quotedName) USING unnest($1::bigint[], $2::bigint[]) AS "_gone"("_pk", "_version") \
                         WHERE \(table.quotedName).\(pk) = "_gone"."_pk" AND \(table.quotedName).\(version) = "_gone"."_version"
                         """,
-                        [try keyArray(versioned.map(\.key)), try keyArray(versioned.map(\.version))], for: versioned[0].objectID,
+                        data: [try PostgreSQLValues.keys(versioned.map(\.key)), try PostgreSQLValues.keys(versioned.map(\.version))],
+                        for: versioned[0].objectID,
                         "Cannot delete")
                     if deleted < versioned.count {
                         // Rows still there were at another version; rows missing were gone before.
@@ -97,7 +100,7 @@ extension PostgreSQLStoreState {
                 for (joinTable, column) in relationshipLayout.joinColumns(holding: entity, in: model) {
                     try write(
                         "DELETE FROM \(quoteIdentifier(joinTable.name)) WHERE \(quoteIdentifier(column)) = ANY($1::bigint[])",
-                        [try keyArray(chunk.map(\.key))], for: chunk.first!.objectID, "Cannot delete")
+                        data: [try PostgreSQLValues.keys(chunk.map(\.key))], for: chunk.first!.objectID, "Cannot delete")
                 }
             }
         }
@@ -107,11 +110,6 @@ extension PostgreSQLStoreState {
     /// Rows per multi-row statement: well below PostgreSQL's 65,535 parameters for any table.
     static let rowsPerStatement = 500
 
-    /// Keys as one array parameter.
-    func keyArray(_ keys: [Int64]) throws -> AttributeValue {
-        .string(try PostgreSQLArrayLiteral(keys.map { .integer($0) }).text)
-    }
-
     /// Runs a write statement; returns how many rows it changed. A failure is explained in
     /// terms of `objectID` (with the row's `values` and `table`, a uniqueness clash or a missing
     /// required value says which property).
@@ -120,8 +118,17 @@ extension PostgreSQLStoreState {
         _ sql: String, _ bindings: [AttributeValue], for objectID: ManagedObjectID, _ doing: String = "Cannot save",
         values: [AttributeValue]? = nil, table: StoreTable? = nil
     ) throws -> Int {
+        try write(sql, data: try bindings.map(PostgreSQLValues.data), for: objectID, doing, values: values, table: table)
+    }
+
+    /// `write` of values already encoded.
+    @discardableResult
+    func write(
+        _ sql: String, data: [PostgresData], for objectID: ManagedObjectID, _ doing: String = "Cannot save",
+        values: [AttributeValue]? = nil, table: StoreTable? = nil
+    ) throws -> Int {
         do {
-            return try connection.execute(sql, bindings).changedRows
+            return try connection.execute(sql, data: data).changedRows
         } catch let failure as PostgreSQLFailure {
             throw explain(failure, objectID: objectID, doing, values: values, table: table)
         }

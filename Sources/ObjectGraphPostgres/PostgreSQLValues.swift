@@ -26,6 +26,12 @@ enum PostgreSQLValues {
         }
     }
 
+    /// Keys (or versions) as one `bigint[]`, in binary: the server neither parses nor plans
+    /// them as text, as it would an array literal.
+    static func keys(_ keys: [Int64]) throws -> PostgresData {
+        try data(keys)
+    }
+
     private static func data<Value: PostgresEncodable>(_ value: Value) throws -> PostgresData {
         var buffer = ByteBuffer()
         try value.encode(into: &buffer, context: .default)
