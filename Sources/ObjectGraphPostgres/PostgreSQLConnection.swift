@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import ObjectGraph
 import PostgresNIO
-import Synchronization
 
 /// The connection of one store to its PostgreSQL server, used only on that store's serial
 /// queue: each call sends a statement and waits there for the server's answer. The connection's
@@ -159,7 +158,7 @@ final class PostgreSQLConnection {
     /// fails instead of waiting for ever.
     static func answer<T: Sendable>(to future: EventLoopFuture<T>, on connection: PostgresConnection) throws -> T {
         let answered = DispatchSemaphore(value: 0)
-        let answer = Mutex<Swift.Result<T, any Error>?>(nil)
+        let answer = Locked<Swift.Result<T, any Error>?>(nil)
         future.whenComplete { result in
             answer.withLock { $0 = result }
             answered.signal()

@@ -1,7 +1,6 @@
 import Foundation
 import ObjectGraph
 import PostgresNIO
-import Synchronization
 
 /// Persistent history in a PostgreSQL store: the SQLite store's history (a row per transaction,
 /// its changes in one `HistoryRecordCoding` blob, tombstone values in a table of their own)
@@ -204,7 +203,7 @@ extension PostgreSQLStoreState {
 /// store's queue (which adds them after each commit and takes them when the observer reads the
 /// history) and the listener (which, on an event loop, skips notifications of them).
 final class PostgreSQLOwnCommits: Sendable {
-    private let numbers = Mutex<Set<Int64>?>(nil)
+    private let numbers = Locked<Set<Int64>?>(nil)
 
     /// Starts keeping the numbers inserted from now on.
     func startKeeping() {

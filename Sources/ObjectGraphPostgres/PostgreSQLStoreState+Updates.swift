@@ -27,24 +27,21 @@ extension PostgreSQLStoreState {
     }
 
     /// An update checked and ready to write: its row's key, its values with references resolved,
-    /// and the columns it changes.
+    /// the columns it changes, and what a statement binds for it: the columns' values, then the
+    /// expected version when there is one (made once: measuring a run and writing it both read it).
     private struct UpdatedRow {
         let update: SaveRequest.Update
         let table: StoreTable
         let key: Int64
         let values: [AttributeValue]
         let columns: [StoreTable.WriteColumn]
+        let bindings: [AttributeValue]
 
         /// Whether one statement can write both rows: same table and columns, both checking
         /// their versions or neither.
         func isBatched(with other: UpdatedRow) -> Bool {
             table.entity === other.table.entity && (update.expectedVersion == nil) == (other.update.expectedVersion == nil)
                 && columns.map(\.name) == other.columns.map(\.name)
-        }
-
-        /// The columns' values, then the expected version when there is one.
-        var bindings: [AttributeValue] {
-            columns.map { $0.written(values[$0.slot]) } + (update.expectedVersion.map { [.integer($0)] } ?? [])
         }
     }
 
@@ -62,35 +59,38 @@ extension PostgreSQLStoreState {
             }
             columns += table.writeColumns.filter { $0.slot == slot }
         }
-        return UpdatedRow(update: update, table: table, key: key, values: values, columns: columns)
+        let bindings = columns.map { $0.written(values[$0.slot]) } + (update.expectedVersion.map { [.integer($0)] } ?? [])
+        return UpdatedRow(update: update, table: table, key: key, values: values, columns: columns, bindings: bindings)
     }
 
     /// Writes several rows in one statement; returns the keys of the rows it left alone (all of
-    /// them when it failed), which the server finds, so only those come back. The keys,
-    /// each changed column's new values and the expected versions come as one array each
-    /// (`PostgreSQLArrayLiteral`), joined by `unnest`; a column that is NULL in every row has no
-    /// type to give its array, so it is assigned NULL itself instead. A failed statement changes
-    /// nothing (a savepoint puts the transaction back).
+    /// them when it failed), which the server finds, so only those come back. The keys and the
+    /// expected versions come as binary `bigint[]` (`PostgreSQLValues.keys`), each changed
+    /// column's new values as the text of one array (`PostgreSQLArrayLiteral`), all joined by
+    /// `unnest`; a column that is NULL in every row has no type to give its array, so it is
+    /// assigned NULL itself instead. A failed statement changes nothing (a savepoint puts the
+    /// transaction back).
     private func updateTogether(_ rows: ArraySlice<UpdatedRow>) throws -> Set<Int64> {
         let first = rows[rows.startIndex]
         let pk = quoteIdentifier(StoreSchema.primaryKeyColumn)
         let version = quoteIdentifier(StoreSchema.versionColumn)
         let target = first.table.quotedName
-        let checksVersion = first.update.expectedVersion != nil
-        let rowBindings = rows.map(\.bindings)
-        // One array per position of `bindings` (the columns, then the expected version).
-        let arrays =
-            try [PostgreSQLArrayLiteral(rows.map { .integer($0.key) })]
-            + first.bindings.indices.map { position in try PostgreSQLArrayLiteral(rowBindings.map { $0[position] }) }
-        let names = [pk] + first.columns.map { quoteIdentifier($0.name) } + (checksVersion ? [version] : [])
-        var sources: [String] = []
-        var sourceNames: [String] = []
-        var bindings: [AttributeValue] = []
-        for (array, name) in zip(arrays, names) {
+        var data = [try PostgreSQLValues.keys(rows.map(\.key))]
+        var sources = ["$1::bigint[]"]
+        var sourceNames = [pk]
+        for (position, column) in first.columns.enumerated() {
+            let array = try PostgreSQLArrayLiteral(rows.map { $0.bindings[position] })
             guard let type = array.elementType else { continue }
-            bindings.append(.string(array.text))
-            sources.append("\(dialect.placeholder(bindings.count))::\(type)[]")
-            sourceNames.append(name)
+            data.append(try PostgreSQLValues.data(.string(array.text)))
+            sources.append("\(dialect.placeholder(data.count))::\(type)[]")
+            sourceNames.append(quoteIdentifier(column.name))
+        }
+        let checksVersion = first.update.expectedVersion != nil
+        if checksVersion {
+            // Every row of the run has one (`isBatched`).
+            data.append(try PostgreSQLValues.keys(rows.compactMap(\.update.expectedVersion)))
+            sources.append("\(dialect.placeholder(data.count))::bigint[]")
+            sourceNames.append(version)
         }
         var assignments = first.columns.map { column in
             let name = quoteIdentifier(column.name)
@@ -106,7 +106,7 @@ extension PostgreSQLStoreState {
             WHERE NOT EXISTS (SELECT 1 FROM "_changed" WHERE "_changed".\(pk) = "_all".\(pk))
             """
         let left = try undoneIfRefused {
-            Set(try connection.execute(sql, bindings).rows.map { try $0.makeRandomAccess()[0].decode(Int64.self) })
+            Set(try connection.execute(sql, data: data).rows.map { try $0.makeRandomAccess()[0].decode(Int64.self) })
         }
         return left ?? Set(rows.map(\.key))
     }

@@ -1,14 +1,13 @@
 import Foundation
 import ObjectGraph
 import Observation
-import Synchronization
 import Testing
 
 /// Generated classes in Swift's Observation: their properties are seen by
 /// `withObservationTracking`, on the view context, which tracks observation by default.
 @Suite struct GeneratedObservationTests {
     final class ChangeCount: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
         var value: Int { count.withLock { $0 } }
         func add() { count.withLock { $0 += 1 } }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The database files this process has SQLite connections on, counted by file (device and inode,
 /// so two spellings of one path are one file).
@@ -23,7 +22,7 @@ enum OpenDatabaseFiles {
         }
     }
 
-    private static let connectionCounts = Mutex<[FileIdentity: Int]>([:])
+    private static let connectionCounts = Locked<[FileIdentity: Int]>([:])
 
     /// Runs `open`, which opens a connection on the database at `path`, and counts that connection
     /// against the file `open` created or found. Serialized with `unlessOpenInThisProcess`.

@@ -6,20 +6,20 @@ import Foundation
 /// ThreadSanitizer does not see: every access it guards is reported as a race (a six-line program
 /// reproduces it with Swift 6.3), which would drown real reports. `NSLock` is a pthread mutex,
 /// which ThreadSanitizer understands.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // Why @unchecked Sendable is sound: `value` is private and only touched inside `withLock`,
     // between `lock()` and `unlock()` of the one lock, so accesses never overlap and each
     // happens-after the previous one.
     private let lock = NSLock()
     private var value: Value
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
     }
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -1,6 +1,5 @@
 import Foundation
 import Observation
-import Synchronization
 import Testing
 
 @testable import ObjectGraph
@@ -11,7 +10,7 @@ import Testing
 @Suite struct ObservationConformanceTests {
     /// How many times an `onChange` ran.
     final class ChangeCount: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
         var value: Int { count.withLock { $0 } }
         func add() { count.withLock { $0 += 1 } }
     }

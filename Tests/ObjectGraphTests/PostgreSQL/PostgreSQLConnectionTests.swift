@@ -54,7 +54,7 @@ struct PostgreSQLConnectionTests {
         defer { try? server.stop(mode: "immediate") }
         let container = try Self.open(server.url(database: try server.createDatabase()))
         defer { container.persistentStoreCoordinator.removePersistentStore() }
-        let outcomes = Mutex<[Outcome]>([])
+        let outcomes = Locked<[Outcome]>([])
         let stop = Atomic<Bool>(false)
         let saver = DispatchGroup()
         DispatchQueue.global().async(group: saver) {

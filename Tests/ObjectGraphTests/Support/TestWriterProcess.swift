@@ -84,12 +84,20 @@ enum TestWriterProcess {
     /// Starts the program `arguments[0]` with `posix_spawn`. Not Foundation's `Process`: its
     /// `waitUntilExit()` can miss the child's exit when Swift Testing's exit-test monitor is
     /// waiting on children too, and the suite then hangs (seen under ThreadSanitizer).
+    ///
+    /// The child gets no descriptor of this process but its standard input (`/dev/null`),
+    /// output and errors. Inherited ones kept this process's pipes open after it ended, among
+    /// them the test runner's (`swift test` then waited for ever for the tests' output to end)
+    /// and ThreadSanitizer's symbolizer's.
     static func spawn(_ arguments: [String], environment: [String], output: String, errors: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let closeFrom = try #require(Self.closeFrom, "glibc 2.34 or later is needed (posix_spawn_file_actions_addclosefrom_np)")
+        try #require(closeFrom(&actions, 3) == 0, "cannot ask posix_spawn to close inherited descriptors")
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
@@ -97,6 +105,12 @@ enum TestWriterProcess {
         let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, envp)
         try #require(spawned == 0, "cannot start \(arguments[0]): error \(spawned)")
         return pid
+    }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module leaves out (it is declared for `_DEFAULT_SOURCE` only).
+    private static let closeFrom = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np").map {
+        unsafeBitCast($0, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
     }
 
     /// Waits for the child `pid` with `waitpid`; returns its exit status (or 128 + the signal that ended it).
