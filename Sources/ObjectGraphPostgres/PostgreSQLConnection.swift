@@ -44,7 +44,7 @@ final class PostgreSQLConnection {
     /// Runs `sql` with `bindings` for its `$1`, `$2`, … and waits for its rows.
     @discardableResult
     func execute(_ sql: String, _ bindings: [AttributeValue] = []) throws -> Result {
-        try execute(sql, data: try bindings.map(PostgreSQLValues.data))
+        try execute(sql, data: try PostgreSQLValues.data(bindings))
     }
 
     /// Runs `sql` with values already encoded (such as binary arrays of keys, which no

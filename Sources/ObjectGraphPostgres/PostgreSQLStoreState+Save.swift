@@ -118,7 +118,7 @@ extension PostgreSQLStoreState {
         _ sql: String, _ bindings: [AttributeValue], for objectID: ManagedObjectID, _ doing: String = "Cannot save",
         values: [AttributeValue]? = nil, table: StoreTable? = nil
     ) throws -> Int {
-        try write(sql, data: try bindings.map(PostgreSQLValues.data), for: objectID, doing, values: values, table: table)
+        try write(sql, data: try PostgreSQLValues.data(bindings), for: objectID, doing, values: values, table: table)
     }
 
     /// `write` of values already encoded.

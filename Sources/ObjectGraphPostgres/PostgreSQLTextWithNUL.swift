@@ -1,3 +1,4 @@
+import Foundation
 import ObjectGraph
 
 /// PostgreSQL text cannot hold the NUL character (U+0000), which Swift strings, SQLite and the
@@ -38,5 +39,10 @@ enum PostgreSQLTextWithNUL {
         }
     }
 
-    static func holdsNUL(_ text: String) -> Bool { text.utf8.contains(0) }
+    static func holdsNUL(_ text: String) -> Bool {
+        // memchr over the contiguous UTF-8 (every native string has it): a save checks each of
+        // its strings, and the byte-by-byte generic `contains` showed in W1's profile.
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false }
+            ?? text.utf8.contains(0)
+    }
 }

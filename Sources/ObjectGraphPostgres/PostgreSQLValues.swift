@@ -8,34 +8,64 @@ import PostgresNIO
 enum PostgreSQLValues {
     /// `value` as its column keeps it, encoded for binding.
     static func data(_ value: AttributeValue) throws -> PostgresData {
+        var buffer = ByteBuffer()
+        guard let (type, format) = try encode(value, into: &buffer) else { return .null }
+        return PostgresData(type: type, formatCode: format, value: buffer)
+    }
+
+    /// `values` as their columns keep them, encoded for binding into one buffer that each
+    /// value is a slice of: a statement of many rows binds thousands of values, and a buffer
+    /// of its own for each (allocated, grown, freed) was most of what encoding them cost.
+    static func data(_ values: [AttributeValue]) throws -> [PostgresData] {
+        var buffer = ByteBufferAllocator().buffer(capacity: values.count * 16)
+        var encoded: [(type: PostgresDataType, format: PostgresFormat, start: Int, length: Int)?] = []
+        encoded.reserveCapacity(values.count)
+        for value in values {
+            let start = buffer.writerIndex
+            encoded.append(try encode(value, into: &buffer).map { ($0, $1, start, buffer.writerIndex - start) })
+        }
+        // Sliced only now: a slice shares the buffer's storage, so writing after slicing would
+        // copy the storage every time.
+        return encoded.map { value in
+            guard let value else { return .null }
+            return PostgresData(type: value.type, formatCode: value.format, value: buffer.getSlice(at: value.start, length: value.length))
+        }
+    }
+
+    /// Appends `value`, as its column keeps it, to `buffer`; returns its type and format, or
+    /// `nil` for NULL (nothing appended).
+    private static func encode(_ value: AttributeValue, into buffer: inout ByteBuffer) throws -> (PostgresDataType, PostgresFormat)? {
         switch value {
-        case .null: return .null
-        case .integer(let integer): return try data(integer)
+        case .null: return nil
+        case .integer(let integer): return try encode(integer, into: &buffer)
         // −0.0 is kept as 0.0, as SQLite keeps it (and so the in-memory store).
-        case .double(let double): return try data(double + 0)
-        case .float(let float): return try data(Double(float) + 0)
-        case .decimal(let decimal): return try data(decimal)
-        case .string(let string): return try data(try text(string))
-        case .boolean(let flag): return try data(flag)
-        case .date(let date): return try data(date.timeIntervalSinceReferenceDate + 0)
-        case .binary(let bytes): return try data(bytes)
-        case .uuid(let uuid): return try data(uuid)
-        case .uri(let url): return try data(try text(url.absoluteString))
-        case .json(let document): return try data(try text(document.text))
-        case .object(let objectID): return try data(objectID.primaryKey ?? 0)
+        case .double(let double): return try encode(double + 0, into: &buffer)
+        case .float(let float): return try encode(Double(float) + 0, into: &buffer)
+        case .decimal(let decimal): return try encode(decimal, into: &buffer)
+        case .string(let string): return try encode(try text(string), into: &buffer)
+        case .boolean(let flag): return try encode(flag, into: &buffer)
+        case .date(let date): return try encode(date.timeIntervalSinceReferenceDate + 0, into: &buffer)
+        case .binary(let bytes): return try encode(bytes, into: &buffer)
+        case .uuid(let uuid): return try encode(uuid, into: &buffer)
+        case .uri(let url): return try encode(try text(url.absoluteString), into: &buffer)
+        case .json(let document): return try encode(try text(document.text), into: &buffer)
+        case .object(let objectID): return try encode(objectID.primaryKey ?? 0, into: &buffer)
         }
     }
 
     /// Keys (or versions) as one `bigint[]`, in binary: the server neither parses nor plans
     /// them as text, as it would an array literal.
     static func keys(_ keys: [Int64]) throws -> PostgresData {
-        try data(keys)
+        var buffer = ByteBuffer()
+        let (type, format) = try encode(keys, into: &buffer)
+        return PostgresData(type: type, formatCode: format, value: buffer)
     }
 
-    private static func data<Value: PostgresEncodable>(_ value: Value) throws -> PostgresData {
-        var buffer = ByteBuffer()
+    private static func encode<Value: PostgresEncodable>(
+        _ value: Value, into buffer: inout ByteBuffer
+    ) throws -> (PostgresDataType, PostgresFormat) {
         try value.encode(into: &buffer, context: .default)
-        return PostgresData(type: Value.psqlType, formatCode: Value.psqlFormat, value: buffer)
+        return (Value.psqlType, Value.psqlFormat)
     }
 
     /// PostgreSQL text cannot hold the NUL character, which SQLite's can. Saves and fetches
