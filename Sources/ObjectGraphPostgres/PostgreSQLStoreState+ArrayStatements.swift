@@ -1,15 +1,15 @@
 import ObjectGraph
 
 /// What the statements that write many rows at once share: each takes its rows as one array per
-/// column (`PostgreSQLArrayLiteral`), joined by `unnest`, so a save of many rows costs a few round
+/// column (`PostgreSQLBinaryArray`), joined by `unnest`, so a save of many rows costs a few round
 /// trips; and a savepoint before each, so that when one fails its rows can be written again one
 /// at a time, and the error explained per object.
 extension PostgreSQLStoreState {
     /// Rows per statement that takes its rows as arrays: each statement may scan the whole table
-    /// once, so fewer are better; the text of the values bounds it too (`arrayStatementBytes`).
+    /// once, so fewer are better; the size of the values bounds it too (`arrayStatementBytes`).
     static let rowsPerArray = 100_000
 
-    /// About how many bytes of array text one statement binds at most.
+    /// About how many bytes of arrays one statement binds at most.
     static let arrayStatementBytes = 64 << 20
 
     /// The end of the run of `rows` from `start` that one array statement writes: rows for which
@@ -18,7 +18,7 @@ extension PostgreSQLStoreState {
         _ rows: [Row], from start: Int, bindings: (Row) -> [AttributeValue], rowLimit: Int = rowsPerArray,
         byteLimit: Int = arrayStatementBytes, belongs: (Row) -> Bool
     ) -> Int {
-        func length(_ row: Row) -> Int { bindings(row).reduce(0) { $0 + PostgreSQLArrayLiteral.approximateLength(of: $1) } }
+        func length(_ row: Row) -> Int { bindings(row).reduce(0) { $0 + PostgreSQLBinaryArray.approximateLength(of: $1) } }
         var end = start + 1
         var bytes = length(rows[start])
         while end < rows.count, end - start < rowLimit, bytes < byteLimit, belongs(rows[end]) {

@@ -1,65 +1,86 @@
 import ObjectGraph
+import PostgresNIO
 
-/// Inserts: a save's new rows, each run of one entity's rows a few multi-row `INSERT`s of
-/// `rowsPerStatement` rows. When one fails, its rows are written again one at a time (after a
-/// savepoint put the transaction back), so the error names the object that broke a constraint.
+/// Inserts: a save's new rows, each run of one entity's rows one `INSERT … SELECT unnest(…)`
+/// taking each column as one array (see `PostgreSQLStoreState+ArrayStatements.swift`: a
+/// statement or a buffer per row would dominate a save of many rows). When one fails, its rows
+/// are written again one at a time (after a savepoint put the transaction back), so the error
+/// names the object that broke a constraint.
 extension PostgreSQLStoreState {
     /// Writes every insert of a save, `rowKeys` being their rows' keys in order.
     func insertRows(_ inserts: [SaveRequest.Insert], rowKeys: [Int64], keys: SaveKeys) throws {
+        var rows: [InsertedRow] = []
+        rows.reserveCapacity(inserts.count)
+        for (insert, key) in zip(inserts, rowKeys) {
+            rows.append(try insertedRow(insert, key: key, table: try table(for: insert.objectID.entity), keys: keys))
+        }
         var start = 0
-        while start < inserts.count {
-            let entity = inserts[start].objectID.entity
-            let table = try table(for: entity)
-            let perStatement = Self.rowsPerInsert(into: table)
-            var end = start + 1
-            while end < inserts.count, end - start < perStatement, inserts[end].objectID.entity === entity { end += 1 }
-            let rows = try (start..<end).map { try insertedRow(inserts[$0], key: rowKeys[$0], table: table, keys: keys) }
-            let writtenTogether =
-                try rows.count > 1
-                && undoneIfRefused { try connection.execute(insertSQL(table, rows: rows.count), rows.flatMap(\.bindings)) } != nil
+        while start < rows.count {
+            let table = rows[start].table
+            let end = Self.arrayRunEnd(rows, from: start, bindings: \.bindings) { $0.table === table }
+            let run = rows[start..<end]
+            let writtenTogether = try run.count > 1 && undoneIfRefused { try insertTogether(run) } != nil
             if !writtenTogether {
-                for (offset, row) in rows.enumerated() {
-                    try write(
-                        insertSQL(table, rows: 1), row.bindings, for: inserts[start + offset].objectID, values: row.values, table: table)
+                for row in run {
+                    try write(insertSQL(table), row.bindings, for: row.objectID, values: row.values, table: table)
                 }
             }
             start = end
         }
     }
 
-    /// An inserted row's values (references resolved) and what its INSERT binds, checked as
-    /// every inserted row is.
-    private func insertedRow(
-        _ insert: SaveRequest.Insert, key: Int64, table: StoreTable, keys: SaveKeys
-    ) throws -> (values: [AttributeValue], bindings: [AttributeValue]) {
+    /// An inserted row: its object, its values (references resolved) and what its INSERT binds
+    /// (the key, the entity's name in a table shared with sub-entities, then the columns).
+    private struct InsertedRow {
+        let objectID: ManagedObjectID
+        let table: StoreTable
+        let values: [AttributeValue]
+        let bindings: [AttributeValue]
+    }
+
+    /// `insert` checked as every inserted row is, and made ready to write.
+    private func insertedRow(_ insert: SaveRequest.Insert, key: Int64, table: StoreTable, keys: SaveKeys) throws -> InsertedRow {
         try SaveKeys.checkRow(insert.values, of: table.entity, insert.objectID)
         for attribute in table.requiredInNullableColumns where insert.values[attribute.index].isNull {
             throw ConstraintViolation.missingValue(entity: table.entity, objectID: insert.objectID, key: attribute.name)
         }
         let values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)
         var bindings: [AttributeValue] = [.integer(key)]
+        bindings.reserveCapacity(table.writeColumns.count + 2)
         if table.kindsFilter != nil { bindings.append(.string(table.entity.name)) }
         for column in table.writeColumns { bindings.append(column.written(values[column.slot])) }
-        return (values, bindings)
+        return InsertedRow(objectID: insert.objectID, table: table, values: values, bindings: bindings)
     }
 
-    /// Rows per multi-row INSERT into `table`: below PostgreSQL's 65,535 parameters.
-    private static func rowsPerInsert(into table: StoreTable) -> Int {
-        max(1, min(rowsPerStatement, 60_000 / (table.writeColumns.count + 2)))
+    /// Writes a run of one table's rows in one statement: `INSERT … SELECT unnest($1), unnest($2),
+    /// …`, an array per column (set-returning functions in the select list run in step, with no
+    /// result set built first, as `FROM unnest(…)` of several arrays would); a column NULL in
+    /// every row has no type to give its array, so it is NULL itself.
+    private func insertTogether(_ rows: ArraySlice<InsertedRow>) throws {
+        let first = rows[rows.startIndex]
+        var data: [PostgresData] = []
+        var selected: [String] = []
+        for position in first.bindings.indices {
+            let array = try PostgreSQLBinaryArray(rows.map { $0.bindings[position] })
+            guard let type = array.elementType else {
+                selected.append("NULL")
+                continue
+            }
+            data.append(array.data)
+            selected.append("unnest(\(dialect.placeholder(data.count))::\(type)[])")
+        }
+        try connection.execute(
+            "INSERT INTO \(first.table.quotedName) (\(columnNames(first.table))) SELECT \(selected.joined(separator: ", "))", data: data)
     }
 
-    /// `INSERT INTO "T" (…) VALUES (…), (…)` of `rows` rows of `table`'s columns; those of full
-    /// chunks are kept (see `insertStatements`).
-    private func insertSQL(_ table: StoreTable, rows: Int) -> String {
-        let isFullChunk = rows > 1 && rows == Self.rowsPerInsert(into: table)
-        if isFullChunk, let sql = insertStatements[ObjectIdentifier(table)] { return sql }
-        let names =
-            [StoreSchema.primaryKeyColumn] + (table.kindsFilter != nil ? [TableLayout.entityColumn] : [])
-            + table.writeColumns.map(\.name)
-        let tuples = (0..<rows).map { "(\(placeholders(names.count, from: $0 * names.count + 1)))" }
-        let sql =
-            "INSERT INTO \(table.quotedName) (\(names.map(quoteIdentifier).joined(separator: ", "))) VALUES \(tuples.joined(separator: ", "))"
-        if isFullChunk { insertStatements[ObjectIdentifier(table)] = sql }
-        return sql
+    /// `INSERT INTO "T" (…) VALUES (…)` of one row of `table`'s columns.
+    private func insertSQL(_ table: StoreTable) -> String {
+        "INSERT INTO \(table.quotedName) (\(columnNames(table))) VALUES (\(placeholders(table.writeColumns.count + (table.kindsFilter != nil ? 2 : 1), from: 1)))"
+    }
+
+    /// The columns an INSERT into `table` names, in the order of `InsertedRow.bindings`.
+    private func columnNames(_ table: StoreTable) -> String {
+        ([StoreSchema.primaryKeyColumn] + (table.kindsFilter != nil ? [TableLayout.entityColumn] : []) + table.writeColumns.map(\.name))
+            .map(quoteIdentifier).joined(separator: ", ")
     }
 }

@@ -65,10 +65,9 @@ extension PostgreSQLStoreState {
 
     /// Writes several rows in one statement; returns the keys of the rows it left alone (all of
     /// them when it failed), which the server finds, so only those come back. The keys and the
-    /// expected versions come as binary `bigint[]` (`PostgreSQLValues.keys`), each changed
-    /// column's new values as the text of one array (`PostgreSQLArrayLiteral`), all joined by
-    /// `unnest`; a column that is NULL in every row has no type to give its array, so it is
-    /// assigned NULL itself instead. A failed statement changes nothing (a savepoint puts the
+    /// expected versions come as `bigint[]` (`PostgreSQLValues.keys`), each changed column's new
+    /// values as one array (`PostgreSQLBinaryArray`), all joined by `unnest`; a column that is
+    /// NULL in every row has no type to give its array, so it is assigned NULL itself instead. A failed statement changes nothing (a savepoint puts the
     /// transaction back).
     private func updateTogether(_ rows: ArraySlice<UpdatedRow>) throws -> Set<Int64> {
         let first = rows[rows.startIndex]
@@ -79,9 +78,9 @@ extension PostgreSQLStoreState {
         var sources = ["$1::bigint[]"]
         var sourceNames = [pk]
         for (position, column) in first.columns.enumerated() {
-            let array = try PostgreSQLArrayLiteral(rows.map { $0.bindings[position] })
+            let array = try PostgreSQLBinaryArray(rows.map { $0.bindings[position] })
             guard let type = array.elementType else { continue }
-            data.append(try PostgreSQLValues.data(.string(array.text)))
+            data.append(array.data)
             sources.append("\(dialect.placeholder(data.count))::\(type)[]")
             sourceNames.append(quoteIdentifier(column.name))
         }

@@ -25,9 +25,6 @@ final class PostgreSQLStoreState {
     let ownCommits = PostgreSQLOwnCommits()
     /// Whether the history tables were found (see `requireHistoryTables`).
     var hasHistoryTables = false
-    /// The INSERT of a full chunk of rows into each table written so far: a save of many
-    /// objects writes the same long statement many times.
-    var insertStatements: [ObjectIdentifier: String] = [:]
     private(set) var isClosed = false
 
     private init(connection: PostgreSQLConnection, metadata: StoreMetadataRecord, model: ManagedObjectModel, recordsHistory: Bool) {

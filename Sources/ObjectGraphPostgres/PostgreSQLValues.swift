@@ -34,7 +34,7 @@ enum PostgreSQLValues {
 
     /// Appends `value`, as its column keeps it, to `buffer`; returns its type and format, or
     /// `nil` for NULL (nothing appended).
-    private static func encode(_ value: AttributeValue, into buffer: inout ByteBuffer) throws -> (PostgresDataType, PostgresFormat)? {
+    static func encode(_ value: AttributeValue, into buffer: inout ByteBuffer) throws -> (PostgresDataType, PostgresFormat)? {
         switch value {
         case .null: return nil
         case .integer(let integer): return try encode(integer, into: &buffer)

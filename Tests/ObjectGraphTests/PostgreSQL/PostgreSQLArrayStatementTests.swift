@@ -1,10 +1,11 @@
 import Foundation
+import PostgresNIO
 import Testing
 
 @testable import ObjectGraph
 @testable import ObjectGraphPostgres
 
-/// Statements that write many rows at once take each column as the text of one array: values
+/// Statements that write many rows at once take each column as one array: values
 /// must come back exactly (the conformance tests write every type that way), and one statement's
 /// rows are bounded by count and by the size of their values.
 struct PostgreSQLArrayStatementTests {
@@ -19,12 +20,33 @@ struct PostgreSQLArrayStatementTests {
         #expect(PostgreSQLStoreState.arrayRunEnd(rows, from: 15, bindings: values, byteLimit: 10) { $0.group == 1 } == 16)
     }
 
-    @Test func arrayTextQuotesWhatItMustAndSaysItsType() throws {
-        let text = try PostgreSQLArrayLiteral([.string(#"a"b\c"#), .null, .string("plain"), .binary(Data([0, 0xAB]))])
-        #expect(text.text == #"{"a\"b\\c",NULL,"plain","\\x00ab"}"#)
-        #expect(text.elementType == "text")
-        #expect(try PostgreSQLArrayLiteral([.null, .double(-0.0), .double(.infinity)]).text == "{NULL,0.0,Infinity}")
-        #expect(try PostgreSQLArrayLiteral([.null, .null]).elementType == nil)
-        #expect(throws: ObjectGraphError.self) { try PostgreSQLArrayLiteral([.string("a\u{0}b")]) }
+    @Test func anArrayHoldsEachValueAsItsBindingWouldAndSaysItsType() throws {
+        let array = try PostgreSQLBinaryArray([.string("ab"), .null, .string("")])
+        #expect(array.elementType == "text")
+        #expect(array.data.type == .textArray)
+        var bytes = try #require(array.data.value)
+        let header = (0..<5).map { _ in bytes.readInteger(as: Int32.self) }
+        // One dimension, NULLs held, text elements, three of them, the first index 1.
+        #expect(header == [1, 1, 25, 3, 1])
+        #expect(bytes.readInteger(as: Int32.self) == 2)
+        #expect(bytes.readString(length: 2) == "ab")
+        #expect(bytes.readInteger(as: Int32.self) == -1)
+        #expect(bytes.readInteger(as: Int32.self) == 0)
+        #expect(bytes.readableBytes == 0)
+
+        let numbers = try PostgreSQLBinaryArray([.double(-0.0), .double(.infinity)])
+        #expect(numbers.elementType == "double precision")
+        var numberBytes = try #require(numbers.data.value)
+        numberBytes.moveReaderIndex(forwardBy: 4)
+        #expect(numberBytes.readInteger(as: Int32.self) == 0)  // no NULLs
+        numberBytes.moveReaderIndex(forwardBy: 12)
+        #expect(numberBytes.readInteger(as: Int32.self) == 8)
+        // −0.0 is bound as 0.0, as SQLite keeps it.
+        #expect(numberBytes.readInteger(as: UInt64.self) == 0)
+
+        #expect(try PostgreSQLBinaryArray([.null, .null]).elementType == nil)
+        #expect(throws: ObjectGraphError.self) { try PostgreSQLBinaryArray([.string("a\u{0}b")]) }
+        let mixed = #expect(throws: ObjectGraphError.self) { try PostgreSQLBinaryArray([.integer(1), .string("1")]) }
+        #expect(mixed?.message.contains("as one PostgreSQL array") == true)
     }
 }
