@@ -5,7 +5,8 @@ import PostgresNIO
 
 /// The connection of one store to its PostgreSQL server, used only on that store's serial
 /// queue: each call sends a statement and waits there for the server's answer. The connection's
-/// own work runs on postgres-nio's event loops, which never wait for anything.
+/// own work runs on postgres-nio's event loops, which never wait for anything. A statement it
+/// runs again is prepared on the connection (`PostgreSQLStatementCache`).
 ///
 /// A connection that went away (the server restarted, the network broke) is made again by the
 /// next statement outside a transaction, after a few tries while the server refuses; inside a
