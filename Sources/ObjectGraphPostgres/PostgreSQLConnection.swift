@@ -5,15 +5,17 @@ import PostgresNIO
 
 /// The connection of one store to its PostgreSQL server, used only on that store's serial
 /// queue: each call sends a statement and waits there for the server's answer. The connection's
-/// own work runs on postgres-nio's event loops, which never wait for anything.
+/// own work runs on postgres-nio's event loops, which never wait for anything. A statement it
+/// runs again is prepared on the connection (`PostgreSQLStatementCache`).
 ///
 /// A connection that went away (the server restarted, the network broke) is made again by the
 /// next statement outside a transaction, after a few tries while the server refuses; inside a
 /// transaction its loss is an error, the server having rolled the transaction back.
 final class PostgreSQLConnection {
-    /// The rows a statement returned and how many rows it changed.
+    /// The rows a statement returned and how many rows it changed (for a SELECT, how many it
+    /// returned).
     struct Result {
-        let rows: [PostgresRow]
+        let rows: [PostgreSQLRow]
         let changedRows: Int
     }
 
@@ -52,22 +54,24 @@ final class PostgreSQLConnection {
     @discardableResult
     func execute(_ sql: String, data values: [PostgresData]) throws -> Result {
         let connection = try live()
+        var prepared: PostgreSQLStatementCache.Prepared?
         do {
-            guard let statement = try statements.statement(sql, types: values.map(\.type), on: connection) else {
+            prepared = try statements.statement(sql, types: values.map(\.type), on: connection)
+            guard let statement = prepared else {
                 var binds = PostgresBindings(capacity: values.count)
                 for value in values { binds.append(value) }
                 let result = try Self.answer(
                     to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), on: connection)
-                return Result(rows: result.rows, changedRows: result.metadata.rows ?? 0)
+                return Result(rows: result.rows.map(PostgreSQLRow.init), changedRows: result.metadata.rows ?? 0)
             }
-            let rows = try Self.answer(to: statement.execute(values), on: connection)
-            guard let count = rows.first?.first else { return Result(rows: [], changedRows: 0) }
-            // Marked as text by postgres-nio, sent in binary as it asked.
-            let cell = PostgresCell(
-                bytes: count.bytes, dataType: count.dataType, format: .binary, columnName: count.columnName, columnIndex: 0)
-            return Result(rows: [], changedRows: Int(try cell.decode(Int64.self)))
+            let rows = try Self.answer(to: statement.query.execute(values), on: connection).map(PostgreSQLRow.init)
+            guard statement.countsChanges else { return Result(rows: rows, changedRows: rows.count) }
+            return Result(rows: [], changedRows: Int(try rows.first?[0].decode(Int64.self) ?? 0))
         } catch {
             var failure = PostgreSQLFailure(error, sql: sql, location: location)
+            // The rows' types changed under the prepared statement (another connection altered a
+            // table): the server refuses to run it again as it is, so the next run prepares it anew.
+            if prepared != nil, failure.sqlState == Self.cachedPlanChangedResultType { statements.forget(sql) }
             if failure.trouble != nil || connection.isClosed {
                 failure.trouble = .lost
                 drop()
@@ -75,6 +79,9 @@ final class PostgreSQLConnection {
             throw failure
         }
     }
+
+    /// The SQLSTATE of "cached plan must not change result type".
+    private static let cachedPlanChangedResultType = "0A000"
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws
     /// (the first error is the one thrown). A connection found lost at `BEGIN` is made again
@@ -143,6 +150,9 @@ final class PostgreSQLConnection {
 
     /// Tries to reconnect before an operation gives up: 0.1 s, then 0.3 s apart.
     private static let connectAttempts = 3
+
+    /// How many statements are prepared on the connection now.
+    var preparedCount: Int { statements.preparedCount }
 
     /// Forgets a lost connection, and the statements prepared on it.
     private func drop() {

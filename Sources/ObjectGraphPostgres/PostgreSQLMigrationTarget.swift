@@ -54,7 +54,7 @@ final class PostgreSQLMigrationTarget: MigrationTarget {
             JOIN pg_namespace n ON n.oid = c.relnamespace
             WHERE n.nspname = current_schema() AND NOT x.indisprimary ORDER BY 1
             """)
-        return try result.rows.map { try $0.makeRandomAccess()[0].decode(String.self) }
+        return try result.rows.map { try $0[0].decode(String.self) }
     }
 
     func run(_ sql: String, _ bindings: [AttributeValue]) throws -> Int {
@@ -62,12 +62,12 @@ final class PostgreSQLMigrationTarget: MigrationTarget {
     }
 
     func integers(_ sql: String) throws -> [Int64] {
-        try execute(sql, []).rows.map { try $0.makeRandomAccess()[0].decode(Int64.self) }
+        try execute(sql, []).rows.map { try $0[0].decode(Int64.self) }
     }
 
     func value(_ sql: String, _ bindings: [AttributeValue], as type: AttributeType) throws -> AttributeValue {
         guard let row = try execute(sql, bindings).rows.first else { return .null }
-        return try PostgreSQLValues.value(of: row.makeRandomAccess()[0], as: type)
+        return try PostgreSQLValues.value(of: row[0], as: type)
     }
 
     /// Runs a statement of the migration; what the server refuses is an `ObjectGraphError`

@@ -9,38 +9,54 @@ import Synchronization
 /// statements (an `IN` list of an odd length) cost no extra round trip; at most `capacity` are
 /// kept, the least recently used closed first. A new connection starts with none.
 ///
-/// Only statements that change rows are prepared (INSERT, UPDATE, DELETE without a RETURNING
-/// clause), each wrapped so its one row is how many it changed: postgres-nio gives no command
-/// tag for a prepared statement, and marks its rows' columns as text while it asks for them in
-/// binary, so the store reads only that count, knowing its format. postgres-nio prepares a
-/// statement without parameter types (the server infers them) and binds values in binary, so
-/// each parameter is cast to the type of the values bound to it (`$1` becomes `($1::int8)`), as
-/// an unnamed statement declares them. A NULL may be bound to a parameter of any type; a value
-/// of another type than the prepared one runs the statement unprepared.
+/// Reads (SELECT, WITH) and writes that return rows (RETURNING) are prepared as they are, and
+/// their rows read as the store reads an unprepared statement's, in binary (see
+/// `PostgreSQLRow`); how many rows they changed is how many they returned, as the server's
+/// command tag says. Writes that return none (INSERT, UPDATE, DELETE) are each wrapped so their
+/// one row is how many they changed: postgres-nio gives no command tag for a prepared statement.
+/// postgres-nio prepares a statement without parameter types (the server infers them) and binds
+/// values in binary, so each parameter is cast to the type of the values bound to it (`$1`
+/// becomes `($1::int8)`), as an unnamed statement declares them. A NULL may be bound to a
+/// parameter of any type; a value of another type than the prepared one runs the statement
+/// unprepared. A statement that changes the schema (CREATE, ALTER, DROP) closes every prepared
+/// one first: the server refuses to run a prepared statement whose rows' types changed (one that
+/// another connection's change broke fails once, and is forgotten; see `PostgreSQLConnection`).
 struct PostgreSQLStatementCache {
     private struct Entry {
         /// The type of each parameter, from the values bound to it so far; `0` where only NULLs were.
         var types: [UInt32]
-        var statement: PreparedQuery?
+        var statement: Prepared?
         /// When it was last run, for the least recently used.
         var used: Int
+    }
+
+    /// A prepared statement, and whether its one row is how many rows it changed (a write
+    /// wrapped as `WITH changed AS (… RETURNING 1) SELECT count(*)`) rather than its own rows.
+    struct Prepared {
+        let query: PreparedQuery
+        let countsChanges: Bool
     }
 
     private var entries: [String: Entry] = [:]
     private var clock = 0
     static let capacity = 256
 
+    /// How many statements are prepared on the connection now.
+    var preparedCount: Int { entries.values.count { $0.statement != nil } }
+
     /// The statement of `sql`, prepared on `connection` once its parameters' types are known,
     /// for values of `types`; `nil` when it runs unprepared: while a parameter's type is open,
     /// when it is not one the store prepares, or when `types` do not fit the prepared one.
-    mutating func statement(_ sql: String, types: [PostgresDataType], on connection: PostgresConnection) throws -> PreparedQuery? {
+    mutating func statement(_ sql: String, types: [PostgresDataType], on connection: PostgresConnection) throws -> Prepared? {
         clock += 1
         guard var entry = entries[sql], entry.types.count == types.count else {
-            guard Self.isPrepared(sql) else { return nil }
+            guard let kind = Kind(sql) else { return nil }
+            guard kind != .schemaChange else {
+                for key in entries.keys { forget(key) }
+                return nil
+            }
             if entries.count >= Self.capacity, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
-                entries[oldest.key] = nil
-                // The connection runs its commands in order; nothing waits for this one.
-                _ = oldest.value.statement?.deallocate()
+                forget(oldest.key)
             }
             entries[sql] = Entry(types: types.map(\.rawValue), statement: nil, used: clock)
             return nil
@@ -59,17 +75,39 @@ struct PostgreSQLStatementCache {
             }
         }
         guard !entry.types.contains(0), let typed = Self.typed(sql, types: entry.types.map { PostgresDataType($0) }) else { return nil }
-        let text = "WITH changed AS (\(typed) RETURNING 1) SELECT count(*) FROM changed"
-        entry.statement = try PostgreSQLConnection.answer(to: connection.prepare(query: text), on: connection)
+        let countsChanges = Kind(sql) == .write
+        let text = countsChanges ? "WITH changed AS (\(typed) RETURNING 1) SELECT count(*) FROM changed" : typed
+        let query = try PostgreSQLConnection.answer(to: connection.prepare(query: text), on: connection)
+        entry.statement = Prepared(query: query, countsChanges: countsChanges)
         return entry.statement
     }
 
-    /// Whether `sql` is a statement the store prepares: one that changes rows and returns none.
-    private static func isPrepared(_ sql: String) -> Bool {
-        let verb = sql.utf8.prefix(6).map { $0 & 0xDF }
-        guard ["INSERT", "UPDATE", "DELETE"].contains(where: { $0.utf8.elementsEqual(verb) }) else { return false }
-        // The store writes its keywords in capitals.
-        return !sql.utf8.contains("RETURNING".utf8)
+    /// Forgets the statement of `sql`, closing it on the server when it was prepared.
+    mutating func forget(_ sql: String) {
+        // The connection runs its commands in order; nothing waits for this one.
+        _ = entries.removeValue(forKey: sql)?.statement?.query.deallocate()
+    }
+
+    /// What a statement does, as far as preparing it goes; `nil` for one never prepared
+    /// (transaction control, LISTEN, SET …).
+    private enum Kind {
+        /// Returns rows: a SELECT, a write with a RETURNING clause or a WITH (the store's end
+        /// in one of those), which changed as many rows as it returned.
+        case rows
+        /// Changes rows and returns none.
+        case write
+        case schemaChange
+
+        init?(_ sql: String) {
+            let verb = String(decoding: sql.utf8.prefix { $0 | 0x20 >= UInt8(ascii: "a") && $0 | 0x20 <= UInt8(ascii: "z") }, as: UTF8.self)
+            switch verb.uppercased() {
+            case "SELECT", "WITH": self = .rows
+            // The store writes its keywords in capitals.
+            case "INSERT", "UPDATE", "DELETE": self = sql.utf8.contains("RETURNING".utf8) ? .rows : .write
+            case "CREATE", "ALTER", "DROP": self = .schemaChange
+            default: return nil
+            }
+        }
     }
 
     /// `sql` with each parameter cast to its type's name; `nil` when a type has no name here.
@@ -143,6 +181,6 @@ struct PostgreSQLStatementCache {
     private static let typeNames: [UInt32: String?] = [
         0: nil, PostgresDataType.int8.rawValue: "int8", PostgresDataType.float8.rawValue: "float8",
         PostgresDataType.numeric.rawValue: "numeric", PostgresDataType.text.rawValue: "text", PostgresDataType.bool.rawValue: "bool",
-        PostgresDataType.bytea.rawValue: "bytea", PostgresDataType.uuid.rawValue: "uuid"
+        PostgresDataType.bytea.rawValue: "bytea", PostgresDataType.uuid.rawValue: "uuid", PostgresDataType.int8Array.rawValue: "int8[]"
     ]
 }

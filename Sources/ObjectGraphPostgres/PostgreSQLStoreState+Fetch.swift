@@ -16,8 +16,7 @@ extension PostgreSQLStoreState {
             " ORDER BY "
             + (request.sort.map { $0.orderingTerm(in: dialect) } + [quoteIdentifier(StoreSchema.primaryKeyColumn)]).joined(separator: ", ")
         appendPaging(limit: request.limit, offset: request.offset, to: &sql, bindings: &bindings)
-        return try read(sql, bindings, for: request.entity).rows.map { row in
-            let cells = row.makeRandomAccess()
+        return try read(sql, bindings, for: request.entity).rows.map { cells in
             if let isAlreadyLoaded = request.isAlreadyLoaded {
                 let key = try cells[0].decode(Int64.self)
                 let entity = try rowEntity(cells, in: table)
@@ -43,7 +42,7 @@ extension PostgreSQLStoreState {
             appendPaging(limit: request.limit, offset: request.offset, to: &sql, bindings: &bindings)
             sql += ") AS page"
         }
-        return Int(try read(sql, bindings, for: request.entity).rows[0].makeRandomAccess()[0].decode(Int64.self))
+        return Int(try read(sql, bindings, for: request.entity).rows[0][0].decode(Int64.self))
     }
 
     /// The rows with these keys that exist, by key.
@@ -55,7 +54,7 @@ extension PostgreSQLStoreState {
             let keys = primaryKeys[start..<min(start + Self.keysPerStatement, primaryKeys.count)]
             let sql = "\(table.selectPrefix) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) IN (\(placeholders(keys.count)))\(own)"
             for row in try read(sql, keys.map { .integer($0) }, for: entity).rows {
-                let snapshot = try snapshot(row.makeRandomAccess(), in: table)
+                let snapshot = try snapshot(row, in: table)
                 found[snapshot.primaryKey] = snapshot
             }
         }
@@ -73,8 +72,7 @@ extension PostgreSQLStoreState {
             let keys = request.groupBy.map { BoundPredicate.sql(for: $0, in: dialect) }
             sql += " GROUP BY \(keys.joined(separator: ", ")) ORDER BY \(keys.map { "\($0) NULLS FIRST" }.joined(separator: ", "))"
         }
-        return try read(sql, bindings, for: request.entity).rows.map { row in
-            let cells = row.makeRandomAccess()
+        return try read(sql, bindings, for: request.entity).rows.map { cells in
             return try request.columns.enumerated().map { index, column in try PostgreSQLValues.value(of: cells[index], as: column.type) }
         }
     }

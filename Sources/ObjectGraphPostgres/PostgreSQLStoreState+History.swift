@@ -92,7 +92,7 @@ extension PostgreSQLStoreState {
                 pending.contextName.map(AttributeValue.string) ?? .null, pending.author.map(AttributeValue.string) ?? .null,
                 .binary(Data(HistoryRecordCoding.encode(pending.records, model: model))), .string(notificationChannel)
             ])
-        let number = try result.rows[0].makeRandomAccess()[0].decode(Int64.self)
+        let number = try result.rows[0][0].decode(Int64.self)
         var rows: [[AttributeValue]] = []
         for (position, record) in pending.records.enumerated() {
             for (name, value) in record.tombstone where !value.isNull {
@@ -123,8 +123,7 @@ extension PostgreSQLStoreState {
             "SELECT \"token\", \"timestamp\", \"context_name\", \"author\", \"changes\" FROM \(quoteIdentifier(StoreSchema.historyTable)) WHERE \(condition) ORDER BY \"token\"",
             bindings)
         var reader = StoredHistoryReader(model: model, location: connection.location.description)
-        for row in transactions.rows {
-            let cells = row.makeRandomAccess()
+        for cells in transactions.rows {
             try reader.add(
                 number: try cells[0].decode(Int64.self), timestamp: Date(timeIntervalSinceReferenceDate: try cells[1].decode(Double.self)),
                 contextName: try cells[2].decode(String?.self), author: try cells[3].decode(String?.self),
@@ -137,8 +136,7 @@ extension PostgreSQLStoreState {
         let tombstones = try connection.execute(
             "SELECT \"change\", \"attribute\", \(Self.tombstoneColumns.map { quoteIdentifier($0.name) }.joined(separator: ", ")) FROM \(quoteIdentifier(StoreSchema.historyTombstonesTable)) WHERE \"change\" >= $1",
             [.integer(firstDeletion)])
-        for row in tombstones.rows {
-            let cells = row.makeRandomAccess()
+        for cells in tombstones.rows {
             guard let cell = (2..<cells.count).lazy.map({ cells[$0] }).first(where: { $0.bytes != nil }) else { continue }
             reader.addTombstone(change: try cells[0].decode(Int64.self), attribute: try cells[1].decode(String.self)) {
                 try? PostgreSQLValues.value(of: cell, as: $0)
@@ -159,14 +157,14 @@ extension PostgreSQLStoreState {
                 WHERE "change" / \(StoreSchema.changesPerTransaction) IN (SELECT "token" FROM "gone"))
             SELECT count(*) FROM "gone"
             """, bindings)
-        return Int(try result.rows[0].makeRandomAccess()[0].decode(Int64.self))
+        return Int(try result.rows[0][0].decode(Int64.self))
     }
 
     /// The number of the newest transaction ever recorded (deleted or not), or nil.
     func lastHistoryTransaction() throws -> Int64? {
         try requireHistoryTables()
         let result = try connection.execute("SELECT \"last\" FROM \(quoteIdentifier(Self.historySequenceTable))")
-        let last = try result.rows.first?.makeRandomAccess()[0].decode(Int64.self) ?? 0
+        let last = try result.rows.first?[0].decode(Int64.self) ?? 0
         return last > 0 ? last : nil
     }
 

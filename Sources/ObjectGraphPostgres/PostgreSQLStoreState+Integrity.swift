@@ -16,7 +16,7 @@ extension PostgreSQLStoreState {
         return try checks.metadataProblems { try Self.readMetadata(on: connection) }
             + checks.rowProblems { sql in
                 guard let row = try connection.execute(sql).rows.first else { return 0 }
-                return try row.makeRandomAccess()[0].decode(Int64.self)
+                return try row[0].decode(Int64.self)
             }
     }
 
@@ -61,7 +61,7 @@ extension PostgreSQLStoreState {
         let functions = try Set(
             connection.execute(
                 "SELECT p.proname::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = current_schema()"
-            ).rows.map { try $0.makeRandomAccess()[0].decode(String.self) })
+            ).rows.map { try $0[0].decode(String.self) })
         for function in [PostgreSQLTextFunctions.foldFunction, PostgreSQLTextFunctions.matchFunction] where !functions.contains(function) {
             problems.append(.init(kind: .schema, entityName: nil, message: "the function \(function) is missing"))
         }
@@ -77,8 +77,7 @@ extension PostgreSQLStoreState {
             FROM information_schema.columns WHERE table_schema = current_schema()
             """)
         var columns: [String: [String: (type: String, isRequired: Bool)]] = [:]
-        for row in result.rows {
-            let cells = row.makeRandomAccess()
+        for cells in result.rows {
             let collation = try cells[3].decode(String?.self)
             let type = try cells[2].decode(String.self) + (collation.map { " COLLATE \(quoteIdentifier($0))" } ?? "")
             columns[try cells[0].decode(String.self), default: [:]][try cells[1].decode(String.self)] = (

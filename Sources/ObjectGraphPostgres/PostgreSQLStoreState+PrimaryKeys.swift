@@ -64,7 +64,7 @@ extension PostgreSQLStoreState {
         let result = try connection.execute(
             "\(upsertCounter) SET \"max_key\" = \(counterTable).\"max_key\" + EXCLUDED.\"max_key\" RETURNING \"max_key\"",
             [.string(name), .integer(Int64(count))])
-        let last = try result.rows[0].makeRandomAccess()[0].decode(Int64.self)
+        let last = try result.rows[0][0].decode(Int64.self)
         guard last > 0 else {
             throw ObjectGraphError(
                 .invalidOperation, "\(name) has used every primary key up to \(Int64.max); no more can be handed out", entityName: name)

@@ -16,8 +16,7 @@ extension PostgreSQLStoreState {
             let sql = try RelationshipLayout.membershipSQL(
                 of: relationship, in: entity, layout: relationshipLayout, destinationTable: destinationTable,
                 filter: "IN (\(placeholders(owners.count)))")
-            for row in try read(sql, owners.map { .integer($0) }, for: entity).rows {
-                let cells = row.makeRandomAccess()
+            for cells in try read(sql, owners.map { .integer($0) }, for: entity).rows {
                 let key = try cells[1].decode(Int64.self)
                 guard key > 0 else {
                     throw ObjectGraphError(

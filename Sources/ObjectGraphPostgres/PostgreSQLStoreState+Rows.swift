@@ -5,7 +5,7 @@ import PostgresNIO
 /// shared tables, then the entity's columns) decoded as the table's row decoders say, the same
 /// decoders the SQLite store reads with.
 extension PostgreSQLStoreState {
-    func snapshot(_ cells: PostgresRandomAccessRow, in table: StoreTable) throws -> Snapshot {
+    func snapshot(_ cells: PostgreSQLRow, in table: StoreTable) throws -> Snapshot {
         let primaryKey = try cells[0].decode(Int64.self)
         // Object IDs encode temporary numbers as non-positive keys; the store only ever writes
         // keys from 1, so anything else was written behind its back.
@@ -25,7 +25,7 @@ extension PostgreSQLStoreState {
     }
 
     /// The entity of a row of `table` (the `_entity` column of a shared table).
-    func rowEntity(_ cells: PostgresRandomAccessRow, in table: StoreTable) throws -> EntityDescription {
+    func rowEntity(_ cells: PostgreSQLRow, in table: StoreTable) throws -> EntityDescription {
         guard table.kindsFilter != nil else { return table.entity }
         let name = try cells[2].decode(String.self)
         guard let decoder = table.decoder(forEntityNamed: name) else {
@@ -38,7 +38,7 @@ extension PostgreSQLStoreState {
     }
 
     private func value(
-        of column: StoreTable.Column, in cells: PostgresRandomAccessRow, table: StoreTable
+        of column: StoreTable.Column, in cells: PostgreSQLRow, table: StoreTable
     ) throws -> AttributeValue {
         let cell = cells[Int(column.index)]
         switch column.kind {

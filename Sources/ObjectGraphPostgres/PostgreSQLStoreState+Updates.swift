@@ -105,7 +105,7 @@ extension PostgreSQLStoreState {
             WHERE NOT EXISTS (SELECT 1 FROM "_changed" WHERE "_changed".\(pk) = "_all".\(pk))
             """
         let left = try undoneIfRefused {
-            Set(try connection.execute(sql, data: data).rows.map { try $0.makeRandomAccess()[0].decode(Int64.self) })
+            Set(try connection.execute(sql, data: data).rows.map { try $0[0].decode(Int64.self) })
         }
         return left ?? Set(rows.map(\.key))
     }

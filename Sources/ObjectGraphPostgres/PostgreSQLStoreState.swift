@@ -65,7 +65,7 @@ final class PostgreSQLStoreState {
                 try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(schemaLock)])
                 let existing = try connection.execute(
                     "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()")
-                let names = try Set(existing.rows.map { try $0.makeRandomAccess()[0].decode(String.self) })
+                let names = try Set(existing.rows.map { try $0[0].decode(String.self) })
                 var metadata: StoreMetadataRecord
                 if names.contains(StoreSchema.metadataTable) {
                     metadata = try readMetadata(on: connection)
@@ -124,8 +124,7 @@ final class PostgreSQLStoreState {
     static func readMetadata(on connection: PostgreSQLConnection) throws -> StoreMetadataRecord {
         let result = try connection.execute("SELECT \"key\", \"value\" FROM \(quoteIdentifier(StoreSchema.metadataTable))")
         var entries: [String: String] = [:]
-        for row in result.rows {
-            let cells = row.makeRandomAccess()
+        for cells in result.rows {
             entries[try cells[0].decode(String.self)] = try cells[1].decode(String.self)
         }
         return try StoreMetadataRecord(entries: entries, location: connection.location.description)
