@@ -33,10 +33,13 @@ struct PostgreSQLBinaryArray {
             type = elementType
             elements.setInteger(Int32(elements.writerIndex - lengthAt - 4), at: lengthAt)
         }
-        guard let type, let (arrayType, name) = Self.arrayTypes[type] else {
+        guard let type else {
             elementType = nil
             data = .null
             return
+        }
+        guard let (arrayType, name) = Self.arrayTypes[type] else {
+            throw ObjectGraphError(.invalidOperation, "Cannot bind values of type \(type) as a PostgreSQL array")
         }
         var array = ByteBuffer()
         array.reserveCapacity(20 + elements.readableBytes)
