@@ -114,7 +114,7 @@ extension PostgreSQLStoreState {
     /// the row is not at the version it expects.
     private func update(_ row: UpdatedRow) throws -> (objectID: ManagedObjectID, current: Snapshot?)? {
         let version = quoteIdentifier(StoreSchema.versionColumn)
-        var bindings = row.columns.map { $0.written(row.values[$0.slot]) }
+        var bindings = Array(row.bindings.prefix(row.columns.count))
         var assignments = row.columns.enumerated().map { "\(quoteIdentifier($1.name)) = $\($0 + 1)" }
         assignments.append("\(version) = \(version) + 1")
         bindings.append(.integer(row.key))
