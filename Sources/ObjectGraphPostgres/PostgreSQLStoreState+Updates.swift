@@ -18,7 +18,7 @@ extension PostgreSQLStoreState {
             let end = Self.arrayRunEnd(rows, from: start, bindings: \.bindings) { $0.isBatched(with: first) }
             let run = rows[start..<end]
             let left = run.count == 1 ? [run[run.startIndex].key] : try updateTogether(run)
-            for row in run where left.contains(row.key) {
+            for row in run where !left.isEmpty && left.contains(row.key) {
                 if let conflict = try update(row) { conflicts.append(conflict) }
             }
             start = end
@@ -29,7 +29,9 @@ extension PostgreSQLStoreState {
     /// An update checked and ready to write: its row's key, its values with references resolved,
     /// the columns it changes, and what a statement binds for it: the columns' values, then the
     /// expected version when there is one (made once: measuring a run and writing it both read it).
-    private struct UpdatedRow {
+    /// A class: a save of many rows hands each around several times, and copying a struct of
+    /// this many references cost more than writing its values.
+    private final class UpdatedRow {
         let update: SaveRequest.Update
         let table: StoreTable
         let key: Int64
@@ -39,9 +41,21 @@ extension PostgreSQLStoreState {
 
         /// Whether one statement can write both rows: same table and columns, both checking
         /// their versions or neither.
+        init(
+            update: SaveRequest.Update, table: StoreTable, key: Int64, values: [AttributeValue], columns: [StoreTable.WriteColumn],
+            bindings: [AttributeValue]
+        ) {
+            self.update = update
+            self.table = table
+            self.key = key
+            self.values = values
+            self.columns = columns
+            self.bindings = bindings
+        }
+
         func isBatched(with other: UpdatedRow) -> Bool {
             table.entity === other.table.entity && (update.expectedVersion == nil) == (other.update.expectedVersion == nil)
-                && columns.map(\.name) == other.columns.map(\.name)
+                && columns.elementsEqual(other.columns) { $0.name == $1.name }
         }
     }
 
