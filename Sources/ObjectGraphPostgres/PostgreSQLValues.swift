@@ -53,14 +53,6 @@ enum PostgreSQLValues {
         }
     }
 
-    /// Keys (or versions) as one `bigint[]`, in binary: the server neither parses nor plans
-    /// them as text, as it would an array literal.
-    static func keys(_ keys: [Int64]) throws -> PostgresData {
-        var buffer = ByteBuffer()
-        let (type, format) = try encode(keys, into: &buffer)
-        return PostgresData(type: type, formatCode: format, value: buffer)
-    }
-
     private static func encode<Value: PostgresEncodable>(
         _ value: Value, into buffer: inout ByteBuffer
     ) throws -> (PostgresDataType, PostgresFormat) {
