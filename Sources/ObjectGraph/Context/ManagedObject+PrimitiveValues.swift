@@ -37,14 +37,22 @@ extension ManagedObject {
     }
 
     /// The value-row slots a save of this updated object writes: the stored properties it
-    /// changed, and those primitive sets changed.
-    func savedColumns() -> [Int] {
+    /// changed, and those primitive sets changed. `previous` itself when they are the same
+    /// slots: a save of many objects usually changes the same few in each, and then shares one
+    /// array instead of keeping one per object.
+    func savedColumns(sameAs previous: [Int] = []) -> [Int] {
         let entity = entity
         let comparesValues = marks.contains(.primitiveChanges)
-        return (0..<entity.rowWidth).filter { slot in
+        func isSaved(_ slot: Int) -> Bool {
             guard slot >= entity.attributes.count || !entity.attributes[slot].isTransient else { return false }
             return changedAttributes.contains(slot)
                 || comparesValues && !values[slot].isStoredEqual(to: savedValues.value(at: slot, in: values))
         }
+        var matched = 0
+        for slot in 0..<entity.rowWidth where isSaved(slot) {
+            guard matched < previous.count, previous[matched] == slot else { return (0..<entity.rowWidth).filter(isSaved) }
+            matched += 1
+        }
+        return matched == previous.count ? previous : (0..<entity.rowWidth).filter(isSaved)
     }
 }

@@ -171,10 +171,11 @@ extension ManagedObjectContext {
         plan.request.deletes = plan.deleted.map(\.objectID)
         // Only rows the context read have a version to hold them to (a deleted fault has none).
         if plan.deleted.contains(where: { $0.rowVersion > 0 }) { plan.request.deleteVersions = plan.deleted.map(\.rowVersion) }
+        var columns: [Int] = []
         for object in plan.updated {
             object.refreshHeldReferences()
             let changes = object.relationshipChanges()
-            let columns = object.savedColumns()
+            columns = object.savedColumns(sameAs: columns)
             // A change of to-many relationships only still bumps the row's version, and so does the
             // version check `detectConflicts(for:)` asked for.
             guard !columns.isEmpty || !changes.isEmpty || object.marks.contains(.detectsConflicts) else {
@@ -193,34 +194,44 @@ extension ManagedObjectContext {
 
     /// `objects` by entity, then primary key. Keys are dense in practice (tables count from 1), so
     /// each entity's objects are placed by key in one pass, without comparisons; sparse keys are
-    /// sorted.
+    /// sorted. The passes hold the objects unretained (`objects` keeps them alive): a retain and a
+    /// release per object per pass cost more than the placing.
     private static func inStorageOrder(_ objects: Dictionary<ObjectKey, ManagedObject>.Values) -> [ManagedObject] {
-        var byEntity: [[(key: Int64, object: ManagedObject)]] = []
+        typealias Entry = (key: Int64, object: Unmanaged<ManagedObject>)
+        var byEntity: [[Entry]] = []
         for object in objects {
             let entity = object.entity.index
             if entity >= byEntity.count { byEntity += Array(repeating: [], count: entity + 1 - byEntity.count) }
-            byEntity[entity].append((object.objectID.primaryKey ?? 0, object))
+            byEntity[entity].append((object.objectID.primaryKey ?? 0, Unmanaged.passUnretained(object)))
         }
         var ordered: [ManagedObject] = []
         ordered.reserveCapacity(objects.count)
         for entries in byEntity where !entries.isEmpty {
-            ordered += placedByKey(entries) ?? entries.sorted { $0.key < $1.key }.map(\.object)
+            if let placed = placedByKey(entries) {
+                for case let object? in placed { ordered.append(object.takeUnretainedValue()) }
+            } else {
+                for entry in entries.sorted(by: { $0.key < $1.key }) { ordered.append(entry.object.takeUnretainedValue()) }
+            }
         }
-        return ordered
+        return withExtendedLifetime(objects) { ordered }
     }
 
-    /// `entries` in key order, placed by key, or `nil` when their keys are too sparse for that
-    /// (or repeat).
-    private static func placedByKey(_ entries: [(key: Int64, object: ManagedObject)]) -> [ManagedObject]? {
-        guard let low = entries.lazy.map(\.key).min(), let high = entries.lazy.map(\.key).max(),
-            high - low < 4 * Int64(entries.count) + 1_024
-        else { return nil }
-        var slots = [ManagedObject?](repeating: nil, count: Int(high - low) + 1)
+    /// `entries` in key order, placed by key (with gaps), or `nil` when their keys are too sparse
+    /// for that (or repeat).
+    private static func placedByKey(_ entries: [(key: Int64, object: Unmanaged<ManagedObject>)]) -> [Unmanaged<ManagedObject>?]? {
+        var low = Int64.max
+        var high = Int64.min
+        for entry in entries {
+            low = min(low, entry.key)
+            high = max(high, entry.key)
+        }
+        guard high - low < 4 * Int64(entries.count) + 1_024 else { return nil }
+        var slots = [Unmanaged<ManagedObject>?](repeating: nil, count: Int(high - low) + 1)
         for (key, object) in entries {
             guard slots[Int(key - low)] == nil else { return nil }
             slots[Int(key - low)] = object
         }
-        return slots.compactMap { $0 }
+        return slots
     }
 
     /// Makes the context match the store after a committed save: inserted objects get permanent
