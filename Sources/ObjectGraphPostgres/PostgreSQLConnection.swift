@@ -3,8 +3,9 @@ import Logging
 import ObjectGraph
 import PostgresNIO
 
-/// The connection of one store to its PostgreSQL server, used only on that store's serial
-/// queue: each call sends a statement and waits there for the server's answer. The connection's
+/// A connection of one store to its PostgreSQL server, used by one thread at a time (the
+/// writer's on the store's serial queue, a reader's by the caller the pool handed it to): each
+/// call sends a statement and waits on that thread for the server's answer. The connection's
 /// own work runs on postgres-nio's event loops, which never wait for anything. A statement it
 /// runs again is prepared on the connection (`PostgreSQLStatementCache`).
 ///
