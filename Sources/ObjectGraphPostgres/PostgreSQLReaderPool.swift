@@ -76,8 +76,9 @@ final class PostgreSQLReaderPool: Sendable {
             }
             return state.idle.popLast()
         }
-        // Connecting takes a round trip or more; it happens outside the lock, a slot already held.
-        return try idle ?? PostgreSQLReader(connection: PostgreSQLConnection(schema.location), schema: schema)
+        // A new reader connects at its first statement, outside the lock, a slot already held;
+        // failing to, the read fails as one on a lost connection does.
+        return idle ?? PostgreSQLReader(connection: PostgreSQLConnection(connectingAtFirstStatement: schema.location), schema: schema)
     }
 
     private func checkIn(_ reader: PostgreSQLReader) {

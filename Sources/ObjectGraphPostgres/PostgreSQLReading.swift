@@ -1,7 +1,7 @@
 import ObjectGraph
 
 /// A connection that reads the store (fetches, counts, rows by key, relationships, groups, the
-/// integrity check; see PostgreSQLStoreState+Fetch and the files beside it) with the store's
+/// integrity check; see PostgreSQLReading+Fetch and the files beside it) with the store's
 /// shared, immutable tables. Two kinds read: the writer's state, whose reads inside a save or a
 /// batch request see its open transaction, and the readers of `PostgreSQLReaderPool`, which
 /// serve the store's public reads beside a save and beside each other.

@@ -192,7 +192,7 @@ extension PostgreSQLStore: RemoteChangeSource {
         ownCommits.take(through: number)
     }
 
-    /// Opens a second connection that LISTENs on the store's notification channel (see
+    /// Opens a connection of its own that LISTENs on the store's notification channel (see
     /// `PostgreSQLChangeListener`); while it listens, the store's data generation is trusted.
     func watchRemoteCommits(interval: TimeInterval, wake: @escaping @Sendable () -> Void) throws -> any RemoteCommitWatch {
         let channel = try withState { $0.notificationChannel }

@@ -193,6 +193,29 @@ struct PostgreSQLReaderPoolTests {
         #expect(try context.performAndWait { try context.count(for: request("Item")) } == 1)
     }
 
+    @Test func aFirstReadWhileTheServerIsDownFailsClearlyAndOneAfterItIsBackWorks() throws {
+        let server = try PostgreSQLTestServer.startOwn()
+        defer { try? server.stop(mode: "immediate") }
+        let container = PersistentContainer(name: "Conformance", managedObjectModel: try ConformanceModel.load())
+        container.persistentStoreDescriptions = [PersistentStoreDescription(postgresURL: server.url(database: try server.createDatabase()))]
+        try container.loadPersistentStores()
+        defer { container.persistentStoreCoordinator.removePersistentStore() }
+        let writer = container.newBackgroundContext()
+        try writer.performAndWait {
+            try writer.insertItem("A", ["title": "saved"])
+            try writer.save()
+        }
+        // No read ran yet: the store has no reading connection, and cannot make one now.
+        try server.stop(mode: "fast")
+        let error = try #require(throws: ObjectGraphError.self) { try Self.titles(container) }
+        #expect(error.kind == .storeUnavailable)
+        #expect(
+            error.message.hasPrefix("Cannot read Item objects: cannot reach the PostgreSQL server at 127.0.0.1:\(server.port)"),
+            "\(error.message)")
+        try server.start()
+        #expect(try Self.titles(container) == ["A": "saved"])
+    }
+
     @Test func closingTheStoreWhileReadsRunNeitherHangsNorLetsLaterReadsThrough() throws {
         let store = try TestStore(.postgreSQL)
         _ = try store.savedItem("A", ["title": "stored"])
