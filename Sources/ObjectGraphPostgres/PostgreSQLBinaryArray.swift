@@ -41,16 +41,33 @@ struct PostgreSQLBinaryArray {
         guard let (arrayType, name) = Self.arrayTypes[type] else {
             throw ObjectGraphError(.invalidOperation, "Cannot bind values of type \(type) as a PostgreSQL array")
         }
-        var array = ByteBuffer()
-        array.reserveCapacity(20 + elements.readableBytes)
-        array.writeInteger(Int32(1))  // dimensions
-        array.writeInteger(Int32(holdsNull ? 1 : 0))
-        array.writeInteger(type.rawValue)
-        array.writeInteger(Int32(values.count))
-        array.writeInteger(Int32(1))  // the first index
+        var array = Self.header(of: values.count, type, holdsNull: holdsNull, reserving: elements.readableBytes)
         array.writeBuffer(&elements)
         elementType = name
         data = PostgresData(type: arrayType, formatCode: .binary, value: array)
+    }
+
+    /// Keys (or versions) as one `bigint[]`.
+    static func integers(_ values: [Int64]) -> PostgresData {
+        var array = header(of: values.count, .int8, holdsNull: false, reserving: values.count * 12)
+        for value in values {
+            array.writeInteger(Int32(8))
+            array.writeInteger(value)
+        }
+        return PostgresData(type: .int8Array, formatCode: .binary, value: array)
+    }
+
+    /// A buffer holding the header of a one-dimensional array of `count` elements of `type`,
+    /// with room for `elementBytes` more.
+    private static func header(of count: Int, _ type: PostgresDataType, holdsNull: Bool, reserving elementBytes: Int) -> ByteBuffer {
+        var array = ByteBuffer()
+        array.reserveCapacity(20 + elementBytes)
+        array.writeInteger(Int32(1))  // dimensions
+        array.writeInteger(Int32(holdsNull ? 1 : 0))
+        array.writeInteger(type.rawValue)
+        array.writeInteger(Int32(count))
+        array.writeInteger(Int32(1))  // the first index
+        return array
     }
 
     /// For each element type `PostgreSQLValues` encodes, its array's type and its SQL name.

@@ -15,8 +15,8 @@ struct PostgreSQLRow: RandomAccessCollection {
     var endIndex: Int { row.endIndex }
 
     subscript(index: Int) -> PostgresCell {
-        let cell = row[index]
-        guard cell.format != .binary else { return cell }
-        return PostgresCell(bytes: cell.bytes, dataType: cell.dataType, format: .binary, columnName: cell.columnName, columnIndex: index)
+        var cell = row[index]
+        cell.format = .binary
+        return cell
     }
 }

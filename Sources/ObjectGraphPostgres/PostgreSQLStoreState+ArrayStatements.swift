@@ -2,8 +2,12 @@ import ObjectGraph
 
 /// What the statements that write many rows at once share: each takes its rows as one array per
 /// column (`PostgreSQLBinaryArray`), joined by `unnest`, so a save of many rows costs a few round
-/// trips; and a savepoint before each, so that when one fails its rows can be written again one
-/// at a time, and the error explained per object.
+/// trips. When the server refuses one (a uniqueness clash, a missing value), the error cannot
+/// say which row: the whole save is rolled back and made again writing each row alone
+/// (`writesRowByRow`), so it fails at the row that broke the rule and explains it per object.
+/// A savepoint before each statement would let only that statement's rows be written again,
+/// but every savepoint is a subtransaction, and a transaction of more than 64 of them makes
+/// every other session's visibility checks slower.
 extension PostgreSQLStoreState {
     /// Rows per statement that takes its rows as arrays: each statement may scan the whole table
     /// once, so fewer are better; the size of the values bounds it too (`arrayStatementBytes`).
@@ -28,15 +32,19 @@ extension PostgreSQLStoreState {
         return end
     }
 
-    /// The result of `body`, run after a savepoint; nil when the server refused it, the
-    /// transaction then put back as it was before.
-    func undoneIfRefused<T>(_ body: () throws -> T) throws -> T? {
-        try connection.execute("SAVEPOINT objectgraph_rows")
+    /// The result of `body`, a statement writing many rows; throws `ArrayStatementRefused`
+    /// when the server refused it (the save then runs again row by row, see `save(_:)`).
+    func together<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch is PostgreSQLFailure {
-            try connection.execute("ROLLBACK TO SAVEPOINT objectgraph_rows")
-            return nil
+        } catch let failure as PostgreSQLFailure where failure.trouble == nil {
+            throw ArrayStatementRefused(failure: failure)
         }
     }
+}
+
+/// The server refused a statement writing many rows: the save's transaction rolls back, and
+/// the save runs again writing each row alone.
+struct ArrayStatementRefused: Error {
+    let failure: PostgreSQLFailure
 }

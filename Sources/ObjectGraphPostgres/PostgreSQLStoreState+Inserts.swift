@@ -3,9 +3,9 @@ import PostgresNIO
 
 /// Inserts: a save's new rows, each run of one entity's rows one `INSERT … SELECT unnest(…)`
 /// taking each column as one array (see `PostgreSQLStoreState+ArrayStatements.swift`: a
-/// statement or a buffer per row would dominate a save of many rows). When one fails, its rows
-/// are written again one at a time (after a savepoint put the transaction back), so the error
-/// names the object that broke a constraint.
+/// statement or a buffer per row would dominate a save of many rows). A save made again after
+/// one failed writes each row alone (`writesRowByRow`), so the error names the object that broke
+/// a constraint.
 extension PostgreSQLStoreState {
     /// Writes every insert of a save, `rowKeys` being their rows' keys in order.
     func insertRows(_ inserts: [SaveRequest.Insert], rowKeys: [Int64], keys: SaveKeys) throws {
@@ -19,8 +19,9 @@ extension PostgreSQLStoreState {
             let table = rows[start].table
             let end = Self.arrayRunEnd(rows, from: start, bindings: \.bindings) { $0.table === table }
             let run = rows[start..<end]
-            let writtenTogether = try run.count > 1 && undoneIfRefused { try insertTogether(run) } != nil
-            if !writtenTogether {
+            if run.count > 1 && !writesRowByRow {
+                try together { try insertTogether(run) }
+            } else {
                 for row in run {
                     try write(insertSQL(table), row.bindings, for: row.objectID, values: row.values, table: table)
                 }

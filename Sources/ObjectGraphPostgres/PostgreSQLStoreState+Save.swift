@@ -3,8 +3,8 @@ import ObjectGraph
 import PostgresNIO
 
 /// Saving: one transaction per save, as the SQLite store saves (keys for new rows first, then
-/// deletes, updates with their versions checked, inserts, relationship changes), each row a
-/// statement; a failed save rolls back and leaves nothing.
+/// deletes, updates with their versions checked, inserts, relationship changes), each run of
+/// one entity's rows a statement; a failed save rolls back and leaves nothing.
 extension PostgreSQLStoreState {
     /// Applies `request`; returns the keys given to inserts that had temporary IDs, in order.
     func save(_ request: SaveRequest) throws -> [Int64] {
@@ -14,8 +14,21 @@ extension PostgreSQLStoreState {
 
     /// Runs `work` in one transaction; `work` applies save requests with the function it is
     /// given (batch operations read rows in between).
-    /// With history recorded, the transaction's history is its last write.
+    /// With history recorded, the transaction's history is its last write. When the server
+    /// refuses a statement writing many rows, the transaction is rolled back and `work` runs
+    /// again in a new one that writes each row alone, so the error says which object broke
+    /// which rule (see `ArrayStatementRefused`).
     func save(_ work: (_ apply: (SaveRequest) throws -> [Int64]) throws -> [Int64]) throws -> [Int64] {
+        do {
+            return try saveOnce(work)
+        } catch is ArrayStatementRefused {
+            writesRowByRow = true
+            defer { writesRowByRow = false }
+            return try saveOnce(work)
+        }
+    }
+
+    private func saveOnce(_ work: (_ apply: (SaveRequest) throws -> [Int64]) throws -> [Int64]) throws -> [Int64] {
         var historyNumber: Int64?
         do {
             let assigned = try connection.transaction {
@@ -79,7 +92,7 @@ extension PostgreSQLStoreState {
                 if !unversioned.isEmpty {
                     try write(
                         "DELETE FROM \(table.quotedName) WHERE \(pk) = ANY($1::bigint[])",
-                        data: [try PostgreSQLValues.keys(unversioned.map(\.key))],
+                        data: [PostgreSQLBinaryArray.integers(unversioned.map(\.key))],
                         for: unversioned[0].objectID, "Cannot delete")
                 }
                 if !versioned.isEmpty {
@@ -88,7 +101,9 @@ extension PostgreSQLStoreState {
                         DELETE FROM \(table.quotedName) USING unnest($1::bigint[], $2::bigint[]) AS "_gone"("_pk", "_version") \
                         WHERE \(table.quotedName).\(pk) = "_gone"."_pk" AND \(table.quotedName).\(version) = "_gone"."_version"
                         """,
-                        data: [try PostgreSQLValues.keys(versioned.map(\.key)), try PostgreSQLValues.keys(versioned.map(\.version))],
+                        data: [
+                            PostgreSQLBinaryArray.integers(versioned.map(\.key)), PostgreSQLBinaryArray.integers(versioned.map(\.version))
+                        ],
                         for: versioned[0].objectID,
                         "Cannot delete")
                     if deleted < versioned.count {
@@ -100,7 +115,7 @@ extension PostgreSQLStoreState {
                 for (joinTable, column) in relationshipLayout.joinColumns(holding: entity, in: model) {
                     try write(
                         "DELETE FROM \(quoteIdentifier(joinTable.name)) WHERE \(quoteIdentifier(column)) = ANY($1::bigint[])",
-                        data: [try PostgreSQLValues.keys(chunk.map(\.key))], for: chunk.first!.objectID, "Cannot delete")
+                        data: [PostgreSQLBinaryArray.integers(chunk.map(\.key))], for: chunk.first!.objectID, "Cannot delete")
                 }
             }
         }

@@ -18,6 +18,9 @@ final class PostgreSQLStoreState: PostgreSQLReading {
     let ownCommits = PostgreSQLOwnCommits()
     /// Whether the history tables were found (see `requireHistoryTables`).
     var hasHistoryTables = false
+    /// Whether the save in progress writes each row alone: it is being made again because the
+    /// server refused a statement writing many rows (see `ArrayStatementRefused`).
+    var writesRowByRow = false
     private(set) var isClosed = false
 
     private init(connection: PostgreSQLConnection, metadata: StoreMetadataRecord, model: ManagedObjectModel, recordsHistory: Bool) {

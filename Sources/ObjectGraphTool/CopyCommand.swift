@@ -17,7 +17,9 @@ struct CopyCommand: ReportingCommand {
             are copied. The model is the one the source keeps, or MODEL (which must be the \
             source's version: the source is never migrated or changed). DESTINATION must be \
             empty: a new file, an empty database, or a store without objects. The objects are \
-            written in one transaction. On a terminal, a progress line shows what is read.
+            read and written 20,000 at a time, all in one transaction: a copy that fails \
+            part-way leaves the destination empty. On a terminal, a progress line shows how far \
+            the copy is.
             """
     )
 

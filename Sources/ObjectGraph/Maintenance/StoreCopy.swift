@@ -1,11 +1,17 @@
 import Foundation
 
 /// Copies every object of one store into a new, empty store of any kind (a SQLite file into a
-/// PostgreSQL database and back), through the store seam: the source's rows and memberships
-/// (`StoreContents`) become one save in the destination with the same keys, and the
-/// destination is created with the source's store identifier, so object IDs and URIs name the
-/// same objects in both. The source is opened without migrating and never changed.
+/// PostgreSQL database and back), through the store seam: the source's rows and memberships are
+/// read a page at a time (`StoreContents`' functions) and written into the destination with the
+/// same keys, all in one transaction (`save(inParts:)`), so memory holds one page whatever the
+/// store's size and a failed copy leaves the destination empty. The destination is created with
+/// the source's store identifier, so object IDs and URIs name the same objects in both. The
+/// source is opened without migrating and never changed.
 package enum StoreCopy {
+    /// Rows read and written at a time: large enough that each page is a few statements of
+    /// many rows, small enough that a page of large values stays small beside the store.
+    package static let rowsPerPage = 20_000
+
     /// What a copy did.
     package struct Outcome {
         /// The objects copied.
@@ -20,7 +26,7 @@ package enum StoreCopy {
     /// the source needs migrating to `model`, or the destination holds objects or another model.
     package static func copy(
         from source: PersistentStoreDescription, to destination: PersistentStoreDescription, model: ManagedObjectModel,
-        progress: (String) -> Void = { _ in }
+        rowsPerPage: Int = rowsPerPage, progress: (String) -> Void = { _ in }
     ) throws -> Outcome {
         let sourceCoordinator = PersistentStoreCoordinator(managedObjectModel: model)
         var reading = source
@@ -29,7 +35,6 @@ package enum StoreCopy {
         try sourceCoordinator.addPersistentStore(with: reading)
         defer { sourceCoordinator.removePersistentStore() }
         let original = try sourceCoordinator.requireStore()
-        let contents = try StoreContents(of: original) { entity, rows in progress("read \(rows) \(entity.name) objects") }
 
         var writing = destination
         writing.shouldMigrateStoreAutomatically = false
@@ -47,8 +52,55 @@ package enum StoreCopy {
                     entityName: entity.name)
             }
         }
-        progress("writing \(contents.rows.count) objects")
-        _ = try copy.save(contents.saveRequest(model: model, spaces: copy.idSpaces))
-        return Outcome(objects: contents.rows.count, keptIdentifier: copy.identifier == original.identifier)
+        var copied = 0
+        try copy.save(inParts: { apply in
+            copied = 0
+            // Every row first, then the memberships: an ordered to-many kept in its
+            // destinations' rows writes their positions there, so they must exist.
+            for entity in model.entities {
+                try forEachPage(of: entity, includingSubentities: false, in: original, rowsPerPage: rowsPerPage) { rows in
+                    var request = SaveRequest()
+                    request.inserts = rows.map { StoreContents.insert(of: $0, spaces: copy.idSpaces) }
+                    try apply(request)
+                    copied += rows.count
+                    progress("copied \(copied) objects (\(entity.name))")
+                }
+            }
+            let layout = RelationshipLayout(model: model)
+            for entity in model.entities {
+                for relationship in StoreContents.membershipRelationships(of: entity, layout: layout) {
+                    try forEachPage(of: entity, includingSubentities: true, in: original, rowsPerPage: rowsPerPage) { owners in
+                        var request = SaveRequest()
+                        request.relationshipChanges = try StoreContents.memberships(
+                            of: relationship, in: entity, owners: owners, from: original
+                        ).map { StoreContents.change($0, spaces: copy.idSpaces) }
+                        try apply(request)
+                        progress("copied \(entity.name).\(relationship.name) of \(owners.count) objects")
+                    }
+                }
+            }
+        })
+        return Outcome(objects: copied, keptIdentifier: copy.identifier == original.identifier)
+    }
+
+    /// Calls `body` with the rows of `entity` in `store`, in key order, `rowsPerPage` at a time
+    /// (each page starts after the last key of the one before: no rows skipped and counted
+    /// again, as an offset would).
+    private static func forEachPage(
+        of entity: EntityDescription, includingSubentities: Bool, in store: any PersistentStore, rowsPerPage: Int,
+        _ body: ([Snapshot]) throws -> Void
+    ) throws {
+        var last: ManagedObjectID?
+        while true {
+            var request = StoreFetchRequest(entity: entity)
+            request.includesSubentities = includingSubentities
+            request.limit = rowsPerPage
+            request.predicate = last.map { BoundPredicate(root: .ordering(.ownObject, .greater, .value(.object($0)))) }
+            let rows = try store.fetch(request)
+            guard let lastRow = rows.last else { return }
+            try body(rows)
+            guard rows.count == rowsPerPage else { return }
+            last = ManagedObjectID(space: store.idSpaces[entity.index], primaryKey: lastRow.primaryKey)
+        }
     }
 }

@@ -67,6 +67,10 @@ final class InMemoryStore: PersistentStore {
         try transaction { state in try apply(request, to: &state) }
     }
 
+    func save(inParts parts: (_ apply: (SaveRequest) throws -> Void) throws -> Void) throws {
+        try transaction { state in try parts { _ = try apply($0, to: &state) } }
+    }
+
     /// Runs `body` as one transaction: all of its changes or (when it throws) none, its history
     /// recorded as one history transaction.
     private func transaction<T>(_ body: (inout State) throws -> T) throws -> T {

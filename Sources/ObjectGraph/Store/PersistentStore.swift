@@ -24,6 +24,13 @@ package protocol PersistentStore: AnyObject, Sendable {
     /// property.
     func save(_ request: SaveRequest) throws -> [Int64]
 
+    /// Applies the save requests `parts` hands to `apply` in one transaction: all of them, or
+    /// none when `parts` or a request throws. For writes too large to hold as one request (a
+    /// copy of a whole store, a page at a time). `parts` may be called again when the store
+    /// makes the transaction again (the PostgreSQL store, after the server refused a statement
+    /// of many rows), so it must hand the same requests each time.
+    func save(inParts parts: (_ apply: (SaveRequest) throws -> Void) throws -> Void) throws
+
     /// The rows of `request.entity` matching the request, in its order.
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot]
 
@@ -90,6 +97,28 @@ package protocol PersistentStore: AnyObject, Sendable {
 extension PersistentStore {
     /// For stores no one else can write: their own saves already empty the row cache.
     package func dataGeneration() -> UInt64 { 0 }
+
+    /// For stores whose transactions are one request each (a parent context): the parts joined
+    /// into one request.
+    package func save(inParts parts: (_ apply: (SaveRequest) throws -> Void) throws -> Void) throws {
+        var joined = SaveRequest()
+        try parts { part in
+            joined.inserts += part.inserts
+            joined.updates += part.updates
+            if !part.deleteVersions.isEmpty || !joined.deleteVersions.isEmpty {
+                // Versions are given for every delete of a request or for none (0: unknown).
+                func versions(_ request: SaveRequest) -> [Int64] {
+                    request.deleteVersions.isEmpty ? Array(repeating: 0, count: request.deletes.count) : request.deleteVersions
+                }
+                joined.deleteVersions = versions(joined) + versions(part)
+            }
+            joined.deletes += part.deletes
+            joined.relationshipChanges += part.relationshipChanges
+            joined.contextName = joined.contextName ?? part.contextName
+            joined.author = joined.author ?? part.author
+        }
+        _ = try save(joined)
+    }
 }
 
 /// A stored row: the primary key, one value per attribute of the entity (transient attributes

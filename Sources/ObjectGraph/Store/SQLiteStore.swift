@@ -69,6 +69,16 @@ final class SQLiteStore: PersistentStore, @unchecked Sendable {
         try write { try $0.save(request) }
     }
 
+    func save(inParts parts: (_ apply: (SaveRequest) throws -> Void) throws -> Void) throws {
+        _ = try write { state in
+            try state.save { apply in
+                // `parts` may not call a non-escaping `apply` (exclusivity); it never keeps it.
+                try withoutActuallyEscaping(apply) { apply in try parts { _ = try apply($0) } }
+                return []
+            }
+        }
+    }
+
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
         try readers.read { try $0.fetch(request) }
     }

@@ -112,6 +112,33 @@ import Testing
         }
     }
 
+    /// Several rows changing the same columns (one statement on PostgreSQL) with one collision
+    /// among them: the error still names that object, and nothing is written.
+    @Test(arguments: StoreKind.allCases)
+    func oneDuplicateAmongManyUpdatesIsNamed(kind: StoreKind) throws {
+        let store = try TestStore(kind)
+        try store.withNewContext { context in
+            for code in ["A1", "B2", "C3", "D4"] { try context.insertItem(code) }
+            try context.save()
+            let renamed = try ["A1", "C3", "D4"].map { try #require(try context.item($0)) }
+            for (item, code) in zip(renamed, ["A9", "C9", "D9"]) { try item.setValue(code, forKey: "code") }
+            let clashing = try #require(try context.item("B2"))
+            try clashing.setValue("C9", forKey: "code")
+            let error = #expect(throws: ObjectGraphError.self) { try context.save() }
+            #expect(error?.kind == .constraintViolation)
+            #expect(error?.key == "code")
+            #expect([clashing.objectID, renamed[1].objectID].contains(error?.objectID), "\(String(describing: error))")
+            #expect(error?.message.contains("code = \"C9\"") == true, "\(String(describing: error))")
+            #expect(try store.storedCount("Item", "code IN {'A1', 'B2', 'C3', 'D4'}") == 4)
+
+            try clashing.setValue("B9", forKey: "code")
+            try context.save()
+        }
+        try store.withNewContext { fresh throws in
+            #expect(try fresh.objects("Item", sortedBy: ["code"]).map(\.label) == ["A9", "B9", "C9", "D9"])
+        }
+    }
+
     /// Objects given permanent IDs in advance keep them through a failed save and the retry.
     @Test(arguments: StoreKind.allCases)
     func permanentIDsSurviveAFailedSave(kind: StoreKind) throws {

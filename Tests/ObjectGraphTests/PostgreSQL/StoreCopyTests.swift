@@ -104,11 +104,13 @@ import Testing
         try Self.fill(original.url, model: model)
 
         let steps = Locked<[String]>([])
+        // Two rows a page: every entity and every membership takes several pages.
         let there = try StoreCopy.copy(
             from: MigrationStore.description(original.url), to: MigrationStore.description(database.url), model: model,
-            progress: { step in steps.withLock { $0.append(step) } })
+            rowsPerPage: 2, progress: { step in steps.withLock { $0.append(step) } })
         #expect(there.objects == 10 && there.keptIdentifier)
-        #expect(steps.withLock { $0 }.last == "writing 10 objects")
+        #expect(steps.withLock { $0 }.contains("copied 10 objects (Part)"))
+        #expect(steps.withLock { $0 }.last == "copied Tag.media of 2 objects")
         let returned = try StoreCopy.copy(
             from: MigrationStore.description(database.url), to: MigrationStore.description(back.url), model: model)
         #expect(returned.objects == 10 && returned.keptIdentifier)
@@ -131,6 +133,36 @@ import Testing
             try context.save()
             #expect(tag.objectID.primaryKey == 3)
         }
+    }
+
+    /// One transaction: a row the destination refuses, pages after the first, leaves it empty.
+    @Test func aCopyRefusedPartWayWritesNothing() throws {
+        let model = try ModelFixtures.load(Self.json)
+        let original = try MigrationStore(.sqlite, name: "Original")
+        let database = try MigrationStore(.postgreSQL, name: "Archive")
+        defer { withExtendedLifetime([original, database]) {} }
+        try Self.fill(original.url, model: model)
+        let container = PersistentContainer(name: "Archive", managedObjectModel: model)
+        container.persistentStoreDescriptions = [MigrationStore.description(original.url)]
+        try container.loadPersistentStores()
+        let context = container.newBackgroundContext()
+        // The third tag: on the second page of tags, after every page of media and people.
+        let refused = try context.performAndWait {
+            let tag = try context.insertObject("Tag", ["name": "nul\u{0}inside"])
+            try context.save()
+            return tag.objectID
+        }
+        container.persistentStoreCoordinator.removePersistentStore()
+
+        let error = try #require(throws: ObjectGraphError.self) {
+            try StoreCopy.copy(
+                from: MigrationStore.description(original.url), to: MigrationStore.description(database.url), model: model,
+                rowsPerPage: 2)
+        }
+        #expect(error.message.contains("NUL"), "\(error.message)")
+        #expect(error.objectID?.primaryKey == refused.primaryKey && error.entityName == "Tag", "\(error)")
+        let written = try Self.contents(database.url, model: model)
+        #expect(written.count == 1 && written[0].hasPrefix("store "), "\(written)")
     }
 
     @Test func aDestinationHoldingObjectsIsRefusedAndUnchanged() throws {
