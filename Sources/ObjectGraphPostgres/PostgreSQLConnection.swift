@@ -3,8 +3,9 @@ import Logging
 import ObjectGraph
 import PostgresNIO
 
-/// The connection of one store to its PostgreSQL server, used only on that store's serial
-/// queue: each call sends a statement and waits there for the server's answer. The connection's
+/// A connection of one store to its PostgreSQL server, used by one thread at a time (the
+/// writer's on the store's serial queue, a reader's by the caller the pool handed it to): each
+/// call sends a statement and waits on that thread for the server's answer. The connection's
 /// own work runs on postgres-nio's event loops, which never wait for anything. A statement it
 /// runs again is prepared on the connection (`PostgreSQLStatementCache`).
 ///
@@ -31,16 +32,23 @@ final class PostgreSQLConnection {
 
     /// Connects; a refused connection, a failed login, a missing database or a timeout is a
     /// `.storeUnavailable` error saying which.
-    init(_ location: PostgreSQLLocation) throws {
-        self.location = location
-        var logger = Logger(label: "ObjectGraph.PostgreSQL")
-        logger.logLevel = .warning
-        self.logger = logger
+    convenience init(_ location: PostgreSQLLocation) throws {
+        self.init(connectingAtFirstStatement: location)
         do {
             connection = try Self.open(location, logger: logger).wait()
         } catch {
             throw PostgreSQLFailure(error, location: location).connectionError(location)
         }
+    }
+
+    /// A connection its first statement makes, as it makes a lost one again (a few tries while
+    /// the server refuses; failing, the statement fails): for connections of a store already
+    /// open, such as its readers', whose failure is the operation's.
+    init(connectingAtFirstStatement location: PostgreSQLLocation) {
+        self.location = location
+        var logger = Logger(label: "ObjectGraph.PostgreSQL")
+        logger.logLevel = .warning
+        self.logger = logger
     }
 
     /// Runs `sql` with `bindings` for its `$1`, `$2`, … and waits for its rows.

@@ -7,17 +7,20 @@ import ObjectGraph
 /// (optimistic locking), read with the predicate compiler shared with SQLite in PostgreSQL's
 /// dialect.
 ///
-/// One connection, owned by the store's serial queue: every `PersistentStore` method runs there
-/// with `queue.sync` and waits there for the server, so callers on any thread see each call
-/// complete and no event-loop thread ever waits. Reads therefore wait for a save in progress
-/// (a pool of reading connections can come later without changing the seam). A lost connection
-/// is made again by the next call (see `PostgreSQLConnection`); a read it broke runs again. A
-/// store that `mergesRemoteChanges` has a second connection, which listens
+/// One writing connection, owned by the store's serial queue: saves, batch requests (which read
+/// inside their transaction), key reservations and the history run there with `queue.sync`
+/// and wait there for the server. The public reads (fetches, counts, rows by key,
+/// relationships, groups, the integrity check) run on the caller's thread on a reading
+/// connection of `PostgreSQLReaderPool` (up to four, opened as reads need them), so they go on
+/// beside a save in progress and beside each other, and see every save that returned. Callers
+/// on any thread wait for the server on their own thread; no event-loop thread ever waits. A
+/// lost connection is made again by the next call (see `PostgreSQLConnection`); a read it broke
+/// runs again. A store that `mergesRemoteChanges` has one more connection, which listens
 /// (`PostgreSQLChangeListener`).
 final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     // Why @unchecked Sendable is sound: every stored property but `state` is an immutable `let`
-    // of a Sendable type or an atomic. `state` (the connection and the tables, not thread-safe)
-    // is only touched inside `queue.sync`, and the queue is serial.
+    // of a Sendable type or an atomic. `state` (the writing connection, not thread-safe) is only
+    // touched inside `queue.sync`, and the queue is serial.
 
     let identifier: String
     let idSpaces: [ObjectIDSpace]
@@ -25,6 +28,7 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     let storeDescription: PersistentStoreDescription
     private let queue: DispatchQueue
     private let state: PostgreSQLStoreState
+    private let readers: PostgreSQLReaderPool
     private let location: PostgreSQLLocation
     private let ownCommits: PostgreSQLOwnCommits
     /// See `dataGeneration()`.
@@ -49,6 +53,7 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
         let queue = DispatchQueue(label: "ObjectGraph.PostgreSQLStore.\(location.database)")
         self.state = try queue.sync { try PostgreSQLStoreState.open(location, model: model, description: description) }
         self.queue = queue
+        self.readers = PostgreSQLReaderPool(schema: state.schema)
         self.location = location
         self.ownCommits = state.ownCommits
         self.model = model
@@ -58,6 +63,7 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     }
 
     deinit {
+        readers.close()
         state.close()
     }
 
@@ -76,31 +82,31 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     }
 
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
-        try reading { try $0.fetch(request) }
+        try readers.read { try $0.fetch(request) }
     }
 
     func count(_ request: StoreFetchRequest) throws -> Int {
-        try reading { try $0.count(request) }
+        try readers.read { try $0.count(request) }
     }
 
     func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot] {
-        try reading { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
+        try readers.read { try $0.snapshots(of: entity, primaryKeys: primaryKeys) }
     }
 
     func relatedObjectIDs(
         of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
     ) throws -> [Int64: [ManagedObjectID]] {
-        try reading { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
+        try readers.read { try $0.relatedObjectIDs(of: relationship, in: entity, sources: sources) }
     }
 
     func relatedSnapshots(
         of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
     ) throws -> [Int64: [Snapshot]] {
-        try reading { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
+        try readers.read { try $0.relatedSnapshots(of: relationship, in: entity, sources: sources) }
     }
 
     func groupedValues(_ request: StoreGroupRequest) throws -> [[AttributeValue]]? {
-        try reading { try $0.groupedValues(request) }
+        try readers.read { try $0.groupedValues(request) }
     }
 
     func execute(_ request: StoreBatchRequest) throws -> [ManagedObjectID] {
@@ -123,7 +129,7 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     /// its own pages checked.
     func integrityProblems(quick: Bool) throws -> [IntegrityReport.Problem] {
         do {
-            return try reading { try $0.integrityProblems() }
+            return try readers.read { try $0.integrityProblems() }
         } catch let failure as PostgreSQLFailure {
             throw failure.error("Cannot check the integrity of the PostgreSQL store at \(location)")
         }
@@ -155,6 +161,7 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     }
 
     func close() {
+        readers.close()
         queue.sync { state.close() }
     }
 
@@ -179,20 +186,6 @@ final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    /// Runs the read `body` with the state on the store's queue, and once more when the
-    /// connection was lost under it (the server restarted): a read changes nothing, and the
-    /// second run connects again.
-    private func reading<T>(_ body: (PostgreSQLStoreState) throws -> T) throws -> T {
-        try withState { state in
-            let losses = state.connection.losses
-            do {
-                return try body(state)
-            } catch  where state.connection.losses != losses {
-                return try body(state)
-            }
-        }
-    }
-
     /// Runs `body` with the state on the store's queue; throws once the store is closed.
     private func withState<T>(_ body: (PostgreSQLStoreState) throws -> T) throws -> T {
         try queue.sync {
@@ -209,7 +202,7 @@ extension PostgreSQLStore: RemoteChangeSource {
         ownCommits.take(through: number)
     }
 
-    /// Opens a second connection that LISTENs on the store's notification channel (see
+    /// Opens a connection of its own that LISTENs on the store's notification channel (see
     /// `PostgreSQLChangeListener`); while it listens, the store's data generation is trusted.
     func watchRemoteCommits(interval: TimeInterval, wake: @escaping @Sendable () -> Void) throws -> any RemoteCommitWatch {
         let channel = try withState { $0.notificationChannel }

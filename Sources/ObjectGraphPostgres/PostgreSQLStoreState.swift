@@ -2,21 +2,14 @@ import Foundation
 import ObjectGraph
 import PostgresNIO
 
-/// Everything about an open PostgreSQL store that is not thread-safe: the connection and what
-/// reading and writing need from the model. Owned by one `PostgreSQLStore` and touched only on
-/// that store's serial queue.
-final class PostgreSQLStoreState {
+/// Everything about an open PostgreSQL store's writing that is not thread-safe: the writing
+/// connection and the history of the save in progress, with the tables it shares with the
+/// readers. Owned by one `PostgreSQLStore` and touched only on that store's serial queue. It
+/// reads too (`PostgreSQLReading`), where a read must see the transaction it has open.
+final class PostgreSQLStoreState: PostgreSQLReading {
     let connection: PostgreSQLConnection
     let metadata: StoreMetadataRecord
-    let model: ManagedObjectModel
-    /// The store's ID space of each entity, by entity index.
-    let idSpaces: [ObjectIDSpace]
-    /// Where each relationship lives.
-    let relationshipLayout: RelationshipLayout
-    /// Each entity's view of its table (shared with the SQLite store: SQL of the reads, how
-    /// result columns map to value-row slots, the columns writes set), by entity index.
-    let tables: [StoreTable]
-    let dialect: PostgreSQLDialect
+    let schema: PostgreSQLStoreTables
     /// Whether saves record persistent history (the description's `recordsPersistentHistory`).
     let recordsHistory: Bool
     /// The history of the transaction in progress, when history is recorded.
@@ -33,23 +26,9 @@ final class PostgreSQLStoreState {
     private init(connection: PostgreSQLConnection, metadata: StoreMetadataRecord, model: ManagedObjectModel, recordsHistory: Bool) {
         self.connection = connection
         self.metadata = metadata
-        self.model = model
         self.recordsHistory = recordsHistory
         hasHistoryTables = recordsHistory
-        let idSpaces = ObjectIDSpace.spaces(for: model, storeIdentifier: metadata.storeIdentifier)
-        self.idSpaces = idSpaces
-        let relationshipLayout = RelationshipLayout(model: model)
-        self.relationshipLayout = relationshipLayout
-        let layouts = Dictionary(
-            uniqueKeysWithValues: model.entities.filter { model.root(of: $0) === $0 }.map {
-                ($0.index, TableLayout(root: $0, model: model, relationshipLayout: relationshipLayout, separatingTypes: true))
-            })
-        dialect = PostgreSQLDialect(
-            renamedColumns: layouts.values.reduce(into: [:]) { $0.merge($1.attributeColumns) { first, _ in first } })
-        tables = model.entities.map { entity in
-            StoreTable(
-                entity: entity, layout: layouts[model.rootIndexes[entity.index]]!, isStrict: false, model: model, idSpaces: idSpaces)
-        }
+        schema = PostgreSQLStoreTables(model: model, storeIdentifier: metadata.storeIdentifier, location: connection.location)
     }
 
     /// Connects to `location` and opens the store there: creates the schema in a database
@@ -131,16 +110,6 @@ final class PostgreSQLStoreState {
             entries[try cells[0].decode(String.self)] = try cells[1].decode(String.self)
         }
         return try StoreMetadataRecord(entries: entries, location: connection.location.description)
-    }
-
-    /// The table of `entity`, which must belong to the store's model.
-    func table(for entity: EntityDescription) throws -> StoreTable {
-        guard entity.index < tables.count, tables[entity.index].entity === entity else {
-            throw ObjectGraphError(
-                .invalidOperation, "The entity \(entity.name) does not belong to the model of the store at \(connection.location)",
-                entityName: entity.name)
-        }
-        return tables[entity.index]
     }
 
     func close() {

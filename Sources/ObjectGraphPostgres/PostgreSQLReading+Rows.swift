@@ -4,7 +4,7 @@ import PostgresNIO
 /// Rows as snapshots: the columns of a table's `selectPrefix` (`_pk`, `_version`, `_entity` in
 /// shared tables, then the entity's columns) decoded as the table's row decoders say, the same
 /// decoders the SQLite store reads with.
-extension PostgreSQLStoreState {
+extension PostgreSQLReading {
     func snapshot(_ cells: PostgreSQLRow, in table: StoreTable) throws -> Snapshot {
         let primaryKey = try cells[0].decode(Int64.self)
         // Object IDs encode temporary numbers as non-positive keys; the store only ever writes

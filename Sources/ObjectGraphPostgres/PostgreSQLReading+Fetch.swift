@@ -5,7 +5,7 @@ import PostgresNIO
 /// Reading: a fetch is one SELECT of the entity's table, filtered by the predicate compiled in
 /// PostgreSQL's dialect, ordered by the sort terms and then by `_pk` (the tie-breaker every store
 /// shares), paged by `LIMIT`/`OFFSET`.
-extension PostgreSQLStoreState {
+extension PostgreSQLReading {
     func fetch(_ request: StoreFetchRequest) throws -> [Snapshot] {
         guard !request.sort.contains(where: Self.sortsInSwift) else { return try fetchSortedInSwift(request) }
         let table = try table(for: request.entity)
@@ -78,7 +78,7 @@ extension PostgreSQLStoreState {
     }
 
     /// Keys per `IN` list: well below PostgreSQL's 65,535 parameters.
-    static let keysPerStatement = 1_000
+    static var keysPerStatement: Int { 1_000 }
 
     /// `$1, $2, …, $count`.
     func placeholders(_ count: Int, from first: Int = 1) -> String {
@@ -101,7 +101,7 @@ extension PostgreSQLStoreState {
     }
 
     /// The SQLSTATE of a regular expression PostgreSQL cannot compile.
-    private static let invalidRegularExpression = "2201B"
+    private static var invalidRegularExpression: String { "2201B" }
 
     /// Whether a sort term orders as Foundation's localized comparisons do, which no PostgreSQL
     /// collation reproduces: such fetches are sorted here, in Swift.

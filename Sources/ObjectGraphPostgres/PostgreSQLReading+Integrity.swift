@@ -6,14 +6,14 @@ import PostgresNIO
 /// still are what the model needs — anyone with access may alter them — and whether the rows
 /// mean what the store wrote: the schema, then the metadata, the entities of rows and the
 /// references between objects (`StoredRowChecks`, the SQLite store's checks).
-extension PostgreSQLStoreState {
+extension PostgreSQLReading {
     /// Every problem found. A schema problem stops the check there: the row checks would read
     /// tables and columns that are not there.
     func integrityProblems() throws -> [IntegrityReport.Problem] {
         let problems = try schemaProblems()
         guard problems.isEmpty else { return problems }
         let checks = StoredRowChecks(model: model, layout: relationshipLayout)
-        return try checks.metadataProblems { try Self.readMetadata(on: connection) }
+        return try checks.metadataProblems { try PostgreSQLStoreState.readMetadata(on: connection) }
             + checks.rowProblems { sql in
                 guard let row = try connection.execute(sql).rows.first else { return 0 }
                 return try row[0].decode(Int64.self)

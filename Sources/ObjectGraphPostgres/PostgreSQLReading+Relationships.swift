@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// Relationships, the reading side: to-many destinations by foreign key or join table (see
 /// `RelationshipLayout.membershipSQL`), owners' keys as `IN` lists.
-extension PostgreSQLStoreState {
+extension PostgreSQLReading {
     func relatedObjectIDs(
         of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
     ) throws -> [Int64: [ManagedObjectID]] {
