@@ -61,6 +61,26 @@ final class PostgreSQLConnection {
     /// `AttributeValue` holds) and waits for its rows.
     @discardableResult
     func execute(_ sql: String, data values: [PostgresData]) throws -> Result {
+        let rows = Locked<[PostgreSQLRow]>([])
+        let (countsChanges, tagged) = try send(sql, data: values) { row in rows.withLock { $0.append(PostgreSQLRow(row)) } }
+        let received = rows.withLock { $0 }
+        guard !countsChanges else { return Result(rows: [], changedRows: Int(try received.first?[0].decode(Int64.self) ?? 0)) }
+        return Result(rows: received, changedRows: tagged ?? received.count)
+    }
+
+    /// Runs the query `sql` and hands each row to `onRow` on the connection's event loop as it
+    /// arrives, so rows are decoded while the server is still sending the rest; returns after
+    /// the last. An error `onRow` throws ends the query and is thrown here as it is.
+    func forEachRow(_ sql: String, data values: [PostgresData], _ onRow: @escaping @Sendable (PostgreSQLRow) throws -> Void) throws {
+        _ = try send(sql, data: values) { try onRow(PostgreSQLRow($0)) }
+    }
+
+    /// Sends `sql`, prepared when the cache says so, handing its rows to `onRow`; returns
+    /// whether its one row is a change count (a prepared write) and the command tag's count of
+    /// rows when the server gave one.
+    private func send(
+        _ sql: String, data values: [PostgresData], onRow: @escaping @Sendable (PostgresRow) throws -> Void
+    ) throws -> (countsChanges: Bool, changedRows: Int?) {
         let connection = try live()
         var prepared: PostgreSQLStatementCache.Prepared?
         do {
@@ -68,13 +88,15 @@ final class PostgreSQLConnection {
             guard let statement = prepared else {
                 var binds = PostgresBindings(capacity: values.count)
                 for value in values { binds.append(value) }
-                let result = try Self.answer(
-                    to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger), on: connection)
-                return Result(rows: result.rows.map(PostgreSQLRow.init), changedRows: result.metadata.rows ?? 0)
+                let metadata = try Self.answer(
+                    to: connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger, onRow), on: connection)
+                return (false, metadata.rows)
             }
-            let rows = try Self.answer(to: statement.query.execute(values), on: connection).map(PostgreSQLRow.init)
-            guard statement.countsChanges else { return Result(rows: rows, changedRows: rows.count) }
-            return Result(rows: [], changedRows: Int(try rows.first?[0].decode(Int64.self) ?? 0))
+            try Self.answer(to: statement.query.execute(values, onRow), on: connection)
+            return (statement.countsChanges, nil)
+        } catch let error as ObjectGraphError {
+            // Thrown by `onRow`: the rows, not the statement, were wrong.
+            throw error
         } catch {
             var failure = PostgreSQLFailure(error, sql: sql, location: location)
             // The rows' types changed under the prepared statement (another connection altered a

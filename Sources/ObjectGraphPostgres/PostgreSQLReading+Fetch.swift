@@ -16,16 +16,23 @@ extension PostgreSQLReading {
             " ORDER BY "
             + (request.sort.map { $0.orderingTerm(in: dialect) } + [quoteIdentifier(StoreSchema.primaryKeyColumn)]).joined(separator: ", ")
         appendPaging(limit: request.limit, offset: request.offset, to: &sql, bindings: &bindings)
-        return try read(sql, bindings, for: request.entity).rows.map { cells in
-            if let isAlreadyLoaded = request.isAlreadyLoaded {
-                let key = try cells[0].decode(Int64.self)
-                let entity = try rowEntity(cells, in: table)
-                if isAlreadyLoaded(key, entity.index) {
-                    return Snapshot(primaryKey: key, values: [], version: try cells[1].decode(Int64.self), entityIndex: entity.index)
-                }
+        // Decoded on the event loop as the rows arrive (see `forEachRow`): the tables are
+        // shared and immutable, so the closure takes them, not `self`.
+        let (schema, index, isAlreadyLoaded) = (schema, table.entity.index, request.isAlreadyLoaded)
+        let snapshots = Locked<[Snapshot]>([])
+        try read(sql, bindings, for: request.entity) { cells in
+            let table = schema.tables[index]
+            var snapshot: Snapshot
+            if let isAlreadyLoaded, case let key = try cells[0].decode(Int64.self),
+                case let entity = try PostgreSQLRows.rowEntity(cells, in: table), isAlreadyLoaded(key, entity.index)
+            {
+                snapshot = Snapshot(primaryKey: key, values: [], version: try cells[1].decode(Int64.self), entityIndex: entity.index)
+            } else {
+                snapshot = try PostgreSQLRows.snapshot(cells, in: table)
             }
-            return try snapshot(cells, in: table)
+            snapshots.withLock { $0.append(snapshot) }
         }
+        return snapshots.withLock { $0 }
     }
 
     func count(_ request: StoreFetchRequest) throws -> Int {
@@ -54,7 +61,7 @@ extension PostgreSQLReading {
             let keys = primaryKeys[start..<min(start + Self.keysPerStatement, primaryKeys.count)]
             let sql = "\(table.selectPrefix) WHERE \(quoteIdentifier(StoreSchema.primaryKeyColumn)) IN (\(placeholders(keys.count)))\(own)"
             for row in try read(sql, keys.map { .integer($0) }, for: entity).rows {
-                let snapshot = try snapshot(row, in: table)
+                let snapshot = try PostgreSQLRows.snapshot(row, in: table)
                 found[snapshot.primaryKey] = snapshot
             }
         }
@@ -87,9 +94,25 @@ extension PostgreSQLReading {
 
     /// Runs a read; a failure says what was being read.
     func read(_ sql: String, _ bindings: [AttributeValue], for entity: EntityDescription) throws -> PostgreSQLConnection.Result {
+        try reporting(sql, bindings, for: entity) { try connection.execute(sql, $0) }
+    }
+
+    /// Runs a read handing each row to `onRow` as it arrives (`PostgreSQLConnection.forEachRow`);
+    /// a failure says what was being read.
+    func read(
+        _ sql: String, _ bindings: [AttributeValue], for entity: EntityDescription,
+        onRow: @escaping @Sendable (PostgreSQLRow) throws -> Void
+    ) throws {
+        try reporting(sql, bindings, for: entity) { try connection.forEachRow(sql, data: try PostgreSQLValues.data($0), onRow) }
+    }
+
+    /// The result of `body`, given `bindings` once checked; a failure says what was being read.
+    private func reporting<T>(
+        _ sql: String, _ bindings: [AttributeValue], for entity: EntityDescription, _ body: ([AttributeValue]) throws -> T
+    ) throws -> T {
         try PostgreSQLTextWithNUL.check(bindings, fetching: entity)
         do {
-            return try connection.execute(sql, bindings)
+            return try body(bindings)
         } catch let failure as PostgreSQLFailure where failure.sqlState == Self.invalidRegularExpression {
             throw ObjectGraphError(
                 .predicateSyntax,

@@ -3,9 +3,10 @@ import PostgresNIO
 
 /// Rows as snapshots: the columns of a table's `selectPrefix` (`_pk`, `_version`, `_entity` in
 /// shared tables, then the entity's columns) decoded as the table's row decoders say, the same
-/// decoders the SQLite store reads with.
-extension PostgreSQLReading {
-    func snapshot(_ cells: PostgreSQLRow, in table: StoreTable) throws -> Snapshot {
+/// decoders the SQLite store reads with. Needing only the table, a fetch decodes its rows on the
+/// connection's event loop as they arrive.
+enum PostgreSQLRows {
+    static func snapshot(_ cells: PostgreSQLRow, in table: StoreTable) throws -> Snapshot {
         let primaryKey = try cells[0].decode(Int64.self)
         // Object IDs encode temporary numbers as non-positive keys; the store only ever writes
         // keys from 1, so anything else was written behind its back.
@@ -18,14 +19,14 @@ extension PostgreSQLReading {
         var values = decoder.fillsEverySlot ? [] : decoder.entity.defaultValues
         if decoder.fillsEverySlot { values.reserveCapacity(decoder.columns.count) }
         for column in decoder.columns {
-            let value = try self.value(of: column, in: cells, table: table)
+            let value = try value(of: column, in: cells, table: table)
             if decoder.fillsEverySlot { values.append(value) } else { values[column.slot] = value }
         }
         return Snapshot(primaryKey: primaryKey, values: values, version: try cells[1].decode(Int64.self), entityIndex: decoder.entity.index)
     }
 
     /// The entity of a row of `table` (the `_entity` column of a shared table).
-    func rowEntity(_ cells: PostgreSQLRow, in table: StoreTable) throws -> EntityDescription {
+    static func rowEntity(_ cells: PostgreSQLRow, in table: StoreTable) throws -> EntityDescription {
         guard table.kindsFilter != nil else { return table.entity }
         let name = try cells[2].decode(String.self)
         guard let decoder = table.decoder(forEntityNamed: name) else {
@@ -37,7 +38,7 @@ extension PostgreSQLReading {
         return decoder.entity
     }
 
-    private func value(
+    private static func value(
         of column: StoreTable.Column, in cells: PostgreSQLRow, table: StoreTable
     ) throws -> AttributeValue {
         let cell = cells[Int(column.index)]
