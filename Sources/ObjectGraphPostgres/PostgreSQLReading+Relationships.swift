@@ -47,13 +47,18 @@ extension PostgreSQLReading {
         of relationship: RelationshipDescription, in entity: EntityDescription, sources: [Int64]
     ) throws -> [Int64: [Snapshot]] {
         guard !sources.isEmpty else { return [:] }
-        return try connection.transaction {
-            let related = try relatedObjectIDs(of: relationship, in: entity, sources: sources)
-            var rows: [Int: [Int64: Snapshot]] = [:]
-            for (entityIndex, objectIDs) in Dictionary(grouping: related.values.joined(), by: { $0.entity.index }) {
-                rows[entityIndex] = try snapshots(of: model.entities[entityIndex], primaryKeys: objectIDs.compactMap(\.primaryKey))
+        do {
+            return try connection.transaction {
+                let related = try relatedObjectIDs(of: relationship, in: entity, sources: sources)
+                var rows: [Int: [Int64: Snapshot]] = [:]
+                for (entityIndex, objectIDs) in Dictionary(grouping: related.values.joined(), by: { $0.entity.index }) {
+                    rows[entityIndex] = try snapshots(of: model.entities[entityIndex], primaryKeys: objectIDs.compactMap(\.primaryKey))
+                }
+                return related.mapValues { $0.compactMap { rows[$0.entity.index]?[$0.primaryKey!] } }
             }
-            return related.mapValues { $0.compactMap { rows[$0.entity.index]?[$0.primaryKey!] } }
+        } catch let failure as PostgreSQLFailure {
+            // The reads inside explain their own failures; this is the transaction's BEGIN or COMMIT.
+            throw failure.error("Cannot read the \(relationship.name) of \(entity.name) objects", entityName: entity.name)
         }
     }
 }

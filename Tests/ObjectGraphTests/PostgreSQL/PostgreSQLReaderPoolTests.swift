@@ -216,6 +216,25 @@ struct PostgreSQLReaderPoolTests {
         #expect(try Self.titles(container) == ["A": "saved"])
     }
 
+    /// A relationship's rows are read in a transaction of their own: its failure to begin is
+    /// explained as the reads inside it are.
+    @Test func aRelationshipReadWhileTheServerIsDownFailsClearly() throws {
+        let server = try PostgreSQLTestServer.startOwn()
+        defer { try? server.stop(mode: "immediate") }
+        let model = try ModelFixtures.load(GraphModel.json)
+        let coordinator = PersistentStoreCoordinator(managedObjectModel: model)
+        try coordinator.addPersistentStore(with: PersistentStoreDescription(postgresURL: server.url(database: try server.createDatabase())))
+        defer { coordinator.removePersistentStore() }
+        let store = try coordinator.requireStore()
+        let author = model.entity(named: "Author")!
+        try server.stop(mode: "fast")
+        let error = try #require(throws: ObjectGraphError.self) {
+            try store.relatedSnapshots(of: author.relationship(named: "books")!, in: author, sources: [1])
+        }
+        #expect(error.kind == .storeUnavailable)
+        #expect(error.message.hasPrefix("Cannot read the books of Author objects: cannot reach the PostgreSQL server"), "\(error.message)")
+    }
+
     @Test func closingTheStoreWhileReadsRunNeitherHangsNorLetsLaterReadsThrough() throws {
         let store = try TestStore(.postgreSQL)
         _ = try store.savedItem("A", ["title": "stored"])
