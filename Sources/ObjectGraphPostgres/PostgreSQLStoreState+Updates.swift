@@ -22,7 +22,7 @@ extension PostgreSQLStoreState {
             let end = Self.arrayRunEnd(rows, from: start, bindings: \.bindings) { $0.isBatched(with: first) }
             let run = rows[start..<end]
             let left = run.count == 1 || writesRowByRow ? Set(run.map(\.key)) : try together { try updateTogether(run) }
-            for row in run where !left.isEmpty && left.contains(row.key) {
+            for row in run where left.contains(row.key) {
                 if let conflict = try update(row) { conflicts.append(conflict) }
             }
             start = end
