@@ -58,6 +58,7 @@ func openBackend(_ kind: BackendKind, at location: StoreLocation) throws -> any 
     case .grdb: try GRDBBackend(location: location)
     case .objectGraph: try ObjectGraphBackend(location: location)
     case .objectGraphTyped: try ObjectGraphBackend(location: location, typed: true)
+    case .objectGraphPrepared: try ObjectGraphBackend(location: location, prepared: true)
     case .postgresRaw: try RawPostgreSQLBackend(location: location)
     case .objectGraphPostgres: try ObjectGraphBackend(location: location)
     }

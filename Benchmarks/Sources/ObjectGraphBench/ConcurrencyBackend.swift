@@ -54,7 +54,7 @@ func openConcurrencyBackend(_ kind: BackendKind, at location: StoreLocation) thr
     switch kind {
     case .raw: try RawSQLiteQueryBackend(location: location)
     case .objectGraph: try ObjectGraphQueryBackend(location: location)
-    case .grdb, .objectGraphTyped, .postgresRaw, .objectGraphPostgres: throw VerificationFailure(description: "\(kind.displayName) does not run the concurrency workloads")
+    case .grdb, .objectGraphTyped, .objectGraphPrepared, .postgresRaw, .objectGraphPostgres: throw VerificationFailure(description: "\(kind.displayName) does not run the concurrency workloads")
     }
 }
 

@@ -36,7 +36,7 @@ struct Driver {
             let parameters = WorkloadParameters(count: count, queries: options.queries, lookups: options.lookups, seed: options.seed)
             for workload in options.workloads where options.counts(for: workload).contains(count) {
                 for backend in options.backends where workload.runs(on: backend) {
-                    let template = directory.appendingPathComponent("template-\(backend.rawValue)-\(count)\(workload.storeVariant(for: backend)).sqlite")
+                    let template = directory.appendingPathComponent("template-\(backend.storeOwner.rawValue)-\(count)\(workload.storeVariant(for: backend)).sqlite")
                     var request = ChildRequest(
                         task: .prepare, backend: backend, workload: workload, parameters: parameters,
                         repetitions: options.repetitions, template: template,

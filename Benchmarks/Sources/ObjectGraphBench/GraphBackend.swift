@@ -33,7 +33,7 @@ func openGraphBackend(_ kind: BackendKind, at location: StoreLocation) throws ->
     switch kind {
     case .raw: try RawSQLiteGraphBackend(location: location)
     case .objectGraph: try ObjectGraphGraphBackend(location: location)
-    case .grdb, .objectGraphTyped, .postgresRaw, .objectGraphPostgres: throw VerificationFailure(description: "\(kind.displayName) does not run the object-graph workloads")
+    case .grdb, .objectGraphTyped, .objectGraphPrepared, .postgresRaw, .objectGraphPostgres: throw VerificationFailure(description: "\(kind.displayName) does not run the object-graph workloads")
     }
 }
 

@@ -4,19 +4,27 @@ import ObjectGraphPostgres
 
 /// ObjectGraph through its public, Core Data–style API: a container on the store file, a
 /// background context used directly from this one thread, `ManagedObject`s read and written by
-/// key. `id` is an ordinary attribute; objects are identified by their own object IDs. `typed`,
-/// the generated `Person` class is registered and W1 and W2 use its properties instead of keys.
+/// key. `id` is the entity's primary key. With `typed`, the generated `Person` class is
+/// registered and W1 and W2 use its properties instead of keys. With `prepared`, W5 and W6 take
+/// the shortcuts of the figures before issue 21: W5 deletes objects fetched before the timer, W6
+/// looks up object IDs built before it.
 final class ObjectGraphBackend: Backend {
     private let container: PersistentContainer
     private var deleteKeys: [Int64] = []
-    /// The context of the W5 objects, kept alive here because objects refer to it weakly.
     private var lookupKeys: [Int64] = []
+    /// The prepared W5: the objects to delete, and their context (objects refer to it weakly).
+    private var deleteContext: ManagedObjectContext?
+    private var objectsToDelete: [ManagedObject] = []
+    /// The prepared W6: the object IDs to look up.
+    private var lookupIDs: [ManagedObjectID] = []
     private let location: StoreLocation
     private let typed: Bool
+    private let prepared: Bool
 
-    init(location: StoreLocation, typed: Bool = false) throws {
+    init(location: StoreLocation, typed: Bool = false, prepared: Bool = false) throws {
         self.location = location
         self.typed = typed
+        self.prepared = prepared
         container = try openContainer(model: Self.modelName(location), at: location, classes: typed ? BenchmarkClasses.all : [])
     }
 
@@ -98,29 +106,49 @@ final class ObjectGraphBackend: Backend {
     }
 
     /// Keeps the wanted ids: the deletes go from the key to the object as a user writes them,
-    /// inside the timer (no objects fetched before it).
+    /// inside the timer (no objects fetched before it). Prepared: fetches the objects now.
     func prepareDelete(ids: [Int64]) throws {
-        deleteKeys = ids
+        guard prepared else {
+            deleteKeys = ids
+            return
+        }
+        let context = container.newBackgroundContext()
+        objectsToDelete = try context.existingObjects(ofEntity: "Person", primaryKeys: ids)
+        deleteContext = context
     }
 
     func deletePrepared() throws -> Int {
-        let context = container.newBackgroundContext()
-        for id in deleteKeys { context.delete(try context.object(ofEntity: "Person", primaryKey: id)) }
+        guard let context = deleteContext else {
+            let context = container.newBackgroundContext()
+            for id in deleteKeys { context.delete(try context.object(ofEntity: "Person", primaryKey: id)) }
+            try context.save()
+            return deleteKeys.count
+        }
+        for object in objectsToDelete { context.delete(object) }
         try context.save()
-        return deleteKeys.count
+        defer { objectsToDelete = [] }
+        return objectsToDelete.count
     }
 
     /// Keeps the wanted ids: the lookups go from the key to the object as a user writes them,
-    /// inside the timer (no object IDs prepared).
+    /// inside the timer (no object IDs prepared). Prepared: builds the object IDs now.
     func prepareLookups(ids: [Int64]) throws {
-        lookupKeys = ids
+        if prepared {
+            lookupIDs = try container.newBackgroundContext().objectIDs(forEntity: "Person", primaryKeys: ids)
+        } else {
+            lookupKeys = ids
+        }
     }
 
     func lookUpPrepared() throws -> Checksum {
         let context = container.newBackgroundContext()
         var checksum = Checksum()
-        for id in lookupKeys {
-            try checksum.append(PersonRow(context.existingObject(ofEntity: "Person", primaryKey: id)))
+        if prepared {
+            for id in lookupIDs { try checksum.append(PersonRow(context.existingObject(with: id))) }
+        } else {
+            for id in lookupKeys {
+                try checksum.append(PersonRow(context.existingObject(ofEntity: "Person", primaryKey: id)))
+            }
         }
         return checksum
     }

@@ -25,9 +25,11 @@ struct Options {
     static let usage = """
         USAGE: objectgraph-bench [options]
 
-          --backends LIST     raw,grdb,objectgraph,objectgraph-typed,pgraw,objectgraph-pg
-                              (default: all but the PostgreSQL ones; objectgraph-typed = the
-                              generated Person class, W1 and W2; pgraw = postgres-nio by hand
+          --backends LIST     raw,grdb,objectgraph,objectgraph-typed,objectgraph-prepared,pgraw,
+                              objectgraph-pg (default: all but the PostgreSQL ones;
+                              objectgraph-typed = the generated Person class, W1 and W2;
+                              objectgraph-prepared = W5 on objects fetched and W6 on object
+                              IDs built before the timer; pgraw = postgres-nio by hand
                               and objectgraph-pg = ObjectGraph's PostgreSQL store, W1–W6)
           --workloads LIST    W1,W2,W3,W3i,W4,W5,W6,G1,G2,G3,G4,M1,Q1,…,Q7,C1,C2, or the groups
                               W, G, M, Q, C, all (default: all; W3i = W3 with an index on age;

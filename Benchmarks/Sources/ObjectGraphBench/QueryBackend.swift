@@ -45,7 +45,7 @@ func openQueryBackend(_ kind: BackendKind, at location: StoreLocation) throws ->
     switch kind {
     case .raw: try RawSQLiteQueryBackend(location: location)
     case .objectGraph: try ObjectGraphQueryBackend(location: location)
-    case .grdb, .objectGraphTyped, .postgresRaw, .objectGraphPostgres: throw VerificationFailure(description: "\(kind.displayName) does not run the query workloads")
+    case .grdb, .objectGraphTyped, .objectGraphPrepared, .postgresRaw, .objectGraphPostgres: throw VerificationFailure(description: "\(kind.displayName) does not run the query workloads")
     }
 }
 

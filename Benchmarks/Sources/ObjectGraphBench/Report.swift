@@ -76,8 +76,11 @@ enum Report {
             }
             text += "\nRatios of medians (time; lower is better for the first backend named):\n\n"
             let postgres = forCount.contains { $0.backend.isPostgreSQL }
-            text += "| workload | ObjectGraph / raw | GRDB / raw | ObjectGraph / GRDB |\(postgres ? " ObjectGraph PG / raw PG |" : "")\n"
-            text += "|---|---:|---:|---:|\(postgres ? "---:|" : "")\n"
+            // The user's path is ObjectGraph's column; the prepared shortcuts get one of their own.
+            let prepared = forCount.contains { $0.backend == .objectGraphPrepared }
+            text += "| workload | ObjectGraph / raw |\(prepared ? " ObjectGraph prepared / raw |" : "") GRDB / raw | ObjectGraph / GRDB |"
+                + "\(postgres ? " ObjectGraph PG / raw PG |" : "")\n"
+            text += "|---|---:|\(prepared ? "---:|" : "")---:|---:|\(postgres ? "---:|" : "")\n"
             for workload in workloads {
                 func median(_ backend: BackendKind) -> Double? {
                     forCount.first { $0.workload == workload && $0.backend == backend }?.median
@@ -86,7 +89,8 @@ enum Report {
                     guard let top = median(top), let bottom = median(bottom) else { return "–" }
                     return fixed(top / bottom, 2) + "×"
                 }
-                text += "| \(workload.rawValue) \(workload.summary) | \(ratio(.objectGraph, .raw)) | \(ratio(.grdb, .raw)) | \(ratio(.objectGraph, .grdb)) |"
+                text += "| \(workload.rawValue) \(workload.summary) | \(ratio(.objectGraph, .raw)) |\(prepared ? " \(ratio(.objectGraphPrepared, .raw)) |" : "")"
+                    + " \(ratio(.grdb, .raw)) | \(ratio(.objectGraph, .grdb)) |"
                     + (postgres ? " \(ratio(.objectGraphPostgres, .postgresRaw)) |" : "") + "\n"
             }
             text += postgresVerdicts(forCount, workloads: workloads)

@@ -102,11 +102,13 @@ enum Workload: String, CaseIterable, Codable, Sendable {
 
     /// Whether `backend` runs it: GRDB does not run the object-graph, query or concurrency workloads.
     /// The typed backend runs only W1 and W2, the workloads issue 6 compares with dynamic access;
+    /// the prepared one W5 and W6, the workloads with an untimed shortcut to compare with;
     /// the PostgreSQL backends W1–W6 and W3i (issue 20).
     func runs(on backend: BackendKind) -> Bool {
         switch backend {
         case .grdb: !(isGraph || isQuery || isConcurrency)
         case .objectGraphTyped: self == .w1 || self == .w2
+        case .objectGraphPrepared: self == .w5 || self == .w6
         case .postgresRaw, .objectGraphPostgres: group == "W"
         case .raw, .objectGraph: true
         }
@@ -139,6 +141,9 @@ enum BackendKind: String, CaseIterable, Codable, Sendable {
     case objectGraph = "objectgraph"
     /// ObjectGraph through the generated `Person` class's typed properties (issue 6): W1 and W2.
     case objectGraphTyped = "objectgraph-typed"
+    /// ObjectGraph with the untimed shortcuts issue 21's user's path leaves out: W5 deletes objects
+    /// fetched before the timer, W6 looks up object IDs built before it.
+    case objectGraphPrepared = "objectgraph-prepared"
     /// postgres-nio by hand against a PostgreSQL server (issue 20): W1–W6.
     case postgresRaw = "pgraw"
     /// ObjectGraph's PostgreSQL store on the same server: W1–W6.
@@ -146,6 +151,9 @@ enum BackendKind: String, CaseIterable, Codable, Sendable {
 
     /// Whether its store is a PostgreSQL database rather than a SQLite file.
     var isPostgreSQL: Bool { self == .postgresRaw || self == .objectGraphPostgres }
+
+    /// The backend whose populated store it starts from: the prepared variant reads ObjectGraph's.
+    var storeOwner: BackendKind { self == .objectGraphPrepared ? .objectGraph : self }
 
     /// The backend its ratios are taken against: raw SQLite, or raw postgres-nio for ObjectGraph
     /// on PostgreSQL.
@@ -158,6 +166,7 @@ enum BackendKind: String, CaseIterable, Codable, Sendable {
         case .grdb: "GRDB 7.10"
         case .objectGraph: "ObjectGraph"
         case .objectGraphTyped: "ObjectGraph typed"
+        case .objectGraphPrepared: "ObjectGraph prepared"
         case .postgresRaw: "raw PG"
         case .objectGraphPostgres: "ObjectGraph PG"
         }
