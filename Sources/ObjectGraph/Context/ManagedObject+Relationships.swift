@@ -317,7 +317,8 @@ extension ManagedObject {
     /// A destination must be a live object of the destination entity (or a sub-entity) in the
     /// same context.
     func checkDestination(_ destination: ManagedObject, for relationship: RelationshipDescription) throws {
-        let name = "\(entity.name).\(relationship.name)"
+        // Built only for an error: a relationship set in a loop would pay for it every time.
+        var name: String { "\(entity.name).\(relationship.name)" }
         guard let context = managedObjectContext else { throw detached("change \(name) of") }
         guard destination.isManaged(by: context) else {
             let problem = destination.managedObjectContext == nil ? "is not inserted in a context" : "belongs to another context"

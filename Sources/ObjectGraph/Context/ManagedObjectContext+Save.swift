@@ -36,6 +36,10 @@ extension ManagedObjectContext {
         post(ContextChanges(event: .willSave, inserted: insertedIDs, updated: gather(updated.values), deleted: gather(deleted.values)))
         if !hooked.isEmpty { try callWillSave(hooked) }
         guard var saved = try writeResolvingConflicts(to: store) else { return }
+        // The rows are written: letting the request's copies go now leaves each object the only
+        // holder of its row, so the permanent IDs `didSave` writes into rows change them in place.
+        saved.plan.request.inserts = []
+        saved.plan.request.updates = []
         sharedRowCache?.removeAll()
         let (changes, reportedUpdates) = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
         for object in saved.plan.hooked { object.didSave() }
@@ -307,7 +311,10 @@ extension ManagedObject {
     func refreshHeldReferences() {
         for (position, held) in heldToOne.enumerated() {
             guard let held else { continue }
-            values[entity.toOneRelationships[position].slot] = .object(held.objectID)
+            let slot = entity.toOneRelationships[position].slot
+            // An unchanged ID is left alone: writing it would copy a row the save request shares.
+            if case .object(let stored) = values[slot], stored == held.objectID { continue }
+            values[slot] = .object(held.objectID)
         }
     }
 

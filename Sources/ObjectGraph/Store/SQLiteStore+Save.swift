@@ -68,13 +68,14 @@ extension SQLiteStoreState {
             pendingHistory = history
         }
         var conflicts = try deleteRows(request)
-        for update in request.updates {
-            if let conflict = try apply(update, keys: keys) { conflicts.rows.append(conflict) }
+        // By index, not `for … in`: the loop variable would be a copy of each row's references.
+        for index in request.updates.indices {
+            if let conflict = try apply(request.updates[index], keys: keys) { conflicts.rows.append(conflict) }
         }
         // Every row was checked, so the error lists every conflict; the transaction rolls back.
         if !conflicts.rows.isEmpty { throw conflicts }
-        for (insert, key) in zip(request.inserts, rowKeys) {
-            try self.insert(insert, key: key, keys: keys)
+        for index in request.inserts.indices {
+            try insert(request.inserts[index], key: rowKeys[index], keys: keys)
         }
         try applyRelationshipChanges(request.relationshipChanges, keys: keys)
         if pendingHistory != nil { pendingHistory?.records += request.writeRecords(rowKeys: rowKeys) }
@@ -221,14 +222,14 @@ extension SQLiteStoreState {
         let table = try table(for: update.objectID.entity)
         let key = try SaveKeys.savedKey(of: update.objectID, "update")
         try SaveKeys.checkRow(update.values, of: update.objectID.entity, update.objectID)
-        let values = try keys.resolvingReferences(in: update.values, of: update.objectID)
+        let values = update.values
         let plan = try updatePlan(
             for: table, changing: update.changedAttributes, checkingVersion: update.expectedVersion != nil, of: update.objectID)
         let statement = plan.statement
         statement.reset()
         var parameter: Int32 = 1
         for column in plan.columns {
-            try statement.bind(column.written(values[column.slot]), at: parameter)
+            try bind(values[column.slot], of: column, at: parameter, in: statement, keys: keys, objectID: update.objectID)
             parameter += 1
         }
         try statement.bind(.integer(key), at: parameter)
@@ -255,7 +256,6 @@ extension SQLiteStoreState {
         for attribute in table.requiredInNullableColumns where values[attribute.index].isNull {
             throw ConstraintViolation.missingValue(entity: table.entity, objectID: objectID(), key: attribute.name)
         }
-        let values = table.entity.toOneRelationships.isEmpty ? values : try keys.resolvingReferences(in: values, of: objectID())
         let statement = try table.insert(on: connection)
         statement.reset()
         try statement.bind(.integer(key), at: 1)
@@ -268,15 +268,26 @@ extension SQLiteStoreState {
         statement.reserveTextBuffer(textBytes)
         var parameter: Int32 = 2
         for column in table.writeColumns {
-            let value = column.written(values[column.slot])
-            if case .string(let string) = value {
-                try statement.bindBuffered(string, at: parameter)
-            } else {
-                try statement.bind(value, at: parameter)
-            }
+            try bind(values[column.slot], of: column, at: parameter, in: statement, keys: keys, objectID: objectID(), buffersText: true)
             parameter += 1
         }
         _ = try statement.step(explainingFailure: { explain($0, objectID: objectID(), values: values, table: table) })
+    }
+
+    /// Binds what `column` stores of `value` (a slot of `objectID`'s row). A destination inserted
+    /// by this save is bound by the key the save gave it, so the row is not copied to hold its
+    /// permanent ID; a to-one's column is named after its relationship. With `buffersText`,
+    /// strings go through the statement's text buffer (`reserveTextBuffer` sized it).
+    private func bind(
+        _ value: AttributeValue, of column: StoreTable.WriteColumn, at parameter: Int32, in statement: SQLiteStatement,
+        keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID, buffersText: Bool = false
+    ) throws {
+        switch column.written(value) {
+        case .string(let string) where buffersText: try statement.bindBuffered(string, at: parameter)
+        case .object(let destination) where destination.isTemporaryID:
+            try statement.bind(.integer(keys.key(of: destination, referencedBy: objectID(), through: column.name)), at: parameter)
+        case let written: try statement.bind(written, at: parameter)
+        }
     }
 
     /// The UPDATE for this combination of changed attributes, prepared once. Transient
