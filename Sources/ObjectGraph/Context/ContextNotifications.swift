@@ -48,7 +48,7 @@ extension ManagedObjectContext {
     /// A will-save notification's `userInfo` holds only the `ContextChanges` (Core Data's has
     /// none at all): its ID sets are made only if someone reads them, since a will-save comes
     /// before every save. The other notifications carry each set under its own key too.
-    func post(_ changes: ContextChanges, reportedUpdates: Set<ManagedObjectID> = []) {
+    func post(_ changes: ContextChanges, reportedUpdates: [ManagedObjectID] = []) {
         var userInfo: [AnyHashable: Any] = [NotificationKey.changes: changes]
         if changes.event != .willSave {
             userInfo[NotificationKey.insertedObjectIDs] = changes.insertedObjectIDs
@@ -60,7 +60,8 @@ extension ManagedObjectContext {
         }
         NotificationCenter.default.post(name: changes.event.notificationName, object: self, userInfo: userInfo)
         changeStreams.yield(changes)
-        guard !reportedUpdates.isEmpty else { return notifyResultsObservers(changes) }
+        // Hashed only for a controller that reads them: a large save reports many updates.
+        guard !reportedUpdates.isEmpty, !resultsObservers.isEmpty else { return notifyResultsObservers(changes) }
         var unreported = changes
         unreported.updatedObjectIDs.subtract(reportedUpdates)
         notifyResultsObservers(unreported)

@@ -35,17 +35,22 @@ extension ManagedObjectContext {
         let insertedIDs = gather(pendingInserts)
         post(ContextChanges(event: .willSave, inserted: insertedIDs, updated: gather(updated.values), deleted: gather(deleted.values)))
         if !hooked.isEmpty { try callWillSave(hooked) }
-        guard var saved = try writeResolvingConflicts(to: store) else { return }
-        // The rows are written: letting the request's copies go now leaves each object the only
-        // holder of its row, so the permanent IDs `didSave` writes into rows change them in place.
-        saved.plan.request.inserts = []
-        saved.plan.request.updates = []
-        sharedRowCache?.removeAll()
-        let (changes, reportedUpdates) = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
-        for object in saved.plan.hooked { object.didSave() }
-        // Deleted for good, as in Core Data: no longer "to be deleted at the next save" (a
-        // `didSave()` could still tell a deleted object by it).
-        for object in saved.plan.deleted { object.isDeleted = false }
+        let (changes, reportedUpdates): (ContextChanges, [ManagedObjectID])
+        // A scope of its own: the saved objects that nothing else holds are released when it
+        // ends, before the notification's ID sets are made, not on top of them.
+        do {
+            guard var saved = try writeResolvingConflicts(to: store) else { return }
+            // The rows are written: letting the request's copies go now leaves each object the only
+            // holder of its row, so the permanent IDs `didSave` writes into rows change them in place.
+            saved.plan.request.inserts = []
+            saved.plan.request.updates = []
+            sharedRowCache?.removeAll()
+            (changes, reportedUpdates) = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
+            for object in saved.plan.hooked { object.didSave() }
+            // Deleted for good, as in Core Data: no longer "to be deleted at the next save" (a
+            // `didSave()` could still tell a deleted object by it).
+            for object in saved.plan.deleted { object.isDeleted = false }
+        }
         post(changes, reportedUpdates: reportedUpdates)
         if parent == nil {
             persistentStoreCoordinator?.mergeTargets.deliver(changes, except: self)
@@ -176,6 +181,8 @@ extension ManagedObjectContext {
         // Only rows the context read have a version to hold them to (a deleted fault has none).
         if plan.deleted.contains(where: { $0.rowVersion > 0 }) { plan.request.deleteVersions = plan.deleted.map(\.rowVersion) }
         var columns: [Int] = []
+        // Reserved: a large request grown by doubling would hold its old and new storage at once.
+        plan.request.updates.reserveCapacity(plan.updated.count)
         for object in plan.updated {
             object.refreshHeldReferences()
             let changes = object.relationshipChanges()
@@ -249,7 +256,7 @@ extension ManagedObjectContext {
     /// again. A bulk insert then costs no registry entries at all.
     private func didSave(
         _ plan: inout SavePlan, assignedKeys: [Int64], store: any PersistentStore
-    ) -> (ContextChanges, reportedUpdates: Set<ManagedObjectID>) {
+    ) -> (ContextChanges, reportedUpdates: [ManagedObjectID]) {
         var keys = assignedKeys.makeIterator()
         // The plan holds the inserted objects from here on (`insertionOrder` is usually the same
         // array), so a reference count of one means nothing else does.
@@ -277,9 +284,9 @@ extension ManagedObjectContext {
             if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
             if runsHooks { plan.hooked.append(object) }
         }
-        var reportedUpdates = Set<ManagedObjectID>()
+        var reportedUpdates: [ManagedObjectID] = []
         for object in plan.updated {
-            if !object.marks.contains(.changedInEvent) { reportedUpdates.insert(object.objectID) }
+            if !object.marks.contains(.changedInEvent) { reportedUpdates.append(object.objectID) }
             object.savedValues = SavedValues()
             object.marks = []
             object.changedAttributes.removeAll()

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// The integrity check of a SQLite store: SQLite's own check of the file, then ObjectGraph's of
@@ -26,6 +27,9 @@ extension SQLiteStoreState {
                     kind: .damagedFile, entityName: nil,
                     message: "SQLite's \(quick ? "quick_check" : "integrity_check") of \(connection.path): \(line)"))
         }
+        // The check read every page of the file into the connection's cache, where the pages
+        // would stay for as long as the store is open: hand that memory back.
+        sqlite3_db_release_memory(connection.handle)
         return problems
     }
 
