@@ -278,6 +278,7 @@ extension SQLiteStoreState {
     /// by this save is bound by the key the save gave it, so the row is not copied to hold its
     /// permanent ID; a to-one's column is named after its relationship. With `buffersText`,
     /// strings go through the statement's text buffer (`reserveTextBuffer` sized it).
+    @inline(__always)
     private func bind(
         _ value: AttributeValue, of column: StoreTable.WriteColumn, at parameter: Int32, in statement: SQLiteStatement,
         keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID, buffersText: Bool = false
