@@ -251,9 +251,9 @@ extension ManagedObjectContext {
     /// already, and fills `plan.hooked`.
     ///
     /// A saved insert that nothing but the plan holds any more — no variable of the caller, no
-    /// other object — is not registered: it is released when the save returns, as it would be
-    /// right after registering it, and `object(with:)` makes a fault for its ID if it is wanted
-    /// again. A bulk insert then costs no registry entries at all.
+    /// other object — is not registered: it is released with the plan, before the did-save
+    /// notification, as it would be right after registering it, and `object(with:)` makes a
+    /// fault for its ID if it is wanted again. A bulk insert then costs no registry entries at all.
     private func didSave(
         _ plan: inout SavePlan, assignedKeys: [Int64], store: any PersistentStore
     ) -> (ContextChanges, reportedUpdates: [ManagedObjectID]) {
