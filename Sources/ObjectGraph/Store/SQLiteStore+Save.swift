@@ -222,19 +222,18 @@ extension SQLiteStoreState {
         let table = try table(for: update.objectID.entity)
         let key = try SaveKeys.savedKey(of: update.objectID, "update")
         try SaveKeys.checkRow(update.values, of: update.objectID.entity, update.objectID)
-        let values = update.values
         let plan = try updatePlan(
             for: table, changing: update.changedAttributes, checkingVersion: update.expectedVersion != nil, of: update.objectID)
         let statement = plan.statement
         statement.reset()
         var parameter: Int32 = 1
         for column in plan.columns {
-            try bind(values[column.slot], of: column, at: parameter, in: statement, keys: keys, objectID: update.objectID)
+            try bind(update.values[column.slot], of: column, at: parameter, in: statement, keys: keys, objectID: update.objectID)
             parameter += 1
         }
         try statement.bind(.integer(key), at: parameter)
         if let expected = update.expectedVersion { try statement.bind(.integer(expected), at: parameter + 1) }
-        _ = try statement.step(explainingFailure: { explain($0, objectID: update.objectID, values: values, table: table) })
+        _ = try statement.step(explainingFailure: { explain($0, objectID: update.objectID, values: update.values, table: table) })
         guard connection.changes == 0 else { return nil }
         guard update.expectedVersion != nil else { throw ConstraintViolation.rowGone(update.objectID) }
         return (update.objectID, try reader.snapshots(of: update.objectID.entity, primaryKeys: [key])[key])
