@@ -35,7 +35,7 @@ extension PostgreSQLStoreState {
     private struct InsertedRow {
         let objectID: ManagedObjectID
         let table: StoreTable
-        let values: [AttributeValue]
+        let values: ValueRow
         let bindings: [AttributeValue]
     }
 

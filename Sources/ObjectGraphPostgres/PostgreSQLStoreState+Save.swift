@@ -131,7 +131,7 @@ extension PostgreSQLStoreState {
     @discardableResult
     func write(
         _ sql: String, _ bindings: [AttributeValue], for objectID: ManagedObjectID, _ doing: String = "Cannot save",
-        values: [AttributeValue]? = nil, table: StoreTable? = nil
+        values: ValueRow? = nil, table: StoreTable? = nil
     ) throws -> Int {
         try write(sql, data: try PostgreSQLValues.data(bindings), for: objectID, doing, values: values, table: table)
     }
@@ -140,7 +140,7 @@ extension PostgreSQLStoreState {
     @discardableResult
     func write(
         _ sql: String, data: [PostgresData], for objectID: ManagedObjectID, _ doing: String = "Cannot save",
-        values: [AttributeValue]? = nil, table: StoreTable? = nil
+        values: ValueRow? = nil, table: StoreTable? = nil
     ) throws -> Int {
         do {
             return try connection.execute(sql, data: data).changedRows
@@ -151,7 +151,7 @@ extension PostgreSQLStoreState {
 
     /// A failed row write as the error the SQLite and in-memory stores raise for it.
     private func explain(
-        _ failure: PostgreSQLFailure, objectID: ManagedObjectID, _ doing: String, values: [AttributeValue]?, table: StoreTable?
+        _ failure: PostgreSQLFailure, objectID: ManagedObjectID, _ doing: String, values: ValueRow?, table: StoreTable?
     ) -> ObjectGraphError {
         let entity = table?.entity ?? objectID.entity
         switch failure.sqlState {

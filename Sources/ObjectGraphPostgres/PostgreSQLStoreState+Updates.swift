@@ -39,14 +39,14 @@ extension PostgreSQLStoreState {
         let update: SaveRequest.Update
         let table: StoreTable
         let key: Int64
-        let values: [AttributeValue]
+        let values: ValueRow
         let columns: [StoreTable.WriteColumn]
         let bindings: [AttributeValue]
 
         /// Whether one statement can write both rows: same table and columns, both checking
         /// their versions or neither.
         init(
-            update: SaveRequest.Update, table: StoreTable, key: Int64, values: [AttributeValue], columns: [StoreTable.WriteColumn],
+            update: SaveRequest.Update, table: StoreTable, key: Int64, values: ValueRow, columns: [StoreTable.WriteColumn],
             bindings: [AttributeValue]
         ) {
             self.update = update

@@ -12,7 +12,7 @@ enum PostgreSQLTextWithNUL {
     /// error naming each object and attribute, thrown before the save writes anything.
     static func check(_ request: SaveRequest) throws {
         var failures: [ValidationFailure] = []
-        func check(_ objectID: ManagedObjectID, _ values: [AttributeValue], _ indexes: some Sequence<Int>) {
+        func check(_ objectID: ManagedObjectID, _ values: ValueRow, _ indexes: some Sequence<Int>) {
             for index in indexes {
                 guard case .string(let text) = values[index], holdsNUL(text) else { continue }
                 let entity = objectID.entity

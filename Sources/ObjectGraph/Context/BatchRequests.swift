@@ -81,7 +81,7 @@ public struct BatchInsertRequest {
 /// The attribute values of one object of a `BatchInsertRequest`, checked as they are set.
 public struct BatchInsertValues {
     let entity: EntityDescription
-    var row: [AttributeValue]
+    var row: ValueRow
     /// The keys set so far, with their slots, in the order they were set: a fill closure sets
     /// the same keys in the same order for every object, so each key is looked up once and then
     /// only compared with the one remembered at its position.
@@ -89,7 +89,7 @@ public struct BatchInsertValues {
     /// How many keys the current object has set.
     private var keyCount = 0
 
-    init(entity: EntityDescription, row: [AttributeValue]) {
+    init(entity: EntityDescription, row: ValueRow) {
         self.entity = entity
         self.row = row
     }

@@ -62,7 +62,7 @@ extension ManagedObject {
     /// The persistent slots whose current values differ from `baseline` (a row of the entity), or
     /// every set one when `baseline` is `nil` (a new object). To-manys count when their members
     /// or order changed since the last save.
-    private func persistentSlots(differingFrom baseline: [AttributeValue]?) -> [Int] {
+    private func persistentSlots(differingFrom baseline: ValueRow?) -> [Int] {
         let entity = entity
         var slots: [Int] = []
         for slot in 0..<entity.rowWidth where !isTransient(slot) {
@@ -86,7 +86,7 @@ extension ManagedObject {
 
     /// The properties in `slots` by name, valued from `row` (current values for to-manys);
     /// `current` says whether `row` is the object's current values.
-    private func values(ofSlots slots: [Int], in row: [AttributeValue], current: Bool) -> [String: Any?] {
+    private func values(ofSlots slots: [Int], in row: ValueRow, current: Bool) -> [String: Any?] {
         var result: [String: Any?] = [:]
         for slot in slots {
             guard slot >= entity.rowWidth else {
@@ -102,7 +102,7 @@ extension ManagedObject {
     }
 
     /// The value of an attribute or to-one `slot` of `row`, as the change methods give it.
-    private func value(ofSlot slot: Int, in row: [AttributeValue], current: Bool) -> Any? {
+    private func value(ofSlot slot: Int, in row: ValueRow, current: Bool) -> Any? {
         // A transformable value the transformer cannot make is left out (these methods do not throw).
         if slot < entity.attributes.count { return (try? row[slot].publicValue(ofSlot: slot, in: entity)) ?? nil }
         // A held destination may have its permanent ID by now; the row keeps the one it was set with.

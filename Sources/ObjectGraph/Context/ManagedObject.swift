@@ -35,7 +35,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     // access open across a call that could reenter it.
 
     /// Current values, one slot per attribute. Empty while the object is a fault.
-    @exclusivity(unchecked) var values: [AttributeValue]
+    @exclusivity(unchecked) var values: ValueRow
     /// The saved values of the slots changed since the last save or fetch; empty while `values`
     /// are the saved values.
     @exclusivity(unchecked) var savedValues = SavedValues()
@@ -114,7 +114,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     }
 
     /// The values as last saved or fetched (meaningful for saved objects that are not faults).
-    var committed: [AttributeValue] { savedValues.isEmpty ? values : savedValues.savedRow(from: values) }
+    var committed: ValueRow { savedValues.isEmpty ? values : savedValues.savedRow(from: values) }
 
     /// Whether the object has changes that are not saved: inserted, deleted or updated. An object
     /// another context's deletion was merged into has none: the deletion is saved already.
@@ -279,11 +279,11 @@ public struct ManagedObjectRow {
 /// fetch that is a memory access that misses the processor's caches. A row makes one object; were
 /// its initialiser run twice, the second object would find the values taken and start as a fault.
 struct MovableValues {
-    let values: UnsafeMutablePointer<[AttributeValue]>
+    let values: UnsafeMutablePointer<ValueRow>
     let isTaken: UnsafeMutablePointer<Bool>
 
     /// The values, once; `nil` after that.
-    func take() -> [AttributeValue]? {
+    func take() -> ValueRow? {
         guard !isTaken.pointee else { return nil }
         isTaken.pointee = true
         defer { values.initialize(to: []) }

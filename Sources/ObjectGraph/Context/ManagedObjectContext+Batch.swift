@@ -83,7 +83,7 @@ extension ManagedObjectContext {
         // One row buffer for the whole batch: a store that is done with a row by the time it asks
         // for the next (SQLite's) lets it be refilled in place, with no allocation per row.
         var values = BatchInsertValues(entity: entity, row: entity.defaultValues)
-        let row = { (index: Int) throws -> [AttributeValue] in
+        let row = { (index: Int) throws -> ValueRow in
             values.resetToDefaults()
             try request.fill(index, &values)
             return values.row

@@ -57,7 +57,7 @@ extension ManagedObjectContext {
     /// automatically.
     func apply(_ request: SaveRequest, savedBy child: ManagedObjectContext) throws {
         processPendingMerges()
-        var inserted: [(ManagedObject, [AttributeValue])] = []
+        var inserted: [(ManagedObject, ValueRow)] = []
         for insert in request.inserts {
             let object = objectClass(for: insert.objectID.entity).init(entity: insert.objectID.entity, insertInto: self)
             object.objectID = insert.objectID

@@ -20,19 +20,19 @@ extension ManagedObjectContext {
         } else {
             rows = try groupsFromObjects(layout, plan, objectsRequest, store)
         }
-        if let having = layout.having { rows = rows.filter { having.evaluate($0) } }
+        if let having = layout.having { rows = rows.filter { having.evaluate(ValueRow($0)) } }
         if request.returnsDistinctResults {
             var seen: Set<[AttributeValue]> = []
             rows = rows.filter { seen.insert($0).inserted }
         }
         if !layout.sort.isEmpty {
-            rows = rows.enumerated().sorted { a, b in
+            rows = rows.map(ValueRow.init).enumerated().sorted { a, b in
                 switch compareRows(a.element, b.element, by: layout.sort) {
                 case .orderedAscending: true
                 case .orderedDescending: false
                 case .orderedSame: a.offset < b.offset
                 }
-            }.map(\.element)
+            }.map { Array($0.element) }
         }
         let start = min(request.fetchOffset, rows.count)
         let end = request.fetchLimit > 0 ? min(start + request.fetchLimit, rows.count) : rows.count

@@ -93,7 +93,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The values of objects as the last objects-did-change reported them, for
     /// `changedValuesForCurrentEvent()`; an object without an entry has had no change reported
     /// since it was saved or fetched.
-    @exclusivity(unchecked) var reportedValues: [ObjectKey: [AttributeValue]] = [:]
+    @exclusivity(unchecked) var reportedValues: [ObjectKey: ValueRow] = [:]
     /// Objects whose insertion an objects-did-change reported, deleted since: the next one
     /// reports them deleted.
     @exclusivity(unchecked) var deletedReportedInserts: [ManagedObjectID] = []

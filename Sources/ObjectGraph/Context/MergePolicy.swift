@@ -115,13 +115,13 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     public let objectVersion: Int64
     /// The row version in the store now, or `nil` when the row is gone.
     public let storeVersion: Int64?
-    let ours: [AttributeValue]
-    let theirs: [AttributeValue]?
-    let original: [AttributeValue]
+    let ours: ValueRow
+    let theirs: ValueRow?
+    let original: ValueRow
 
     init(
-        kind: Kind, objectID: ManagedObjectID, conflictingObjectID: ManagedObjectID? = nil, ours: [AttributeValue], theirs: Snapshot?,
-        original: [AttributeValue], objectVersion: Int64
+        kind: Kind, objectID: ManagedObjectID, conflictingObjectID: ManagedObjectID? = nil, ours: ValueRow, theirs: Snapshot?,
+        original: ValueRow, objectVersion: Int64
     ) {
         self.kind = kind
         self.objectID = objectID
@@ -163,7 +163,7 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     /// The row version this context read; 0 for an inserted object (Core Data's `oldVersionNumber`).
     public var oldVersionNumber: Int64 { objectVersion }
 
-    private func snapshot(of row: [AttributeValue]) -> [String: Any?] {
+    private func snapshot(of row: ValueRow) -> [String: Any?] {
         let entity = objectID.entity
         var result: [String: Any?] = [:]
         for slot in 0..<entity.rowWidth where slot >= entity.attributes.count || !entity.attributes[slot].isTransient {
@@ -201,7 +201,7 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
         }
     }
 
-    private static func value(of key: String, in row: [AttributeValue], _ entity: EntityDescription) -> Any? {
+    private static func value(of key: String, in row: ValueRow, _ entity: EntityDescription) -> Any? {
         let slot = entity.slotOrEnd(key)
         guard slot < row.count else { return nil }
         if slot < entity.attributes.count { return row[slot].bridgedValue(as: entity.attributeTypes[slot]) }

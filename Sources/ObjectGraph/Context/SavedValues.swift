@@ -15,26 +15,26 @@ struct SavedValues {
 
     /// Keeps `row[slot]` as the saved value of `slot`, unless the slot changed before (what was
     /// kept then is the saved value). Call before writing the slot.
-    mutating func keep(_ slot: Int, of row: [AttributeValue]) {
+    mutating func keep(_ slot: Int, of row: ValueRow) {
         for entry in entries where entry.slot == slot { return }
         entries.append(Entry(slot: slot, value: row[slot]))
     }
 
     /// The saved value of `slot`, `row` being the current values.
-    func value(at slot: Int, in row: [AttributeValue]) -> AttributeValue {
+    func value(at slot: Int, in row: ValueRow) -> AttributeValue {
         for entry in entries where entry.slot == slot { return entry.value }
         return row[slot]
     }
 
     /// The saved row, `row` being the current values.
-    func savedRow(from row: [AttributeValue]) -> [AttributeValue] {
+    func savedRow(from row: ValueRow) -> ValueRow {
         var saved = row
         restore(&saved)
         return saved
     }
 
     /// Puts the saved values back into `row`.
-    func restore(_ row: inout [AttributeValue]) {
+    func restore(_ row: inout ValueRow) {
         for entry in entries { row[entry.slot] = entry.value }
     }
 }

@@ -139,21 +139,21 @@ package struct BoundPredicate: Sendable {
     /// What evaluating relationships needs from outside the row: other objects' rows by ID
     /// (`nil` when unavailable, read as nil), and the members of an object's to-many relationship.
     struct RowResolver {
-        let row: (ManagedObjectID) -> [AttributeValue]?
+        let row: (ManagedObjectID) -> ValueRow?
         let members: (ManagedObjectID, RelationshipDescription) -> [ManagedObjectID]
     }
 
     /// Whether the row of an object of `entity` (the bound entity or one of its sub-entities)
     /// matches. Relationships are read through `resolve`, with `objectID` naming the row's object.
     func evaluate(
-        _ values: [AttributeValue], entity: EntityDescription? = nil, objectID: ManagedObjectID? = nil, resolve: RowResolver? = nil
+        _ values: ValueRow, entity: EntityDescription? = nil, objectID: ManagedObjectID? = nil, resolve: RowResolver? = nil
     ) -> Bool {
         Self.truth(of: root, in: Row(values: values, entity: entity, objectID: objectID, resolve: resolve)) == true
     }
 
     /// A row being evaluated, with what reading relationships needs.
     private struct Row {
-        let values: [AttributeValue]
+        let values: ValueRow
         let entity: EntityDescription?
         let objectID: ManagedObjectID?
         let resolve: RowResolver?
@@ -249,7 +249,7 @@ package struct BoundPredicate: Sendable {
 
     /// The operand's value for a row of `entity` (its object `objectID`), as a sort reads it.
     static func value(
-        of operand: Operand, values: [AttributeValue], entity: EntityDescription?, objectID: ManagedObjectID?, resolve: RowResolver?
+        of operand: Operand, values: ValueRow, entity: EntityDescription?, objectID: ManagedObjectID?, resolve: RowResolver?
     ) -> AttributeValue {
         value(of: operand, in: Row(values: values, entity: entity, objectID: objectID, resolve: resolve))
     }

@@ -67,7 +67,7 @@ package struct BoundSort: Sendable {
 
 /// A row being sorted: its values, its entity and its object, for key paths.
 struct SortedRow {
-    let values: [AttributeValue]
+    let values: ValueRow
     var entity: EntityDescription?
     var objectID: ManagedObjectID?
 }
@@ -92,6 +92,6 @@ func compareRows(_ a: SortedRow, _ b: SortedRow, by sorts: [BoundSort], resolve:
 }
 
 /// `compareRows` for rows of the bound entity itself, without relationships.
-package func compareRows(_ a: [AttributeValue], _ b: [AttributeValue], by sorts: [BoundSort]) -> ComparisonResult {
+package func compareRows(_ a: ValueRow, _ b: ValueRow, by sorts: [BoundSort]) -> ComparisonResult {
     compareRows(SortedRow(values: a), SortedRow(values: b), by: sorts)
 }

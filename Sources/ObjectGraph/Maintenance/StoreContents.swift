@@ -72,7 +72,8 @@ package struct StoreContents {
     static func insert(of row: Snapshot, spaces: [ObjectIDSpace]) -> SaveRequest.Insert {
         SaveRequest.Insert(
             objectID: ManagedObjectID(space: spaces[row.entityIndex], primaryKey: row.primaryKey),
-            values: row.values.map { value in if case .object(let objectID) = value { .object(local(objectID, spaces)) } else { value } })
+            values: ValueRow(
+                row.values.lazy.map { value in if case .object(let objectID) = value { .object(local(objectID, spaces)) } else { value } }))
     }
 
     /// `change` in the object IDs of a store whose ID spaces are `spaces`.

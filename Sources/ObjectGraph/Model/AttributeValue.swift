@@ -1,6 +1,6 @@
 import Foundation
 
-/// One stored value, tagged with its kind. Value rows (`[AttributeValue]`, one slot per attribute)
+/// One stored value, tagged with its kind. Value rows (`ValueRow`, one slot per attribute)
 /// are what objects keep and what stores exchange: no `Any` boxing on the hot path.
 package enum AttributeValue: Sendable, Hashable {
     case null

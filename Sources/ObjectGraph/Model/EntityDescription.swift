@@ -46,20 +46,11 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     let storedAttributes: [AttributeDescription]
     /// A value row holding each attribute's default and no to-one destinations: what a new
     /// object starts from.
-    package let defaultValues: [AttributeValue]
+    package let defaultValues: ValueRow
 
-    /// A row of its own holding `defaultValues`, for an object about to be written to. Copied
-    /// value by value, which costs a fraction of the copy-on-write copy (through the runtime's
-    /// generic value witnesses) that the first write into the shared row would make. Reserved and
-    /// appended to, not made with `init(unsafeUninitializedCapacity:)`, whose allocation looks up
-    /// the array storage's generic metadata on every call.
-    func makeDefaultRow() -> [AttributeValue] {
-        let defaults = defaultValues
-        var row: [AttributeValue] = []
-        row.reserveCapacity(defaults.count)
-        for value in defaults { row.append(value) }
-        return row
-    }
+    /// A row of its own holding `defaultValues`, for an object about to be written to (its first
+    /// write would otherwise copy the shared row).
+    func makeDefaultRow() -> ValueRow { defaultValues.unsharedCopy() }
     /// The relationships' positions by name.
     private let relationshipNames: NameIndex
     /// The to-one relationships, in declaration order; each has a slot in value rows.
@@ -109,7 +100,7 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.toManyRelationships = relationships.filter(\.isToMany)
         self.rowWidth = attributes.count + toOneRelationships.count
         self.propertySlotCount = rowWidth + toManyRelationships.count
-        self.defaultValues = attributes.map(\.defaultValue) + Array(repeating: .null, count: toOneRelationships.count)
+        self.defaultValues = ValueRow(attributes.map(\.defaultValue) + Array(repeating: .null, count: toOneRelationships.count))
     }
 
     /// The attributes the entity declares itself (not inherited).

@@ -35,7 +35,7 @@ package enum PrimaryKeyRule {
     /// The key the new row `values` of `objectID` brings in its primary-key attribute, or `nil`
     /// for an entity whose keys the store counts. Contexts validate keys before saving; this
     /// guards batch inserts and anything else that reaches a store directly.
-    package static func declaredKey(in values: [AttributeValue], of objectID: ManagedObjectID) throws -> Int64? {
+    package static func declaredKey(in values: ValueRow, of objectID: ManagedObjectID) throws -> Int64? {
         let entity = objectID.entity
         guard let slot = entity.primaryKeyIndex else { return nil }
         switch key(from: values[slot]) {

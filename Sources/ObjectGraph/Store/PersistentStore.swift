@@ -125,12 +125,12 @@ extension PersistentStore {
 /// hold their defaults), and the row version that optimistic locking will compare.
 package struct Snapshot: Sendable {
     package let primaryKey: Int64
-    package var values: [AttributeValue]
+    package var values: ValueRow
     package var version: Int64
     /// The position of the row's entity in the model: the fetched entity or one of its sub-entities.
     package let entityIndex: Int
 
-    package init(primaryKey: Int64, values: [AttributeValue], version: Int64, entityIndex: Int) {
+    package init(primaryKey: Int64, values: ValueRow, version: Int64, entityIndex: Int) {
         self.primaryKey = primaryKey
         self.values = values
         self.version = version
@@ -144,14 +144,14 @@ package struct SaveRequest: Sendable {
         /// The object's ID: temporary, or permanent if obtained in advance.
         package let objectID: ManagedObjectID
         /// One value per attribute of the entity.
-        package let values: [AttributeValue]
+        package let values: ValueRow
     }
     package struct Update: Sendable {
         package let objectID: ManagedObjectID
         /// The attributes (indexes into the entity's `attributes`) whose values changed.
         package let changedAttributes: [Int]
         /// One value per attribute of the entity.
-        package let values: [AttributeValue]
+        package let values: ValueRow
         /// The row version the change was made against: the store refuses the update (a
         /// `VersionConflicts` error) when the row now has another version or is gone. `nil`
         /// writes without checking.
@@ -159,7 +159,7 @@ package struct SaveRequest: Sendable {
         /// The values the change was made against, for a child context's save: the parent holds
         /// its object to them when its own copy moved on since the child read it, so the
         /// parent's save still finds the conflict. `nil` for saves to a store.
-        package var committedValues: [AttributeValue]? = nil
+        package var committedValues: ValueRow? = nil
     }
 
     package var inserts: [Insert] = []

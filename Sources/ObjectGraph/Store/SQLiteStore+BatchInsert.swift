@@ -4,7 +4,7 @@
 extension SQLiteStoreState {
     /// Inserts `count` rows of `entity`, row `index` made by `row(index)`; returns their IDs in
     /// order. A row is checked as a save checks an inserted row; any failure writes nothing.
-    func insertInPlace(_ entity: EntityDescription, count: Int, row: (Int) throws -> [AttributeValue]) throws -> [ManagedObjectID] {
+    func insertInPlace(_ entity: EntityDescription, count: Int, row: (Int) throws -> ValueRow) throws -> [ManagedObjectID] {
         let table = try table(for: entity)
         let root = model.rootIndexes[entity.index]
         let space = idSpaces[entity.index]

@@ -248,7 +248,7 @@ extension SQLiteStoreState {
     /// row is (its width, its references, required values SQLite does not check, then the
     /// table's constraints); `objectID` names the row in errors, and is made only for one.
     func insertRow(
-        _ values: [AttributeValue], key: Int64, into table: StoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID
+        _ values: ValueRow, key: Int64, into table: StoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID
     ) throws {
         try SaveKeys.checkRow(values, of: table.entity, objectID())
         // Worded as the in-memory store words it; NOT NULL columns fail in the step, explained alike.

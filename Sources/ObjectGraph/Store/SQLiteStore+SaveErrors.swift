@@ -4,7 +4,7 @@ import Foundation
 /// worded exactly as the in-memory store words it (`ConstraintViolation`), with SQLite's code and
 /// statement attached.
 extension SQLiteStoreState {
-    func explain(_ failure: SQLiteFailure, objectID: ManagedObjectID, values: [AttributeValue], table: StoreTable) -> ObjectGraphError {
+    func explain(_ failure: SQLiteFailure, objectID: ManagedObjectID, values: ValueRow, table: StoreTable) -> ObjectGraphError {
         let entity = table.entity
         switch failure.code {
         case SQLiteResultCode.constraintUnique, SQLiteResultCode.constraintPrimaryKey:

@@ -50,7 +50,7 @@ package final class SaveKeys {
     }
 
     /// `values` with every to-one destination given its permanent ID.
-    package func resolvingReferences(in values: [AttributeValue], of objectID: ManagedObjectID) throws -> [AttributeValue] {
+    package func resolvingReferences(in values: ValueRow, of objectID: ManagedObjectID) throws -> ValueRow {
         var values = values
         for relationship in objectID.entity.toOneRelationships {
             guard case .object(let destination) = values[relationship.slot], destination.isTemporaryID else { continue }
@@ -71,7 +71,7 @@ package final class SaveKeys {
 
     /// A value row must hold one value per attribute and to-one relationship of its entity.
     package static func checkRow(
-        _ values: [AttributeValue], of entity: EntityDescription, _ objectID: @autoclosure () -> ManagedObjectID
+        _ values: ValueRow, of entity: EntityDescription, _ objectID: @autoclosure () -> ManagedObjectID
     ) throws {
         let expected = entity.rowWidth
         guard values.count == expected else {

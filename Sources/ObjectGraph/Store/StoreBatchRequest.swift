@@ -9,7 +9,7 @@ package struct StoreBatchRequest {
         case update([Int: AttributeValue])
         /// Insert `count` rows, made one at a time by `row` (one value per slot of the entity's
         /// value rows), so a large insert never holds all its rows at once.
-        case insert(count: Int, row: (Int) throws -> [AttributeValue])
+        case insert(count: Int, row: (Int) throws -> ValueRow)
     }
 
     let entity: EntityDescription

@@ -203,11 +203,10 @@ package final class StoreTable {
                 entityName: entity.name)
         }
         let decoder = kindsFilter == nil ? ownDecoder : decoders[try rowEntity(in: statement).name]!
-        let values: [AttributeValue]
+        let values: ValueRow
         if decoder.fillsEverySlot {
             // Built in place: no copy of the default row to overwrite slot by slot.
-            var row: [AttributeValue] = []
-            row.reserveCapacity(decoder.columns.count)
+            var row = ValueRow(capacity: decoder.columns.count)
             for column in decoder.columns { row.append(try value(of: column, in: statement)) }
             values = row
         } else {

@@ -75,7 +75,7 @@ struct PredicateDifferentialTests {
 
     // MARK: - SQLite
 
-    private static func database(with rows: [[AttributeValue]]) throws -> SQLiteConnection {
+    private static func database(with rows: [ValueRow]) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: ":memory:", readOnly: false, busyTimeout: 1)
         let columns = stored.map { "\(quoteIdentifier($0.name)) \($0.type.sqliteColumnType)" }
         try connection.execute("CREATE TABLE \"Person\" (\"_pk\" INTEGER PRIMARY KEY, \(columns.joined(separator: ", "))) STRICT")
@@ -105,7 +105,7 @@ struct PredicateDifferentialTests {
 
     // MARK: - Random rows and predicates
 
-    static func randomRow(using generator: inout SeededGenerator) -> [AttributeValue] {
+    static func randomRow(using generator: inout SeededGenerator) -> ValueRow {
         var row = entity.defaultValues
         for attribute in stored where Int.random(in: 0..<5, using: &generator) != 0 {
             row[attribute.index] = randomValue(for: attribute.type, using: &generator)

@@ -36,8 +36,8 @@ enum PredicateFixtures {
     }
 
     /// A row of NULLs with the given attributes set.
-    static func row(_ values: [String: AttributeValue]) -> [AttributeValue] {
-        var row = [AttributeValue](repeating: .null, count: person.attributes.count)
+    static func row(_ values: [String: AttributeValue]) -> ValueRow {
+        var row = ValueRow(repeating: .null, count: person.attributes.count)
         for (name, value) in values { row[slot(name)] = value }
         return row
     }

@@ -27,10 +27,11 @@ struct PostgreSQLPredicateDifferentialTests {
 
         var generator = SeededGenerator(seed: 0xD1FF)
         let rows = (0..<160).map { _ in
-            PredicateDifferentialTests.randomRow(using: &generator).map { value -> AttributeValue in
-                if case .string(let text) = value, Self.holdsNUL(text) { return .string("a") }
-                return value
-            }
+            ValueRow(
+                PredicateDifferentialTests.randomRow(using: &generator).map { value -> AttributeValue in
+                    if case .string(let text) = value, Self.holdsNUL(text) { return .string("a") }
+                    return value
+                })
         }
         var request = SaveRequest()
         let space = ObjectIDSpace(entity: entity, storeIdentifier: "")

@@ -50,14 +50,14 @@ import Testing
     @Test func everyTypeSurvivesAStoreRoundTrip() throws {
         try withStore { store, url throws in
             let entity = store.model.entities[1]
-            var values: [AttributeValue] = [.string("all")]
+            var values: ValueRow = [.string("all")]
             values += [
                 .integer(Int64(Int16.max)), .integer(Int64(Int32.min)), .integer(Int64.min), .double(-.infinity), .float(0.1),
                 .decimal(Decimal(string: "12345.6789")!), .string(""), .boolean(true),
                 .date(Date(timeIntervalSinceReferenceDate: 700_000_000.000_123_4)), .binary(Data()), .uuid(UUID()),
                 .uri(URL(string: "https://example.com/path?q=a%20b")!), .json(try JSONDocument(encoding: ["k": [1, 2]]))
             ]
-            let empty: [AttributeValue] = [.string("none")] + Array(repeating: .null, count: 13)
+            let empty = ValueRow([.string("none")] + Array(repeating: .null, count: 13))
             let ids = [UInt64(1), 2].map { ManagedObjectID(space: store.idSpaces[entity.index], temporaryNumber: $0) }
             _ = try store.save(SaveRequest(inserts: [.init(objectID: ids[0], values: values), .init(objectID: ids[1], values: empty)]))
             store.close()
@@ -72,7 +72,7 @@ import Testing
         try withStore { store, _ throws in
             _ = try store.save(SaveRequest(inserts: [SQLiteFixtures.member(store, 1, email: "a@x", note: "keep")]))
             let id = permanentID(store, 1)
-            var values: [AttributeValue] = [.string("ignored@x"), .string("Renamed"), .null, .boolean(true), .integer(31)]
+            var values: ValueRow = [.string("ignored@x"), .string("Renamed"), .null, .boolean(true), .integer(31)]
             _ = try store.save(SaveRequest(updates: [.init(objectID: id, changedAttributes: [1, 3, 4], values: values)]))
             var row = try #require(try store.snapshots(of: store.model.entities[0], primaryKeys: [1])[1])
             #expect(row.version == 2)
@@ -89,7 +89,7 @@ import Testing
     @Test func updatingAVanishedRowFailsAndWritesNothing() throws {
         try withStore { store, _ throws in
             _ = try store.save(SaveRequest(inserts: [SQLiteFixtures.member(store, 1, email: "a@x")]))
-            let values: [AttributeValue] = [.string("a@x"), .string("New"), .null, .boolean(false), .null]
+            let values: ValueRow = [.string("a@x"), .string("New"), .null, .boolean(false), .null]
             let error = #expect(throws: ObjectGraphError.self) {
                 try store.save(
                     SaveRequest(

@@ -1,0 +1,106 @@
+/// A row of values, one slot per attribute (then one per to-one relationship): what objects keep
+/// and stores exchange. It behaves like `[AttributeValue]` (a copy-on-write collection), but keeps
+/// each slot's kind apart from its payload (see `ValueRowStorage`), so rows take a third less
+/// memory and release faster.
+///
+/// Sendable as arrays are: the storage is changed only while this row alone references it.
+package struct ValueRow: @unchecked Sendable {
+    private var storage: ValueRowStorage
+
+    /// An empty row with room for `capacity` slots.
+    package init(capacity: Int) {
+        storage = capacity == 0 ? .empty : .make(capacity: capacity)
+    }
+
+    package init(repeating value: AttributeValue, count: Int) {
+        self.init(capacity: count)
+        for _ in 0..<count { storage.append(value) }
+    }
+
+    package init<Values: Sequence<AttributeValue>>(_ values: Values) {
+        self.init(capacity: values.underestimatedCount)
+        for value in values { append(value) }
+    }
+
+    private init(storage: ValueRowStorage) {
+        self.storage = storage
+    }
+
+    /// A row with the same values in storage of its own.
+    package func unsharedCopy() -> ValueRow {
+        ValueRow(storage: storage.copy(capacity: storage.count))
+    }
+
+    /// Makes the storage this row's own before a change, with room for at least `capacity` slots.
+    @inline(__always)
+    private mutating func makeUnique(capacity: Int) {
+        if !isKnownUniquelyReferenced(&storage) || storage.slotCapacity < capacity {
+            storage = storage.copy(capacity: Swift.max(capacity, storage.slotCapacity))
+        }
+    }
+
+    package mutating func append(_ value: AttributeValue) {
+        let count = storage.count
+        if storage.slotCapacity > count, isKnownUniquelyReferenced(&storage) {
+            storage.append(value)
+        } else {
+            // Grows by half again, as rows are built at their final size but for a few appends.
+            makeUnique(capacity: Swift.max(count + 1, count + count / 2))
+            storage.append(value)
+        }
+    }
+
+    package mutating func reserveCapacity(_ capacity: Int) {
+        makeUnique(capacity: capacity)
+    }
+}
+
+extension ValueRow: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
+    package init() { storage = .empty }
+
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { storage.count }
+    package var count: Int { storage.count }
+    package var isEmpty: Bool { storage.count == 0 }
+
+    package subscript(position: Int) -> AttributeValue {
+        get {
+            precondition(position >= 0 && position < storage.count, "value row slot \(position) out of 0..<\(storage.count)")
+            return storage[position]
+        }
+        set {
+            precondition(position >= 0 && position < storage.count, "value row slot \(position) out of 0..<\(storage.count)")
+            makeUnique(capacity: storage.count)
+            storage.replace(position, with: newValue)
+        }
+    }
+
+    package mutating func replaceSubrange<Values: Collection<AttributeValue>>(_ subrange: Range<Int>, with values: Values) {
+        let row = ValueRow(capacity: count - subrange.count + values.count)
+        for value in self[..<subrange.lowerBound] { row.storage.append(value) }
+        for value in values { row.storage.append(value) }
+        for value in self[subrange.upperBound...] { row.storage.append(value) }
+        self = row
+    }
+}
+
+extension ValueRow: ExpressibleByArrayLiteral {
+    package init(arrayLiteral values: AttributeValue...) {
+        self.init(values)
+    }
+}
+
+extension ValueRow: Hashable {
+    package static func == (lhs: ValueRow, rhs: ValueRow) -> Bool {
+        lhs.storage === rhs.storage || lhs.elementsEqual(rhs)
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for value in self { hasher.combine(value) }
+    }
+}
+
+extension ValueRow: CustomStringConvertible {
+    package var description: String { Array(self).description }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// The heap block behind a `ValueRow`: a 16-byte payload per slot, then one kind byte per slot.
+///
+/// An array of `AttributeValue` spends 24 bytes a slot: the enum is 17 bytes (its `String` and
+/// `UUID` payloads leave no spare bits for the case tag) rounded up to its alignment. Keeping the
+/// kinds apart makes a 7-slot row 144 bytes instead of 200, and lets `deinit` release only the
+/// slots that hold references instead of running the runtime's generic array destroy.
+///
+/// Tail words: `2 × capacity` for the payloads, then `capacity` kind bytes rounded up to a word.
+/// Slots at and beyond `count` are uninitialized.
+final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
+    struct Header {
+        var count: Int32
+        var capacity: Int32
+    }
+
+    /// What a slot's payload holds: the `AttributeValue` case.
+    enum Kind: UInt8 {
+        case null, integer, double, float, decimal, string, boolean, date, binary, uuid, uri, json, object
+    }
+
+    /// A value too wide for a slot's 16 bytes (`Decimal`), kept behind a reference.
+    final class Box<Value: Sendable>: Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// The row of no slots every empty `ValueRow` shares; it is never changed (a row appending to
+    /// it copies it first, as it is not uniquely referenced).
+    nonisolated(unsafe) static let empty = make(capacity: 0)
+
+    static func make(capacity: Int) -> ValueRowStorage {
+        precondition(capacity <= Int(Int32.max), "a value row of \(capacity) slots")
+        let words = 2 * capacity + (capacity + 7) / 8
+        let buffer = create(minimumCapacity: words) { _ in Header(count: 0, capacity: Int32(capacity)) }
+        return unsafeDowncast(buffer, to: ValueRowStorage.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, words in
+            let base = UnsafeMutableRawPointer(words)
+            let capacity = Int(header.pointee.capacity)
+            for slot in 0..<Int(header.pointee.count) {
+                Self.destroy(at: base, slot: slot, capacity: capacity)
+            }
+        }
+    }
+
+    var count: Int { Int(header.count) }
+    var slotCapacity: Int { Int(header.capacity) }
+
+    /// A new block with the same values (each retained once more) and room for `capacity` slots.
+    func copy(capacity: Int) -> ValueRowStorage {
+        let copy = Self.make(capacity: capacity)
+        for slot in 0..<count { copy.append(self[slot]) }
+        return copy
+    }
+
+    subscript(slot: Int) -> AttributeValue {
+        withUnsafeMutablePointers { header, words in
+            Self.value(at: UnsafeMutableRawPointer(words), slot: slot, capacity: Int(header.pointee.capacity))
+        }
+    }
+
+    /// Stores `value` in the next slot; the caller made sure there is room.
+    func append(_ value: AttributeValue) {
+        withUnsafeMutablePointers { header, words in
+            let slot = Int(header.pointee.count)
+            Self.initialize(UnsafeMutableRawPointer(words), slot: slot, capacity: Int(header.pointee.capacity), to: value)
+            header.pointee.count += 1
+        }
+    }
+
+    /// Replaces the value of an initialized slot.
+    func replace(_ slot: Int, with value: AttributeValue) {
+        withUnsafeMutablePointers { header, words in
+            let base = UnsafeMutableRawPointer(words)
+            let capacity = Int(header.pointee.capacity)
+            Self.destroy(at: base, slot: slot, capacity: capacity)
+            Self.initialize(base, slot: slot, capacity: capacity, to: value)
+        }
+    }
+
+    // MARK: Slots
+
+    @inline(__always)
+    private static func kind(at base: UnsafeMutableRawPointer, slot: Int, capacity: Int) -> Kind {
+        // Only `initialize` writes kind bytes, and only valid ones.
+        unsafeBitCast(base.load(fromByteOffset: 16 * capacity + slot, as: UInt8.self), to: Kind.self)
+    }
+
+    @inline(__always)
+    private static func initialize(_ base: UnsafeMutableRawPointer, slot: Int, capacity: Int, to value: AttributeValue) {
+        let payload = base + 16 * slot
+        func put<Payload>(_ value: Payload, _ kind: Kind) -> Kind {
+            payload.initializeMemory(as: Payload.self, to: value)
+            return kind
+        }
+        let kind: Kind
+        switch value {
+        case .null: kind = .null
+        case .integer(let integer): kind = put(integer, .integer)
+        case .double(let double): kind = put(double, .double)
+        case .float(let float): kind = put(float, .float)
+        case .decimal(let decimal): kind = put(Box(decimal), .decimal)
+        case .string(let string): kind = put(string, .string)
+        case .boolean(let flag): kind = put(flag, .boolean)
+        case .date(let date): kind = put(date, .date)
+        case .binary(let data): kind = put(data, .binary)
+        case .uuid(let uuid): kind = put(uuid, .uuid)
+        case .uri(let url): kind = put(url, .uri)
+        case .json(let document): kind = put(document, .json)
+        case .object(let objectID): kind = put(objectID, .object)
+        }
+        base.storeBytes(of: kind.rawValue, toByteOffset: 16 * capacity + slot, as: UInt8.self)
+    }
+
+    @inline(__always)
+    private static func value(at base: UnsafeMutableRawPointer, slot: Int, capacity: Int) -> AttributeValue {
+        let payload = base + 16 * slot
+        switch kind(at: base, slot: slot, capacity: capacity) {
+        case .null: return .null
+        case .integer: return .integer(payload.assumingMemoryBound(to: Int64.self).pointee)
+        case .double: return .double(payload.assumingMemoryBound(to: Double.self).pointee)
+        case .float: return .float(payload.assumingMemoryBound(to: Float.self).pointee)
+        case .decimal: return .decimal(payload.assumingMemoryBound(to: Box<Decimal>.self).pointee.value)
+        case .string: return .string(payload.assumingMemoryBound(to: String.self).pointee)
+        case .boolean: return .boolean(payload.assumingMemoryBound(to: Bool.self).pointee)
+        case .date: return .date(payload.assumingMemoryBound(to: Date.self).pointee)
+        case .binary: return .binary(payload.assumingMemoryBound(to: Data.self).pointee)
+        case .uuid: return .uuid(payload.assumingMemoryBound(to: UUID.self).pointee)
+        case .uri: return .uri(payload.assumingMemoryBound(to: URL.self).pointee)
+        case .json: return .json(payload.assumingMemoryBound(to: JSONDocument.self).pointee)
+        case .object: return .object(payload.assumingMemoryBound(to: ManagedObjectID.self).pointee)
+        }
+    }
+
+    /// Ends the life of an initialized slot's payload; only the kinds holding references have
+    /// anything to release.
+    @inline(__always)
+    private static func destroy(at base: UnsafeMutableRawPointer, slot: Int, capacity: Int) {
+        let payload = base + 16 * slot
+        switch kind(at: base, slot: slot, capacity: capacity) {
+        case .null, .integer, .double, .float, .boolean, .date, .uuid: break
+        case .decimal: payload.assumingMemoryBound(to: Box<Decimal>.self).deinitialize(count: 1)
+        case .string: payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
+        case .binary: payload.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
+        case .uri: payload.assumingMemoryBound(to: URL.self).deinitialize(count: 1)
+        case .json: payload.assumingMemoryBound(to: JSONDocument.self).deinitialize(count: 1)
+        case .object: payload.assumingMemoryBound(to: ManagedObjectID.self).deinitialize(count: 1)
+        }
+    }
+}

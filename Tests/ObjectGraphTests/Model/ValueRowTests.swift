@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import ObjectGraph
+
+/// `ValueRow` keeps kinds apart from payloads in memory it manages by hand: every kind must read
+/// back as written, copies must not see each other's changes, and what a row references must be
+/// released with it.
+struct ValueRowTests {
+    /// One value of every kind, a boxed `Decimal` and a to-one reference included.
+    private static func everyKind(referencing space: ObjectIDSpace) throws -> [AttributeValue] {
+        [
+            .null, .integer(-42), .integer(Int64.min), .double(-.infinity), .float(0.1), .decimal(Decimal(string: "12345.6789")!),
+            .string(""), .string("a string too long to be stored inside the sixteen bytes of a small string"),
+            .boolean(true), .boolean(false), .date(Date(timeIntervalSinceReferenceDate: 700_000_000.25)), .binary(Data([0, 1, 2])),
+            .uuid(UUID()), .uri(URL(string: "https://example.com/path?q=a%20b")!), .json(try JSONDocument(encoding: ["k": [1, 2]])),
+            .object(ManagedObjectID(space: space, primaryKey: 7)), .object(ManagedObjectID(space: space, temporaryNumber: 3))
+        ]
+    }
+
+    private static func space() -> ObjectIDSpace {
+        ObjectIDSpace(entity: PredicateFixtures.person, storeIdentifier: "S")
+    }
+
+    @Test func everyKindReadsBackAsWritten() throws {
+        let values = try Self.everyKind(referencing: Self.space())
+        let row = ValueRow(values)
+        #expect(row.count == values.count)
+        #expect(Array(row) == values)
+        for (slot, value) in values.enumerated() { #expect(row[slot] == value, "slot \(slot)") }
+    }
+
+    @Test func changingACopyLeavesTheOriginal() throws {
+        let values = try Self.everyKind(referencing: Self.space())
+        let original = ValueRow(values)
+        var copy = original
+        copy[6] = .integer(1)
+        copy[12] = .string("changed")
+        copy.append(.null)
+        #expect(Array(original) == values)
+        #expect(copy[6] == .integer(1) && copy[12] == .string("changed") && copy.count == values.count + 1)
+        #expect(copy != original)
+        var unshared = original.unsharedCopy()
+        #expect(unshared == original)
+        unshared[0] = .boolean(true)
+        #expect(original[0] == .null)
+    }
+
+    @Test func appendsGrowPastTheReservedCapacity() {
+        var row = ValueRow(capacity: 2)
+        for number in 0..<100 { row.append(.string("value \(number)")) }
+        #expect(row.count == 100)
+        #expect(row[99] == .string("value 99"))
+        #expect(row.map { if case .string(let text) = $0 { text } else { "" } } == (0..<100).map { "value \($0)" })
+    }
+
+    @Test func rangeReplacementKeepsTheRest() {
+        var row: ValueRow = [.integer(1), .integer(2), .integer(3), .integer(4)]
+        row.replaceSubrange(1..<3, with: [.string("a"), .string("b"), .string("c")])
+        #expect(Array(row) == [.integer(1), .string("a"), .string("b"), .string("c"), .integer(4)])
+        row.removeAll()
+        #expect(row.isEmpty && row == [])
+    }
+
+    @Test func equalRowsHashAlike() throws {
+        let values = try Self.everyKind(referencing: Self.space())
+        let first = ValueRow(values)
+        let second = ValueRow(values)
+        #expect(first == second)
+        #expect(Set([first, second]).count == 1)
+        #expect(ValueRow(repeating: .null, count: 3) == [.null, .null, .null])
+        #expect(ValueRow(repeating: .null, count: 3) != [.null, .null])
+        #expect("\(ValueRow([.integer(1), .string("x")]))" == "\([AttributeValue.integer(1), .string("x")])")
+    }
+
+    @Test func referencedValuesAreReleasedWithTheRow() throws {
+        weak var released: ObjectIDSpace?
+        do {
+            let space = Self.space()
+            released = space
+            var row = ValueRow(try Self.everyKind(referencing: space))
+            var copy = row
+            copy[0] = .object(ManagedObjectID(space: space, primaryKey: 1))
+            row[15] = .null
+            row.replaceSubrange(0..<2, with: [.object(ManagedObjectID(space: space, primaryKey: 2))])
+            #expect(copy.count == 17 && row.count == 16)
+        }
+        #expect(released == nil, "a row, a copy or a replaced slot still holds the ID space")
+    }
+}
