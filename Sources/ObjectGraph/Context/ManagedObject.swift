@@ -286,7 +286,7 @@ struct MovableValues {
     func take() -> ValueRow? {
         guard !isTaken.pointee else { return nil }
         isTaken.pointee = true
-        defer { values.initialize(to: []) }
+        defer { values.initialize(to: ValueRow()) }
         return values.move()
     }
 }

@@ -17,6 +17,15 @@ package struct ValueRow: @unchecked Sendable {
         for _ in 0..<count { storage.append(value) }
     }
 
+    /// A row of `count` slots, slot `i` holding `value(i)`; what is built is released if `value`
+    /// throws.
+    @inline(__always)
+    package init(count: Int, _ value: (Int) throws -> AttributeValue) rethrows {
+        self.init(capacity: count)
+        // Appended straight to the storage: it is this row's own and has room for every slot.
+        for slot in 0..<count { storage.append(try value(slot)) }
+    }
+
     package init<Values: Sequence<AttributeValue>>(_ values: Values) {
         self.init(capacity: values.underestimatedCount)
         for value in values { append(value) }
@@ -39,7 +48,7 @@ package struct ValueRow: @unchecked Sendable {
         }
     }
 
-    package mutating func append(_ value: AttributeValue) {
+    package mutating func append(_ value: consuming AttributeValue) {
         let count = storage.count
         if storage.slotCapacity > count, isKnownUniquelyReferenced(&storage) {
             storage.append(value)
@@ -52,6 +61,13 @@ package struct ValueRow: @unchecked Sendable {
 
     package mutating func reserveCapacity(_ capacity: Int) {
         makeUnique(capacity: capacity)
+    }
+
+    /// The UTF-8 length of the string in `slot`, or `nil` when the slot holds no string; read in
+    /// place, without the copy (a retain and a release) that reading the value would make.
+    package func stringUTF8Count(at slot: Int) -> Int? {
+        precondition(slot >= 0 && slot < storage.count, "value row slot \(slot) out of 0..<\(storage.count)")
+        return storage.stringUTF8Count(at: slot)
     }
 }
 

@@ -47,8 +47,10 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         }
     }
 
-    var count: Int { Int(header.count) }
-    var slotCapacity: Int { Int(header.capacity) }
+    // Read through the header's pointer: the `header` property is a class's stored property, and
+    // each access to it would be checked for exclusivity at run time (a call into the runtime).
+    var count: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.count) } }
+    var slotCapacity: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.capacity) } }
 
     /// A new block with the same values (each retained once more) and room for `capacity` slots.
     func copy(capacity: Int) -> ValueRowStorage {
@@ -57,29 +59,47 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         return copy
     }
 
+    @inline(__always)
     subscript(slot: Int) -> AttributeValue {
         withUnsafeMutablePointers { header, words in
             Self.value(at: UnsafeMutableRawPointer(words), slot: slot, capacity: Int(header.pointee.capacity))
         }
     }
 
-    /// Stores `value` in the next slot; the caller made sure there is room.
-    func append(_ value: AttributeValue) {
+    @inline(__always)
+    func stringUTF8Count(at slot: Int) -> Int? {
         withUnsafeMutablePointers { header, words in
-            let slot = Int(header.pointee.count)
-            Self.initialize(UnsafeMutableRawPointer(words), slot: slot, capacity: Int(header.pointee.capacity), to: value)
-            header.pointee.count += 1
+            let base = UnsafeMutableRawPointer(words)
+            guard Self.kind(at: base, slot: slot, capacity: Int(header.pointee.capacity)) == .string else { return nil }
+            return (base + 16 * slot).assumingMemoryBound(to: String.self).pointee.utf8.count
         }
     }
 
+    /// Stores `value` in the next slot; the caller made sure there is room.
+    @inline(__always)
+    func append(_ value: consuming AttributeValue) {
+        let (header, words) = pointers
+        let slot = Int(header.pointee.count)
+        Self.initialize(UnsafeMutableRawPointer(words), slot: slot, capacity: Int(header.pointee.capacity), to: value)
+        header.pointee.count += 1
+    }
+
     /// Replaces the value of an initialized slot.
-    func replace(_ slot: Int, with value: AttributeValue) {
-        withUnsafeMutablePointers { header, words in
-            let base = UnsafeMutableRawPointer(words)
-            let capacity = Int(header.pointee.capacity)
-            Self.destroy(at: base, slot: slot, capacity: capacity)
-            Self.initialize(base, slot: slot, capacity: capacity, to: value)
-        }
+    @inline(__always)
+    func replace(_ slot: Int, with value: consuming AttributeValue) {
+        let (header, words) = pointers
+        let base = UnsafeMutableRawPointer(words)
+        let capacity = Int(header.pointee.capacity)
+        Self.destroy(at: base, slot: slot, capacity: capacity)
+        Self.initialize(base, slot: slot, capacity: capacity, to: value)
+    }
+
+    /// The header and the tail words, taken out of `withUnsafeMutablePointers` so that a
+    /// consumed value need not be captured by its closure (which would copy it). They stay valid
+    /// while this storage lives, which the method using them guarantees.
+    @inline(__always)
+    private var pointers: (header: UnsafeMutablePointer<Header>, words: UnsafeMutablePointer<UInt64>) {
+        withUnsafeMutablePointers { ($0, $1) }
     }
 
     // MARK: Slots
@@ -91,14 +111,18 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     }
 
     @inline(__always)
-    private static func initialize(_ base: UnsafeMutableRawPointer, slot: Int, capacity: Int, to value: AttributeValue) {
+    private static func initialize(
+        _ base: UnsafeMutableRawPointer, slot: Int, capacity: Int, to value: consuming AttributeValue
+    ) {
         let payload = base + 16 * slot
-        func put<Payload>(_ value: Payload, _ kind: Kind) -> Kind {
+        // The value is consumed, so its payload moves into the slot instead of being copied
+        // (a retain here and a release of the value after).
+        func put<Payload>(_ value: consuming Payload, _ kind: Kind) -> Kind {
             payload.initializeMemory(as: Payload.self, to: value)
             return kind
         }
         let kind: Kind
-        switch value {
+        switch consume value {
         case .null: kind = .null
         case .integer(let integer): kind = put(integer, .integer)
         case .double(let double): kind = put(double, .double)

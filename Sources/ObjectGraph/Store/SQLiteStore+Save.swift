@@ -262,7 +262,11 @@ extension SQLiteStoreState {
         // statement's buffer, which holds the whole row's text.
         var textBytes = 0
         for column in table.writeColumns {
-            if case .string(let string) = column.written(values[column.slot]) { textBytes += string.utf8.count }
+            if column.bindsEntityName {
+                if case .string(let name) = column.written(values[column.slot]) { textBytes += name.utf8.count }
+            } else if let count = values.stringUTF8Count(at: column.slot) {
+                textBytes += count
+            }
         }
         statement.reserveTextBuffer(textBytes)
         var parameter: Int32 = 2

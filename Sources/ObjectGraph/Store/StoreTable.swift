@@ -206,9 +206,8 @@ package final class StoreTable {
         let values: ValueRow
         if decoder.fillsEverySlot {
             // Built in place: no copy of the default row to overwrite slot by slot.
-            var row = ValueRow(capacity: decoder.columns.count)
-            for column in decoder.columns { row.append(try value(of: column, in: statement)) }
-            values = row
+            let columns = decoder.columns
+            values = try ValueRow(count: columns.count) { try value(of: columns[$0], in: statement) }
         } else {
             var row = decoder.entity.defaultValues
             for column in decoder.columns {
