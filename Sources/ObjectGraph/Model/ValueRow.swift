@@ -84,9 +84,10 @@ extension ValueRow: RandomAccessCollection, MutableCollection, RangeReplaceableC
             precondition(position >= 0 && position < storage.count, "value row slot \(position) out of 0..<\(storage.count)")
             return storage[position]
         }
+        // Inlined: writing a slot is most of what setting a value costs.
+        @inline(__always)
         set {
-            precondition(position >= 0 && position < storage.count, "value row slot \(position) out of 0..<\(storage.count)")
-            makeUnique(capacity: storage.count)
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(capacity: storage.count) }
             storage.replace(position, with: newValue)
         }
     }

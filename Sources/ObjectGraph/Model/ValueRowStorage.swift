@@ -84,10 +84,11 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         header.pointee.count += 1
     }
 
-    /// Replaces the value of an initialized slot.
+    /// Replaces the value of an initialized slot; traps for a slot out of range.
     @inline(__always)
     func replace(_ slot: Int, with value: consuming AttributeValue) {
         let (header, words) = pointers
+        precondition(slot >= 0 && slot < Int(header.pointee.count), "value row slot \(slot) out of 0..<\(header.pointee.count)")
         let base = UnsafeMutableRawPointer(words)
         let capacity = Int(header.pointee.capacity)
         Self.destroy(at: base, slot: slot, capacity: capacity)
