@@ -50,13 +50,11 @@ package struct ValueRow: @unchecked Sendable {
 
     package mutating func append(_ value: consuming AttributeValue) {
         let count = storage.count
-        if storage.slotCapacity > count, isKnownUniquelyReferenced(&storage) {
-            storage.append(value)
-        } else {
+        if storage.slotCapacity == count || !isKnownUniquelyReferenced(&storage) {
             // Grows by half again, as rows are built at their final size but for a few appends.
             makeUnique(capacity: Swift.max(count + 1, count + count / 2))
-            storage.append(value)
         }
+        storage.append(value)
     }
 
     package mutating func reserveCapacity(_ capacity: Int) {

@@ -261,13 +261,7 @@ extension SQLiteStoreState {
         // Parameter 1 is `_pk`, the written columns follow from 2; strings go through the
         // statement's buffer, which holds the whole row's text.
         var textBytes = 0
-        for column in table.writeColumns {
-            if column.bindsEntityName {
-                if case .string(let name) = column.written(values[column.slot]) { textBytes += name.utf8.count }
-            } else if let count = values.stringUTF8Count(at: column.slot) {
-                textBytes += count
-            }
-        }
+        for column in table.writeColumns { textBytes += column.writtenTextByteCount(in: values) }
         statement.reserveTextBuffer(textBytes)
         var parameter: Int32 = 2
         for column in table.writeColumns {
