@@ -73,9 +73,9 @@ extension ManagedObjectContext {
     /// The objects inserted since the last save.
     public var insertedObjects: Set<ManagedObject> { Set(pendingInserts) }
     /// The saved objects with unsaved changes.
-    public var updatedObjects: Set<ManagedObject> { Set(updated.values) }
+    public var updatedObjects: Set<ManagedObject> { Set(updated) }
     /// The objects scheduled for deletion.
-    public var deletedObjects: Set<ManagedObject> { Set(deleted.values) }
+    public var deletedObjects: Set<ManagedObject> { Set(deleted) }
     /// Reports the changes made since the last report, as Core Data's `processPendingChanges()`
     /// does: an objects-did-change notification (and `changes(for: .objectsDidChange)` element)
     /// listing the objects inserted, updated and deleted in this event, so observers and fetched
@@ -98,11 +98,11 @@ extension ManagedObjectContext {
             if object.marks.contains(.insertReported) { changed.append(object.objectID) } else { inserted.append(object.objectID) }
             markReported(object)
         }
-        for object in updated.values where object.marks.contains(.changedInEvent) {
+        for object in updated where object.marks.contains(.changedInEvent) {
             changed.append(object.objectID)
             markReported(object)
         }
-        for object in deleted.values where object.marks.contains(.changedInEvent) {
+        for object in deleted where object.marks.contains(.changedInEvent) {
             removed.append(object.objectID)
             markReported(object)
         }
@@ -156,7 +156,7 @@ extension ManagedObjectContext {
 
     /// Keeps the updated set in step when an object gains its first or loses its last change.
     func objectUpdateStateChanged(_ object: ManagedObject) {
-        updated[ObjectKey(object)] = object.isUpdated ? object : nil
+        if object.isUpdated { updated.insert(object) } else { updated.remove(object) }
     }
 
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come back,
@@ -170,13 +170,13 @@ extension ManagedObjectContext {
         // What observers heard of (processPendingChanges) and now goes back: reported inserts
         // leave, reported deletions return, reported updates revert.
         let leaving = pendingInserts.filter { $0.marks.contains(.insertReported) }.map(\.objectID)
-        let returning = deleted.values.filter { !$0.isInserted && !$0.marks.contains(.changedInEvent) }.map(\.objectID)
-        let reverting = updated.values.filter { !$0.isDeleted && reportedValues[ObjectKey($0)] != nil }.map(\.objectID)
+        let returning = deleted.filter { !$0.isInserted && !$0.marks.contains(.changedInEvent) }.map(\.objectID)
+        let reverting = updated.filter { !$0.isDeleted && reportedValues[ObjectKey($0)] != nil }.map(\.objectID)
         for object in pendingInserts { forgetInserted(object) }
         insertionOrder.removeAll()
         insertedCount = 0
-        for object in updated.values { object.discardChanges() }
-        for object in deleted.values {
+        for object in updated { object.discardChanges() }
+        for object in deleted {
             object.isDeleted = false
             object.discardChanges()
         }
@@ -220,13 +220,13 @@ extension ManagedObjectContext {
         checkQueue("refresh(_:mergeChanges:) of \(object.objectID.shortDescription)")
         guard object.isManaged(by: self), !object.isInserted else { return }
         guard mergeChanges else {
-            updated[ObjectKey(object)] = nil
+            updated.remove(object)
             reportedValues[ObjectKey(object)] = nil
             if object.isDeleted {
                 // Its delete rules are no longer to be followed.
                 if object.marks.contains(.deletionPending) { pendingDeletions.removeAll { $0 === object } }
                 object.isDeleted = false
-                deleted[ObjectKey(object)] = nil
+                deleted.remove(object)
             }
             object.marks = []
             object.turnIntoFault()

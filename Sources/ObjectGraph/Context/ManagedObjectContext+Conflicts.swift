@@ -15,7 +15,7 @@ extension ManagedObjectContext {
         // The version to check is the one of the values the object holds: load them if it has none.
         if object.isFault { try object.fulfillFault() }
         object.marks.insert(.detectsConflicts)
-        updated[ObjectKey(object)] = object
+        updated.insert(object)
     }
 
     /// The conflicts a store reported, described with this context's objects.
@@ -106,7 +106,7 @@ extension ManagedObjectContext {
                 if ourChangesWin {
                     object.rowVersion = theirs.version
                 } else {
-                    deleted[ObjectKey(object)] = nil
+                    deleted.remove(object)
                     object.isDeleted = false
                     object.discardChanges()
                     merge(storedRow: theirs, into: object, keeping: { _ in false })

@@ -138,11 +138,11 @@ extension ManagedObjectContext {
             return
         }
         // Only an object with changed values (or marked by `detectConflicts(for:)`) is in `updated`.
-        if !object.changedAttributes.isEmpty || object.marks.contains(.detectsConflicts) { updated[ObjectKey(object)] = nil }
+        if !object.changedAttributes.isEmpty || object.marks.contains(.detectsConflicts) { updated.remove(object) }
         object.markChanged()
         object.marks.insert(.deletionPending)
         object.isDeleted = true
-        deleted[ObjectKey(object)] = object
+        deleted.insert(object)
     }
 
     /// Validation failures of `deny` rules: a deleted object whose deny relationship still holds

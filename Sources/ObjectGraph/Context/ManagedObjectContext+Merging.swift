@@ -103,8 +103,8 @@ extension ManagedObjectContext {
         for objectID in deletedIDs {
             heldBackMerges[objectID] = nil
             guard let object = liveObject(objectID) else { continue }
-            updated[ObjectKey(object)] = nil
-            deleted[ObjectKey(object)] = nil
+            updated.remove(object)
+            deleted.remove(object)
             reportedValues[ObjectKey(object)] = nil
             object.isDeleted = true
             object.marks = .deletedElsewhere

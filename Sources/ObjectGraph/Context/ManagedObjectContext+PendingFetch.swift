@@ -11,8 +11,8 @@ extension ManagedObjectContext {
     private func hasChanges(amongEntities entities: Set<Int>) -> Bool {
         guard !entities.isEmpty else { return false }
         return pendingInserts.contains { entities.contains($0.entity.index) }
-            || updated.values.contains { entities.contains($0.entity.index) }
-            || deleted.values.contains { entities.contains($0.entity.index) }
+            || updated.contains { entities.contains($0.entity.index) }
+            || deleted.contains { entities.contains($0.entity.index) }
     }
 
     /// Rows and to-many members as this context sees them (its unsaved changes included), for
@@ -55,7 +55,7 @@ extension ManagedObjectContext {
         }
         let fetched = Self.fetchedEntities(plan.entity, request, store.model)
         let changed =
-            updated.values.filter { fetched.contains($0.entity.index) } + deleted.values.filter { fetched.contains($0.entity.index) }
+            updated.filter { fetched.contains($0.entity.index) } + deleted.filter { fetched.contains($0.entity.index) }
         var storeRequest = plan.storeRequest(skippingRowsLoadedIn: self, spaces: spaces)
         storeRequest.offset = 0
         storeRequest.limit = plan.storeRequest.limit.map { $0 + request.fetchOffset + changed.count }

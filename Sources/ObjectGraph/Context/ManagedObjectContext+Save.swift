@@ -23,9 +23,9 @@ extension ManagedObjectContext {
         // One pass over each kind of change gathers the objects' IDs and the objects whose class
         // has save hooks, which run after the notification.
         var hooked: [ManagedObject] = []
-        func gather<Objects: Collection<ManagedObject>>(_ objects: Objects) -> [ManagedObjectID] {
+        func gather<Objects: Sequence<ManagedObject>>(_ objects: Objects) -> [ManagedObjectID] {
             var ids: [ManagedObjectID] = []
-            ids.reserveCapacity(objects.count)
+            ids.reserveCapacity(objects.underestimatedCount)
             for object in objects {
                 ids.append(object.objectID)
                 if object.runsLifecycleCode { hooked.append(object) }
@@ -33,7 +33,7 @@ extension ManagedObjectContext {
             return ids
         }
         let insertedIDs = gather(pendingInserts)
-        post(ContextChanges(event: .willSave, inserted: insertedIDs, updated: gather(updated.values), deleted: gather(deleted.values)))
+        post(ContextChanges(event: .willSave, inserted: insertedIDs, updated: gather(updated), deleted: gather(deleted)))
         if !hooked.isEmpty { try callWillSave(hooked) }
         let (changes, reportedUpdates): (ContextChanges, [ManagedObjectID])
         // A scope of its own: the saved objects that nothing else holds are released when it
@@ -81,7 +81,7 @@ extension ManagedObjectContext {
             for object in round { object.willSave() }
             // Objects a `willSave()` deleted, and what their cascades delete, get theirs next round.
             propagateDeletes()
-            round = (pendingInserts + Array(updated.values) + Array(deleted.values)).filter { object in
+            round = (pendingInserts + Array(updated) + Array(deleted)).filter { object in
                 object.runsLifecycleCode && (object.marks.contains(.changedSinceWillSave) || !called.contains(ObjectKey(object)))
             }
             if round.isEmpty { return }
@@ -149,8 +149,8 @@ extension ManagedObjectContext {
         plan.inserted = pendingInserts
         // Rows are written in table and key order: B-tree pages are then visited once each, in
         // sequence, instead of at random (several times faster for large saves).
-        plan.updated = Self.inStorageOrder(updated.values)
-        plan.deleted = Self.inStorageOrder(deleted.values)
+        plan.updated = Self.inStorageOrder(updated)
+        plan.deleted = Self.inStorageOrder(deleted)
         let customRules = persistentStoreCoordinator?.customValidationRules ?? ValidationRules()
         let model = store.model
         var failures: [ValidationFailure] = []
@@ -207,7 +207,7 @@ extension ManagedObjectContext {
     /// each entity's objects are placed by key in one pass, without comparisons; sparse keys are
     /// sorted. The passes hold the objects unretained (`objects` keeps them alive): a retain and a
     /// release per object per pass cost more than the placing.
-    private static func inStorageOrder(_ objects: Dictionary<ObjectKey, ManagedObject>.Values) -> [ManagedObject] {
+    private static func inStorageOrder(_ objects: ObjectSet) -> [ManagedObject] {
         typealias Entry = (key: Int64, object: Unmanaged<ManagedObject>)
         var byEntity: [[Entry]] = []
         for object in objects {

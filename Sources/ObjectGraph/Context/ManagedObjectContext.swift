@@ -75,8 +75,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Inserted objects in insertion order; entries whose `isInserted` became false are skipped.
     @exclusivity(unchecked) var insertionOrder: [ManagedObject] = []
     @exclusivity(unchecked) var insertedCount = 0
-    @exclusivity(unchecked) var updated: [ObjectKey: ManagedObject] = [:]
-    @exclusivity(unchecked) var deleted: [ObjectKey: ManagedObject] = [:]
+    @exclusivity(unchecked) var updated = ObjectSet()
+    @exclusivity(unchecked) var deleted = ObjectSet()
     /// Objects deleted since their delete rules were last followed (see `propagateDeletes()`), in
     /// the order they were deleted.
     @exclusivity(unchecked) var pendingDeletions: [ManagedObject] = []

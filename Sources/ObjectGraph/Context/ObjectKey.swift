@@ -1,6 +1,6 @@
 /// An object's identity as a set member or dictionary key, hashed with `WordHash`
-/// (`ObjectIdentifier` hashes with SipHash): a context's changed and deleted objects are keyed by
-/// it, one hash per object changed or deleted.
+/// (`ObjectIdentifier` hashes with SipHash): what a context keeps per object it reported or
+/// observes is keyed by it, one hash per object.
 struct ObjectKey: Hashable {
     private let identifier: ObjectIdentifier
 
