@@ -67,6 +67,14 @@ package struct ValueRow: @unchecked Sendable {
         precondition(slot >= 0 && slot < storage.count, "value row slot \(slot) out of 0..<\(storage.count)")
         return storage.stringUTF8Count(at: slot)
     }
+
+    /// Runs `body` on the UTF-8 bytes of the string in `slot`, read in place (see
+    /// `stringUTF8Count(at:)`); `nil` when the slot holds no string.
+    @inline(__always)
+    package func withStringUTF8<R>(at slot: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        precondition(slot >= 0 && slot < storage.count, "value row slot \(slot) out of 0..<\(storage.count)")
+        return try storage.withStringUTF8(at: slot, body)
+    }
 }
 
 extension ValueRow: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {

@@ -75,6 +75,20 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         }
     }
 
+    /// Runs `body` on the UTF-8 bytes of the string in `slot`, read in place; `nil` when the slot
+    /// holds no string.
+    @inline(__always)
+    func withStringUTF8<R>(at slot: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        let (header, words) = pointers
+        let base = UnsafeMutableRawPointer(words)
+        guard Self.kind(at: base, slot: slot, capacity: Int(header.pointee.capacity)) == .string else { return nil }
+        let string = (base + 16 * slot).assumingMemoryBound(to: String.self)
+        if let result = try string.pointee.utf8.withContiguousStorageIfAvailable(body) { return result }
+        // A string without contiguous UTF-8 (bridged) is read through a copy.
+        var copy = string.pointee
+        return try copy.withUTF8(body)
+    }
+
     /// Stores `value` in the next slot; the caller made sure there is room.
     @inline(__always)
     func append(_ value: consuming AttributeValue) {

@@ -38,17 +38,22 @@ final class SQLiteStatement {
     /// where a string bound as usual costs it an allocation, a copy and a free.
     func bindBuffered(_ string: String, at index: Int32) throws {
         var string = string
-        let code = string.withUTF8 { bytes -> Int32 in
-            // A NULL pointer would bind NULL, so an empty string binds a copied "" instead.
-            guard let source = bytes.baseAddress, !bytes.isEmpty else {
-                return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
-            }
+        try string.withUTF8 { try bindBuffered($0, at: index) }
+    }
+
+    /// Binds the UTF-8 text `bytes` as `bindBuffered(_:at:)` binds a string.
+    func bindBuffered(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        // A NULL pointer would bind NULL, so an empty string binds a copied "" instead.
+        let code: Int32
+        if let source = bytes.baseAddress, !bytes.isEmpty {
             precondition(textUsed + bytes.count <= textBuffer.count, "text bound beyond what reserveTextBuffer(_:) reserved")
             let target = textBuffer.baseAddress! + textUsed
             target.copyMemory(from: source, byteCount: bytes.count)
             textUsed += bytes.count
-            return sqlite3_bind_text64(
+            code = sqlite3_bind_text64(
                 handle, index, target.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
+        } else {
+            code = sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
         }
         if code != SQLITE_OK { throw bindingFailure(code, at: index) }
     }

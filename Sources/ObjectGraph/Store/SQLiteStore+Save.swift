@@ -265,7 +265,14 @@ extension SQLiteStoreState {
         statement.reserveTextBuffer(textBytes)
         var parameter: Int32 = 2
         for column in table.writeColumns {
-            try bind(values[column.slot], of: column, at: parameter, in: statement, keys: keys, objectID: objectID(), buffersText: true)
+            // A string is bound from the row in place: reading the slot would copy it (a retain
+            // and a release, several times over on the way to the statement).
+            let boundInPlace =
+                try !column.bindsEntityName
+                && values.withStringUTF8(at: column.slot) { try statement.bindBuffered($0, at: parameter) } != nil
+            if !boundInPlace {
+                try bind(values[column.slot], of: column, at: parameter, in: statement, keys: keys, objectID: objectID(), buffersText: true)
+            }
             parameter += 1
         }
         _ = try statement.step(explainingFailure: { explain($0, objectID: objectID(), values: values, table: table) })

@@ -73,6 +73,18 @@ struct ValueRowTests {
         #expect("\(ValueRow([.integer(1), .string("x")]))" == "\([AttributeValue.integer(1), .string("x")])")
     }
 
+    @Test func stringsAreReadInPlace() {
+        let long = "a string too long to be stored inline — with non-ASCII text"
+        let row: ValueRow = [.string(long), .string(""), .string("short"), .integer(7), .null]
+        #expect(row.withStringUTF8(at: 0) { Array($0) } == Array(long.utf8))
+        #expect(row.withStringUTF8(at: 1) { $0.count } == 0)
+        #expect(row.withStringUTF8(at: 2) { String(decoding: $0, as: UTF8.self) } == "short")
+        #expect(row.withStringUTF8(at: 3) { $0.count } == nil)
+        #expect(row.withStringUTF8(at: 4) { $0.count } == nil)
+        #expect(row.stringUTF8Count(at: 0) == long.utf8.count)
+        #expect(row.stringUTF8Count(at: 3) == nil)
+    }
+
     @Test func referencedValuesAreReleasedWithTheRow() throws {
         weak var released: ObjectIDSpace?
         do {
