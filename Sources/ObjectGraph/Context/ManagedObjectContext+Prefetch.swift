@@ -40,9 +40,10 @@ extension ManagedObjectContext {
     /// no longer exist leave their objects faults (reading them reports the object as missing).
     func fulfillFaults(_ objects: [ManagedObject]) throws {
         var faults: [ObjectIdentifier: [ManagedObject]] = [:]
-        var seen: Set<ObjectIdentifier> = []
+        // Hashed with `WordHash` (`ObjectKey`): a prefetch passes each book's author, one insert per book.
+        var seen: Set<ObjectKey> = []
         for object in objects
-        where object.values.isEmpty && object.objectID.primaryKey != nil && seen.insert(ObjectIdentifier(object)).inserted {
+        where object.values.isEmpty && object.objectID.primaryKey != nil && seen.insert(ObjectKey(object)).inserted {
             faults[ObjectIdentifier(object.entity), default: []].append(object)
         }
         guard !faults.isEmpty else { return }
