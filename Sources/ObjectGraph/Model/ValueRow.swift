@@ -62,14 +62,15 @@ package struct ValueRow: @unchecked Sendable {
     }
 
     /// The UTF-8 length of the string in `slot`, or `nil` when the slot holds no string; read in
-    /// place, without the copy (a retain and a release) that reading the value would make.
+    /// place (see `withStringUTF8(at:_:)`).
+    @inline(__always)
     package func stringUTF8Count(at slot: Int) -> Int? {
-        precondition(slot >= 0 && slot < storage.count, "value row slot \(slot) out of 0..<\(storage.count)")
-        return storage.stringUTF8Count(at: slot)
+        withStringUTF8(at: slot) { $0.count }
     }
 
-    /// Runs `body` on the UTF-8 bytes of the string in `slot`, read in place (see
-    /// `stringUTF8Count(at:)`); `nil` when the slot holds no string.
+    /// Runs `body` on the UTF-8 bytes of the string in `slot`, read in place, without the copy (a
+    /// retain and a release) that reading the value would make; `nil` when the slot holds no
+    /// string.
     @inline(__always)
     package func withStringUTF8<R>(at slot: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         precondition(slot >= 0 && slot < storage.count, "value row slot \(slot) out of 0..<\(storage.count)")

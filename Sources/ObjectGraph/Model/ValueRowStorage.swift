@@ -66,15 +66,6 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         }
     }
 
-    @inline(__always)
-    func stringUTF8Count(at slot: Int) -> Int? {
-        withUnsafeMutablePointers { header, words in
-            let base = UnsafeMutableRawPointer(words)
-            guard Self.kind(at: base, slot: slot, capacity: Int(header.pointee.capacity)) == .string else { return nil }
-            return (base + 16 * slot).assumingMemoryBound(to: String.self).pointee.utf8.count
-        }
-    }
-
     /// Runs `body` on the UTF-8 bytes of the string in `slot`, read in place; `nil` when the slot
     /// holds no string.
     @inline(__always)

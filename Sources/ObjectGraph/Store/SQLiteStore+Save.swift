@@ -262,9 +262,8 @@ extension SQLiteStoreState {
         statement.reset()
         try statement.bind(.integer(key), at: 1)
         // Parameter 1 is `_pk`, the written columns follow from 2; strings go through the
-        // statement's buffer, which holds the whole row's text.
-        // The columns are read by index: a `for … in` loop copies each one, and with it retains
-        // and releases its name.
+        // statement's buffer, which holds the whole row's text. The columns are read by index: a
+        // `for … in` loop copies each one, and with it retains and releases its name.
         let columns = table.writeColumns
         var textBytes = 0
         for index in columns.indices { textBytes += columns[index].writtenTextByteCount(in: values) }
