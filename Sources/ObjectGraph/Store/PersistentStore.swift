@@ -155,11 +155,28 @@ package struct SaveRequest: Sendable {
         /// The row version the change was made against: the store refuses the update (a
         /// `VersionConflicts` error) when the row now has another version or is gone. `nil`
         /// writes without checking.
-        package var expectedVersion: Int64? = nil
+        package var expectedVersion: Int64? {
+            get { checkedVersion == 0 ? nil : checkedVersion }
+            set { checkedVersion = newValue ?? 0 }
+        }
+        /// `expectedVersion`, 0 for none (versions count from 1): an `Int64?` would pad each
+        /// update by 8 bytes, 0.8 MB in a save of 100,000 changed objects.
+        private var checkedVersion: Int64
         /// The values the change was made against, for a child context's save: the parent holds
         /// its object to them when its own copy moved on since the child read it, so the
         /// parent's save still finds the conflict. `nil` for saves to a store.
-        package var committedValues: ValueRow? = nil
+        package var committedValues: ValueRow?
+
+        package init(
+            objectID: ManagedObjectID, changedAttributes: [Int], values: ValueRow, expectedVersion: Int64? = nil,
+            committedValues: ValueRow? = nil
+        ) {
+            self.objectID = objectID
+            self.changedAttributes = changedAttributes
+            self.values = values
+            self.checkedVersion = expectedVersion ?? 0
+            self.committedValues = committedValues
+        }
     }
 
     package var inserts: [Insert] = []

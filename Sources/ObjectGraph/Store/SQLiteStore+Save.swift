@@ -42,10 +42,9 @@ extension SQLiteStoreState {
     /// Writes one save request inside the open transaction: keys for new rows first, then
     /// deletes, updates, inserts and relationship changes.
     private func applyInTransaction(_ request: SaveRequest) throws -> [Int64] {
-        var assigned: [Int64] = []
-        assigned.reserveCapacity(request.inserts.count)
         var rowKeys: [Int64] = []
         rowKeys.reserveCapacity(request.inserts.count)
+        var hasPermanentIDs = false
         for insert in request.inserts {
             // A hierarchy shares its root's table, and so its keys.
             let index = model.rootIndexes[insert.objectID.entity.index]
@@ -53,13 +52,11 @@ extension SQLiteStoreState {
                 // Keys obtained in advance were reserved; this only guards against any that were not.
                 primaryKeyCounters[index] = max(primaryKeyCounters[index], permanent)
                 rowKeys.append(permanent)
+                hasPermanentIDs = true
             } else if let declared = try PrimaryKeyRule.declaredKey(in: insert.values, of: insert.objectID) {
-                assigned.append(declared)
                 rowKeys.append(declared)
             } else {
-                let key = try nextPrimaryKey(for: index)
-                assigned.append(key)
-                rowKeys.append(key)
+                rowKeys.append(try nextPrimaryKey(for: index))
             }
         }
         let keys = SaveKeys(idSpaces: idSpaces, inserts: request.inserts, rowKeys: rowKeys)
@@ -79,7 +76,10 @@ extension SQLiteStoreState {
         }
         try applyRelationshipChanges(request.relationshipChanges, keys: keys)
         if pendingHistory != nil { pendingHistory?.records += request.writeRecords(rowKeys: rowKeys) }
-        return assigned
+        // The keys of the inserts that had temporary IDs: usually every insert, and then the same
+        // array (a second one would take 8 bytes a row).
+        guard hasPermanentIDs else { return rowKeys }
+        return zip(request.inserts, rowKeys).compactMap { insert, key in insert.objectID.primaryKey == nil ? key : nil }
     }
 
     /// Deletes rows and the join-table pairs they are part of, each entity's keys in chunks of one
