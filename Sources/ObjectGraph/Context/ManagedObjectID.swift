@@ -40,6 +40,9 @@ public struct ManagedObjectID: Sendable, Hashable, CustomStringConvertible {
     /// Whether the ID is temporary: its object has not been saved yet.
     public var isTemporaryID: Bool { rawKey < 0 }
 
+    /// The number of a temporary ID.
+    var temporaryNumber: UInt64? { rawKey < 0 ? UInt64(-rawKey) : nil }
+
     /// The store's primary key for a permanent ID.
     package var primaryKey: Int64? { rawKey > 0 ? rawKey : nil }
 

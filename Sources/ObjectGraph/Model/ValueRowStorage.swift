@@ -74,10 +74,10 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         let base = UnsafeMutableRawPointer(words)
         guard Self.kind(at: base, slot: slot, capacity: Int(header.pointee.capacity)) == .string else { return nil }
         let string = (base + 16 * slot).assumingMemoryBound(to: String.self)
-        if let result = try string.pointee.utf8.withContiguousStorageIfAvailable(body) { return result }
-        // A string without contiguous UTF-8 (bridged) is read through a copy.
-        var copy = string.pointee
-        return try copy.withUTF8(body)
+        // In place: going through `utf8` copies the string (a retain and a release). Only a
+        // string without contiguous UTF-8, which Swift on Linux never makes, would be rewritten
+        // by `withUTF8`, into the same value.
+        return try string.pointee.withUTF8(body)
     }
 
     /// Stores `value` in the next slot; the caller made sure there is room.

@@ -226,14 +226,15 @@ extension SQLiteStoreState {
             for: table, changing: update.changedAttributes, checkingVersion: update.expectedVersion != nil, of: update.objectID)
         let statement = plan.statement
         statement.reset()
-        // By index, as in `insertRow`: a `for … in` loop copies each column.
-        let columns = plan.columns
-        for index in columns.indices {
-            try bind(
-                update.values[columns[index].slot], of: columns[index], at: Int32(index + 1), in: statement, keys: keys,
-                objectID: update.objectID)
+        // In place, as in `insertRow`: a copied column retains its name.
+        try plan.columns.withUnsafeBufferPointer { columns in
+            for index in columns.indices {
+                try bind(
+                    update.values[columns[index].slot], of: columns[index], at: Int32(index + 1), in: statement, keys: keys,
+                    objectID: update.objectID)
+            }
         }
-        let parameter = Int32(columns.count + 1)
+        let parameter = Int32(plan.columns.count + 1)
         try statement.bind(.integer(key), at: parameter)
         if let expected = update.expectedVersion { try statement.bind(.integer(expected), at: parameter + 1) }
         _ = try statement.step(explainingFailure: { explain($0, objectID: update.objectID, values: update.values, table: table) })
@@ -262,23 +263,25 @@ extension SQLiteStoreState {
         statement.reset()
         try statement.bind(.integer(key), at: 1)
         // Parameter 1 is `_pk`, the written columns follow from 2; strings go through the
-        // statement's buffer, which holds the whole row's text. The columns are read by index: a
-        // `for … in` loop copies each one, and with it retains and releases its name.
-        let columns = table.writeColumns
-        var textBytes = 0
-        for index in columns.indices { textBytes += columns[index].writtenTextByteCount(in: values) }
-        statement.reserveTextBuffer(textBytes)
-        for index in columns.indices {
-            let parameter = Int32(index + 2)
-            // A string is bound from the row in place: reading the slot would copy it (a retain
-            // and a release, several times over on the way to the statement).
-            let boundInPlace =
-                try !columns[index].bindsEntityName
-                && values.withStringUTF8(at: columns[index].slot) { try statement.bindBuffered($0, at: parameter) } != nil
-            if !boundInPlace {
-                try bind(
-                    values[columns[index].slot], of: columns[index], at: parameter, in: statement, keys: keys, objectID: objectID(),
-                    buffersText: true)
+        // statement's buffer, which holds the whole row's text. The columns are read in place:
+        // an array's element, read for a call, is copied, and with it its name is retained and
+        // released (twelve times a row of seven columns).
+        try table.writeColumns.withUnsafeBufferPointer { columns in
+            var textBytes = 0
+            for index in columns.indices { textBytes += columns[index].writtenTextByteCount(in: values) }
+            statement.reserveTextBuffer(textBytes)
+            for index in columns.indices {
+                let parameter = Int32(index + 2)
+                // A string is bound from the row in place: reading the slot would copy it (a
+                // retain and a release, several times over on the way to the statement).
+                let boundInPlace =
+                    try !columns[index].bindsEntityName
+                    && values.withStringUTF8(at: columns[index].slot) { try statement.bindBuffered($0, at: parameter) } != nil
+                if !boundInPlace {
+                    try bind(
+                        values[columns[index].slot], of: columns[index], at: parameter, in: statement, keys: keys,
+                        objectID: objectID(), buffersText: true)
+                }
             }
         }
         _ = try statement.step(explainingFailure: { explain($0, objectID: objectID(), values: values, table: table) })

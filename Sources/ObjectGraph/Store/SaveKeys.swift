@@ -8,10 +8,19 @@ package final class SaveKeys {
     /// The save's inserts, and the key of each, in order.
     private let inserts: [SaveRequest.Insert]
     private let rowKeys: [Int64]
-    /// The keys of inserts with temporary IDs, by ID; made on the first lookup of one.
-    private var assigned: [ManagedObjectID: Int64]?
     /// The store's ID space of each entity.
     let idSpaces: [ObjectIDSpace]
+    // Where each temporary ID's insert is, made on the first lookup of one. Temporary numbers
+    // count up across the process, so one save's are nearly dense: an array indexed from the
+    // lowest number then finds an insert without hashing. Sparse numbers (objects inserted long
+    // apart) use a dictionary. Unchecked: the keys are confined to one save on the store's queue.
+    @exclusivity(unchecked) private var positionsAreMade = false
+    /// The lowest temporary number of the inserts, when `densePositions` is used.
+    @exclusivity(unchecked) private var lowestNumber: UInt64 = 0
+    /// `densePositions[number - lowestNumber]` is the insert's position plus one, 0 for none.
+    @exclusivity(unchecked) private var densePositions: [Int32] = []
+    /// The insert's position by ID, when the numbers are too sparse for `densePositions`.
+    @exclusivity(unchecked) private var sparsePositions: [ManagedObjectID: Int]?
 
     /// The keys of `inserts`, `rowKeys[i]` being the key of `inserts[i]`.
     package init(idSpaces: [ObjectIDSpace], inserts: [SaveRequest.Insert] = [], rowKeys: [Int64] = []) {
@@ -22,12 +31,48 @@ package final class SaveKeys {
 
     /// The key this save gave the temporary `objectID`, if it inserts that object.
     private func assignedKey(of objectID: ManagedObjectID) -> Int64? {
-        if let assigned { return assigned[objectID] }
-        var map: [ManagedObjectID: Int64] = [:]
-        map.reserveCapacity(inserts.count)
-        for (insert, key) in zip(inserts, rowKeys) where insert.objectID.isTemporaryID { map[insert.objectID] = key }
-        assigned = map
-        return map[objectID]
+        guard let number = objectID.temporaryNumber else { return nil }
+        if !positionsAreMade { makePositions() }
+        let found: Int?
+        if let sparsePositions {
+            found = sparsePositions[objectID]
+        } else if number >= lowestNumber, number - lowestNumber < UInt64(densePositions.count) {
+            let position = Int(densePositions[Int(number - lowestNumber)])
+            found = position > 0 ? position - 1 : nil
+        } else {
+            found = nil
+        }
+        // The same number in another entity (an ID made from a URI) is another object.
+        guard let found, inserts[found].objectID == objectID else { return nil }
+        return rowKeys[found]
+    }
+
+    private func makePositions() {
+        positionsAreMade = true
+        var low = UInt64.max
+        var high = UInt64.min
+        var count = 0
+        for insert in inserts {
+            guard let number = insert.objectID.temporaryNumber else { continue }
+            low = min(low, number)
+            high = max(high, number)
+            count += 1
+        }
+        guard count > 0 else { return }
+        guard high - low < 4 * UInt64(count) + 1_024, inserts.count < Int32.max else {
+            var positions: [ManagedObjectID: Int] = [:]
+            positions.reserveCapacity(count)
+            for (index, insert) in inserts.enumerated() where insert.objectID.isTemporaryID { positions[insert.objectID] = index }
+            sparsePositions = positions
+            return
+        }
+        // Filled locally: each write to the stored property would check it is uniquely held.
+        var positions = [Int32](repeating: 0, count: Int(high - low) + 1)
+        for index in inserts.indices {
+            if let number = inserts[index].objectID.temporaryNumber { positions[Int(number - low)] = Int32(index + 1) }
+        }
+        lowestNumber = low
+        densePositions = positions
     }
 
     /// The primary key of `objectID`, saved or assigned by this save, or an error naming who refers
