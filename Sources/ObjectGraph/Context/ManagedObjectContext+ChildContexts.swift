@@ -72,11 +72,11 @@ extension ManagedObjectContext {
             }
         }
         var updated: [ManagedObjectID] = []
-        for update in request.updates {
+        for (index, update) in request.updates.enumerated() {
             guard let object = try liveOrStoredObject(update.objectID) else { continue }
             updated.append(object.objectID)
-            if let expected = update.expectedVersion, let committed = update.committedValues, object.rowVersion != expected,
-                !object.hasChanges
+            if let expected = update.expectedVersion, index < request.committedValues.count,
+                let committed = request.committedValues[index], object.rowVersion != expected, !object.hasChanges
             {
                 // The row moved on since the child read it (this copy was reloaded since): the
                 // change stays tied to what the child read, so saving it is still a conflict.

@@ -44,6 +44,7 @@ extension ManagedObjectContext {
             // holder of its row, so the permanent IDs `didSave` writes into rows change them in place.
             saved.plan.request.inserts = []
             saved.plan.request.updates = []
+            saved.plan.request.committedValues = []
             sharedRowCache?.removeAll()
             (changes, reportedUpdates) = didSave(&saved.plan, assignedKeys: saved.assignedKeys, store: store)
             for object in saved.plan.hooked { object.didSave() }
@@ -196,8 +197,8 @@ extension ManagedObjectContext {
             plan.request.updates.append(
                 SaveRequest.Update(
                     objectID: object.objectID, changedAttributes: columns, values: object.values,
-                    expectedVersion: object.rowVersion > 0 ? object.rowVersion : nil,
-                    committedValues: parent == nil ? nil : object.committed))
+                    expectedVersion: object.rowVersion > 0 ? object.rowVersion : nil))
+            if parent != nil { plan.request.committedValues.append(object.committed) }
             plan.request.relationshipChanges += changes
         }
         return plan

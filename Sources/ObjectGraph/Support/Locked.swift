@@ -11,7 +11,9 @@ package final class Locked<Value>: @unchecked Sendable {
     // between `lock()` and `unlock()` of the one lock, so accesses never overlap and each
     // happens-after the previous one.
     private let lock = NSLock()
-    private var value: Value
+    /// Unchecked by the runtime: the lock already makes accesses exclusive, and each checked
+    /// access is a call into the runtime on every `withLock`.
+    @exclusivity(unchecked) private var value: Value
 
     package init(_ value: Value) {
         self.value = value
