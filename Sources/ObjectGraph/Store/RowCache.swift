@@ -78,8 +78,7 @@ final class RowCache: Sendable {
             guard isCurrent(generation, in: &state) else { return nil }
             for number in state.batches.indices.reversed() {
                 if state.batches[number].positions == nil {
-                    var positions: [Key: Int] = [:]
-                    positions.reserveCapacity(state.batches[number].rows.count)
+                    var positions = [Key: Int](minimumCapacity: state.batches[number].rows.count)
                     for (position, row) in state.batches[number].rows.enumerated() where !row.values.isEmpty {
                         positions[Key(entityIndex: row.entityIndex, primaryKey: row.primaryKey)] = position
                     }

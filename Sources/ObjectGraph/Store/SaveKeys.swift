@@ -60,8 +60,7 @@ package final class SaveKeys {
         }
         guard count > 0 else { return }
         guard high - low < 4 * UInt64(count) + 1_024, inserts.count < Int32.max else {
-            var positions: [ManagedObjectID: Int] = [:]
-            positions.reserveCapacity(count)
+            var positions = [ManagedObjectID: Int](minimumCapacity: count)
             for (index, insert) in inserts.enumerated() where insert.objectID.isTemporaryID { positions[insert.objectID] = index }
             sparsePositions = positions
             return
