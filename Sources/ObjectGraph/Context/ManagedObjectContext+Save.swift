@@ -237,7 +237,7 @@ extension ManagedObjectContext {
             low = min(low, entry.key)
             high = max(high, entry.key)
         }
-        guard high - low < 4 * Int64(entries.count) + 1_024 else { return nil }
+        guard keysFitDenseArray(span: UInt64(high - low), count: entries.count) else { return nil }
         var slots = [Unmanaged<ManagedObject>?](repeating: nil, count: Int(high - low) + 1)
         for (key, object) in entries {
             guard slots[Int(key - low)] == nil else { return nil }

@@ -263,9 +263,8 @@ extension SQLiteStoreState {
         statement.reset()
         try statement.bind(.integer(key), at: 1)
         // Parameter 1 is `_pk`, the written columns follow from 2; strings go through the
-        // statement's buffer, which holds the whole row's text. The columns are read in place:
-        // an array's element, read for a call, is copied, and with it its name is retained and
-        // released (twelve times a row of seven columns).
+        // statement's buffer, which holds the whole row's text. The columns are read in place, as
+        // the update reads its own: a column copied out of an array retains its name.
         try table.writeColumns.withUnsafeBufferPointer { columns in
             var textBytes = 0
             for index in columns.indices { textBytes += columns[index].writtenTextByteCount(in: values) }

@@ -59,7 +59,7 @@ package final class SaveKeys {
             count += 1
         }
         guard count > 0 else { return }
-        guard high - low < 4 * UInt64(count) + 1_024, inserts.count < Int32.max else {
+        guard keysFitDenseArray(span: high - low, count: count), inserts.count < Int32.max else {
             var positions = [ManagedObjectID: Int](minimumCapacity: count)
             for (index, insert) in inserts.enumerated() where insert.objectID.isTemporaryID { positions[insert.objectID] = index }
             sparsePositions = positions
