@@ -121,7 +121,7 @@ package enum TextMatcher {
     private static func asciiMatches(
         _ value: UnsafeBufferPointer<UInt8>, _ op: TextOperator, _ options: TextOptions, _ pattern: PreparedPattern
     ) -> Bool? {
-        guard let needle = pattern.asciiFolded, isASCII(value) else { return nil }
+        guard let needle = pattern.asciiFolded, value.isASCII else { return nil }
         let folds = options.contains(.caseInsensitive)
         return needle.withUnsafeBufferPointer { needle -> Bool? in
             switch op {
@@ -133,24 +133,6 @@ package enum TextMatcher {
             case .like, .matches: return nil
             }
         }
-    }
-
-    /// Whether every byte is below 0x80, eight at a time.
-    @inline(__always)
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        var high: UInt64 = 0
-        while offset + 8 <= bytes.count {
-            high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            offset += 8
-        }
-        while offset < bytes.count {
-            high |= UInt64(bytes[offset])
-            offset += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// `byte`, with A–Z folded to a–z when `folds`.

@@ -17,13 +17,44 @@ package struct ValueRow: @unchecked Sendable {
         for _ in 0..<count { storage.append(value) }
     }
 
-    /// A row of `count` slots, slot `i` holding `value(i)`; what is built is released if `value`
+    /// A row of `count` slots filled front to back: `fill(slot, filler)` stores slot `slot`'s
+    /// value through `filler`, once. `textCapacity` bytes are kept for the long strings that
+    /// `Filler.appendString(utf8:)` stores in the row itself. What is built is released if `fill`
     /// throws.
     @inline(__always)
-    package init(count: Int, _ value: (Int) throws -> AttributeValue) rethrows {
-        self.init(capacity: count)
-        // Appended straight to the storage: it is this row's own and has room for every slot.
-        for slot in 0..<count { storage.append(try value(slot)) }
+    package init(count: Int, textCapacity: Int, _ fill: (Int, Filler) throws -> Void) rethrows {
+        storage = .make(capacity: count, textCapacity: textCapacity)
+        let filler = Filler(storage: storage)
+        for slot in 0..<count {
+            try fill(slot, filler)
+            // A slot filled twice would write past the storage's capacity on the next one.
+            precondition(storage.count == slot + 1, "value row slot \(slot) filled \(storage.count - slot) times")
+        }
+    }
+
+    /// Stores the values of a row being built by `init(count:textCapacity:_:)`.
+    package struct Filler {
+        fileprivate let storage: ValueRowStorage
+
+        /// Stores `value` in the slot being filled.
+        @inline(__always)
+        package func append(_ value: consuming AttributeValue) {
+            storage.append(value)
+        }
+
+        /// Stores the string of UTF-8 `bytes` (decoded as `String(decoding:as:)` would) in the
+        /// slot being filled: a long ASCII string as text in the row itself while the row's text
+        /// capacity lasts, any other as a `String`.
+        @inline(__always)
+        package func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+            storage.appendString(utf8: bytes)
+        }
+    }
+
+    /// The bytes of text `init(count:textCapacity:_:)` needs for a string of `utf8Count` bytes.
+    @inline(__always)
+    package static func textCapacity(forStringOf utf8Count: Int) -> Int {
+        utf8Count > ValueRowStorage.longestSmallString ? utf8Count : 0
     }
 
     package init<Values: Sequence<AttributeValue>>(_ values: Values) {

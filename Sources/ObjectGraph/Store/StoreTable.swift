@@ -34,6 +34,17 @@ package final class StoreTable {
         /// Whether the columns are exactly the slots 0, 1, 2, … in order (no transient
         /// attributes), so a row can be built front to back.
         package let fillsEverySlot: Bool
+        /// The result columns of string attributes, whose text the row may keep in itself.
+        let stringColumns: [Int32]
+
+        init(entity: EntityDescription, columns: [Column], fillsEverySlot: Bool) {
+            self.entity = entity
+            self.columns = columns
+            self.fillsEverySlot = fillsEverySlot
+            stringColumns = columns.compactMap { column in
+                if case .attribute(.string) = column.kind { column.index } else { nil }
+            }
+        }
     }
 
     /// A column an INSERT or UPDATE writes: the value in `slot`, or for `bindsEntityName` the
@@ -216,7 +227,13 @@ package final class StoreTable {
         if decoder.fillsEverySlot {
             // Built in place: no copy of the default row to overwrite slot by slot.
             let columns = decoder.columns
-            values = try ValueRow(count: columns.count) { try value(of: columns[$0], in: statement) }
+            var textCapacity = 0
+            for column in decoder.stringColumns {
+                textCapacity += ValueRow.textCapacity(forStringOf: statement.textByteCount(at: column))
+            }
+            values = try ValueRow(count: columns.count, textCapacity: textCapacity) { slot, row in
+                try fill(row, with: columns[slot], from: statement)
+            }
         } else {
             var row = decoder.entity.defaultValues
             for column in decoder.columns {
@@ -239,6 +256,17 @@ package final class StoreTable {
                 entityName: entity.name)
         }
         return decoder.entity
+    }
+
+    /// Stores `column`'s value in the slot `row` is filling: a string's bytes go to the row
+    /// straight from SQLite's buffer, so the row may keep them as text of its own.
+    @inline(__always)
+    private func fill(_ row: ValueRow.Filler, with column: Column, from statement: SQLiteStatement) throws {
+        if case .attribute(.string) = column.kind {
+            try statement.appendString(at: column.index, checkingStorage: !column.isStrict, to: row)
+        } else {
+            row.append(try value(of: column, in: statement))
+        }
     }
 
     @inline(__always)

@@ -99,4 +99,60 @@ struct ValueRowTests {
         }
         #expect(released == nil, "a row, a copy or a replaced slot still holds the ID space")
     }
+
+    /// A row filled from UTF-8 bytes, as a store's reader fills it, with every string given room
+    /// in its text: long ASCII strings are kept there, the others as `String`s.
+    private static func filledRow(_ strings: [String], extra: [AttributeValue] = []) -> ValueRow {
+        let capacity = strings.reduce(0) { $0 + ValueRow.textCapacity(forStringOf: $1.utf8.count) }
+        return ValueRow(count: strings.count + extra.count, textCapacity: capacity) { slot, row in
+            if slot < strings.count {
+                var string = strings[slot]
+                string.withUTF8 { row.appendString(utf8: $0) }
+            } else {
+                row.append(extra[slot - strings.count])
+            }
+        }
+    }
+
+    private static let filledStrings = [
+        "a long ASCII string kept as the row's own text", "", "short", "exactly sixteen!",
+        "a long string with non-ASCII text — kept as a String", "another long ASCII string, the second text"
+    ]
+
+    @Test func stringsFilledFromBytesReadBackAsWritten() {
+        let row = Self.filledRow(Self.filledStrings, extra: [.integer(7), .null])
+        #expect(Array(row) == Self.filledStrings.map { .string($0) } + [.integer(7), .null])
+        for (slot, string) in Self.filledStrings.enumerated() {
+            #expect(row.withStringUTF8(at: slot) { Array($0) } == Array(string.utf8), "slot \(slot)")
+            #expect(row.stringUTF8Count(at: slot) == string.utf8.count)
+        }
+        #expect(row.withStringUTF8(at: 6) { $0.count } == nil)
+        #expect(row == ValueRow(Self.filledStrings.map { .string($0) } + [.integer(7), .null]))
+        #expect(row.hashValue == ValueRow(Self.filledStrings.map { .string($0) } + [.integer(7), .null]).hashValue)
+    }
+
+    @Test func copiesOfFilledRowsKeepTheirText() {
+        let original = Self.filledRow(Self.filledStrings)
+        var copy = original
+        copy[5] = .string("changed")
+        copy[0] = .integer(1)
+        copy.append(.string("appended, long enough to need a heap block"))
+        #expect(Array(original) == Self.filledStrings.map { .string($0) })
+        #expect(
+            Array(copy) == [.integer(1)] + Self.filledStrings[1..<5].map { .string($0) } + [
+                .string("changed"), .string("appended, long enough to need a heap block")
+            ])
+        let unshared = original.unsharedCopy()
+        #expect(unshared == original)
+        #expect(unshared.withStringUTF8(at: 5) { String(decoding: $0, as: UTF8.self) } == Self.filledStrings[5])
+    }
+
+    @Test func textBeyondTheRowsCapacityIsKeptAsAString() {
+        let long = "a long ASCII string that the row was given no text room for"
+        let row = ValueRow(count: 2, textCapacity: 10) { slot, row in
+            var string = slot == 0 ? long : "too long for ten bytes of text"
+            string.withUTF8 { row.appendString(utf8: $0) }
+        }
+        #expect(Array(row) == [.string(long), .string("too long for ten bytes of text")])
+    }
 }
