@@ -11,14 +11,14 @@ enum ObjectValidator {
         let entity = object.entity
         let checkAll = object.isInserted
         let start = failures.count
-        for slot in entity.requiredSlots where object.values[slot].isNull {
-            guard checkAll || object.changedAttributes.contains(slot) else { continue }
+        for slot in entity.requiredSlots where checkAll || object.changedAttributes.contains(slot) {
+            guard object.values.isNull(at: slot) else { continue }
             failures.append(
                 ValidationFailure(
                     entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "a value is required"))
         }
-        for slot in entity.realValueSlots where object.values[slot].isNaN {
-            guard checkAll || object.changedAttributes.contains(slot) else { continue }
+        for slot in entity.realValueSlots where checkAll || object.changedAttributes.contains(slot) {
+            guard object.values[slot].isNaN else { continue }
             failures.append(
                 ValidationFailure(
                     entityName: entity.name, objectID: object.objectID, key: entity.attributes[slot].name, reason: "NaN cannot be stored"))

@@ -92,6 +92,14 @@ package struct ValueRow: @unchecked Sendable {
         makeUnique(capacity: capacity)
     }
 
+    /// Whether `slot` holds `.null`, found without reading its value (which for text kept in
+    /// the row would make a `String`).
+    @inline(__always)
+    package func isNull(at slot: Int) -> Bool {
+        precondition(slot >= 0 && slot < storage.count, "value row slot \(slot) out of 0..<\(storage.count)")
+        return storage.isNull(at: slot)
+    }
+
     /// The UTF-8 length of the string in `slot`, or `nil` when the slot holds no string; read in
     /// place (see `withStringUTF8(at:_:)`).
     @inline(__always)

@@ -92,6 +92,13 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         }
     }
 
+    /// Whether `slot` holds `.null`: its kind alone is read, not its value.
+    @inline(__always)
+    func isNull(at slot: Int) -> Bool {
+        let (header, words) = pointers
+        return Self.kind(at: UnsafeMutableRawPointer(words), slot: slot, capacity: Int(header.pointee.capacity)) == .null
+    }
+
     /// Runs `body` on the UTF-8 bytes of the string in `slot`, read in place; `nil` when the slot
     /// holds no string.
     @inline(__always)

@@ -157,28 +157,20 @@ extension SQLiteStatement {
         }
     }
 
-    /// Stores the string attribute in result `column` in the slot `row` is filling, its bytes
-    /// read in place from SQLite's buffer. With `checkingStorage` (a column SQLite does not keep
-    /// to TEXT and NOT NULL), NULL gives `.null` and another storage class is damage, as in
+    /// The UTF-8 bytes of the string attribute in result `column`, in SQLite's buffer: valid
+    /// until the statement steps again. With `checkingStorage` (a column SQLite does not keep to
+    /// TEXT and NOT NULL), NULL gives `nil` and another storage class is damage, as in
     /// `value(at:as:)`.
     @inline(__always)
-    func appendString(at column: Int32, checkingStorage: Bool, to row: ValueRow.Filler) throws {
+    func stringBytes(at column: Int32, checkingStorage: Bool) throws -> UnsafeBufferPointer<UInt8>? {
         if checkingStorage {
             let storage = sqlite3_column_type(handle, column)
-            if storage == SQLITE_NULL { return row.append(.null) }
+            if storage == SQLITE_NULL { return nil }
             guard storage == SQLITE_TEXT else { throw wrongStorage(column, storage, .string) }
         }
         // column_text before column_bytes, as https://www.sqlite.org/c3ref/column_blob.html asks.
         let text = sqlite3_column_text(handle, column)
-        row.appendString(utf8: UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
-    }
-
-    /// The UTF-8 length of the text in result `column`; 0 when it holds no text. Only a TEXT value
-    /// is measured: asking another storage class for its length would convert it to text.
-    @inline(__always)
-    func textByteCount(at column: Int32) -> Int {
-        guard sqlite3_column_type(handle, column) == SQLITE_TEXT else { return 0 }
-        return Int(sqlite3_column_bytes(handle, column))
+        return UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_column_bytes(handle, column)))
     }
 
     /// The foreign key in result `column` as an object ID in `space`; NULL gives `.null`.

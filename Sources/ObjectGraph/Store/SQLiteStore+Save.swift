@@ -256,7 +256,7 @@ extension SQLiteStoreState {
     ) throws {
         try SaveKeys.checkRow(values, of: table.entity, objectID())
         // Worded as the in-memory store words it; NOT NULL columns fail in the step, explained alike.
-        for attribute in table.requiredInNullableColumns where values[attribute.index].isNull {
+        for attribute in table.requiredInNullableColumns where values.isNull(at: attribute.index) {
             throw ConstraintViolation.missingValue(entity: table.entity, objectID: objectID(), key: attribute.name)
         }
         let statement = try table.insert(on: connection)

@@ -34,15 +34,15 @@ package final class StoreTable {
         /// Whether the columns are exactly the slots 0, 1, 2, … in order (no transient
         /// attributes), so a row can be built front to back.
         package let fillsEverySlot: Bool
-        /// The result columns of string attributes, whose text the row may keep in itself.
-        let stringColumns: [Int32]
+        /// The columns of string attributes, in order: their text the row may keep in itself.
+        let stringColumns: [Column]
 
         init(entity: EntityDescription, columns: [Column], fillsEverySlot: Bool) {
             self.entity = entity
             self.columns = columns
             self.fillsEverySlot = fillsEverySlot
-            stringColumns = columns.compactMap { column in
-                if case .attribute(.string) = column.kind { column.index } else { nil }
+            stringColumns = columns.filter { column in
+                if case .attribute(.string) = column.kind { true } else { false }
             }
         }
     }
@@ -227,12 +227,25 @@ package final class StoreTable {
         if decoder.fillsEverySlot {
             // Built in place: no copy of the default row to overwrite slot by slot.
             let columns = decoder.columns
-            var textCapacity = 0
-            for column in decoder.stringColumns {
-                textCapacity += ValueRow.textCapacity(forStringOf: statement.textByteCount(at: column))
-            }
-            values = try ValueRow(count: columns.count, textCapacity: textCapacity) { slot, row in
-                try fill(row, with: columns[slot], from: statement)
+            let strings = decoder.stringColumns
+            // Each string's bytes are found first, in SQLite's buffer, so the row is made with
+            // room for their text; the buffers stay valid until the next step.
+            values = try withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>?.self, capacity: strings.count) { texts in
+                var textCapacity = 0
+                for index in strings.indices {
+                    let text = try statement.stringBytes(at: strings[index].index, checkingStorage: !strings[index].isStrict)
+                    texts.initializeElement(at: index, to: text)
+                    textCapacity += ValueRow.textCapacity(forStringOf: text?.count ?? 0)
+                }
+                var nextString = 0
+                return try ValueRow(count: columns.count, textCapacity: textCapacity) { slot, row in
+                    if case .attribute(.string) = columns[slot].kind {
+                        if let text = texts[nextString] { row.appendString(utf8: text) } else { row.append(.null) }
+                        nextString += 1
+                    } else {
+                        row.append(try value(of: columns[slot], in: statement))
+                    }
+                }
             }
         } else {
             var row = decoder.entity.defaultValues
@@ -256,17 +269,6 @@ package final class StoreTable {
                 entityName: entity.name)
         }
         return decoder.entity
-    }
-
-    /// Stores `column`'s value in the slot `row` is filling: a string's bytes go to the row
-    /// straight from SQLite's buffer, so the row may keep them as text of its own.
-    @inline(__always)
-    private func fill(_ row: ValueRow.Filler, with column: Column, from statement: SQLiteStatement) throws {
-        if case .attribute(.string) = column.kind {
-            try statement.appendString(at: column.index, checkingStorage: !column.isStrict, to: row)
-        } else {
-            row.append(try value(of: column, in: statement))
-        }
     }
 
     @inline(__always)

@@ -127,6 +127,7 @@ struct ValueRowTests {
             #expect(row.stringUTF8Count(at: slot) == string.utf8.count)
         }
         #expect(row.withStringUTF8(at: 6) { $0.count } == nil)
+        #expect((0..<8).map { row.isNull(at: $0) } == [false, false, false, false, false, false, false, true])
         #expect(row == ValueRow(Self.filledStrings.map { .string($0) } + [.integer(7), .null]))
         #expect(row.hashValue == ValueRow(Self.filledStrings.map { .string($0) } + [.integer(7), .null]).hashValue)
     }
