@@ -25,6 +25,17 @@ package final class StoreTable {
         /// and never NULL (a `NOT NULL` column of a `STRICT` table, typed other than `ANY`), so
         /// a read need not ask for the storage class: a call into SQLite per column of every row.
         let isStrict: Bool
+        /// Whether the column holds a string attribute; kept apart from `kind` so that asking
+        /// does not copy the kind (and retain what it references) for every column of every row.
+        let isString: Bool
+
+        init(index: Int32, slot: Int, kind: Kind, isStrict: Bool) {
+            self.index = index
+            self.slot = slot
+            self.kind = kind
+            self.isStrict = isStrict
+            if case .attribute(.string) = kind { isString = true } else { isString = false }
+        }
     }
 
     /// How the row of one entity becomes a value row.
@@ -41,9 +52,7 @@ package final class StoreTable {
             self.entity = entity
             self.columns = columns
             self.fillsEverySlot = fillsEverySlot
-            stringColumns = columns.filter { column in
-                if case .attribute(.string) = column.kind { true } else { false }
-            }
+            stringColumns = columns.filter(\.isString)
         }
     }
 
@@ -238,12 +247,14 @@ package final class StoreTable {
                     textCapacity += ValueRow.textCapacity(forStringOf: text?.count ?? 0)
                 }
                 var nextString = 0
-                return try ValueRow(count: columns.count, textCapacity: textCapacity) { slot, row in
-                    if case .attribute(.string) = columns[slot].kind {
-                        if let text = texts[nextString] { row.appendString(utf8: text) } else { row.append(.null) }
-                        nextString += 1
-                    } else {
-                        row.append(try value(of: columns[slot], in: statement))
+                return try columns.withUnsafeBufferPointer { columns in
+                    try ValueRow(count: columns.count, textCapacity: textCapacity) { slot, row in
+                        if columns[slot].isString {
+                            if let text = texts[nextString] { row.appendString(utf8: text) } else { row.append(.null) }
+                            nextString += 1
+                        } else {
+                            row.append(try value(of: columns[slot], in: statement))
+                        }
                     }
                 }
             }
