@@ -45,7 +45,9 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
 
     /// A block with room for `capacity` slots and `textCapacity` bytes of text.
     static func make(capacity: Int, textCapacity: Int = 0) -> ValueRowStorage {
-        precondition(capacity <= Int(Int32.max) && textCapacity <= Int(Int32.max), "a value row of \(capacity) slots and \(textCapacity) bytes of text")
+        precondition(
+            capacity <= Int(Int32.max) && textCapacity <= Int(Int32.max),
+            "a value row of \(capacity) slots and \(textCapacity) bytes of text")
         let words = textOffset(capacity: capacity) / 8 + (textCapacity + 7) / 8
         let buffer = create(minimumCapacity: words) { _ in
             Header(count: 0, capacity: Int32(capacity), textCount: 0, textCapacity: Int32(textCapacity))
