@@ -121,7 +121,7 @@ public indirect enum MappingExpression: Sendable {
         switch value {
         case nil: return nil
         case let text as String: return text
-        case let date as Date: return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        case let date as Date: return UTCDateText.iso8601(date, milliseconds: true)
         case let uuid as UUID: return uuid.uuidString
         case let url as URL: return url.absoluteString
         case let number as NSNumber:

@@ -72,7 +72,7 @@ extension AttributeValue {
 
     /// The value as a model file would show it in a message (dates in ISO-8601).
     var modelLiteralText: String {
-        if case .date(let date) = self { return date.formatted(.iso8601) }
+        if case .date(let date) = self { return UTCDateText.iso8601(date) }
         return debugText
     }
 }

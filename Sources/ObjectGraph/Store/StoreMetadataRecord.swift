@@ -39,7 +39,7 @@ package struct StoreMetadataRecord: Sendable, Equatable {
         self.modelHash = model.versionHash
         self.modelJSON = String(decoding: model.canonicalJSON, as: UTF8.self)
         self.storeIdentifier = identifier ?? UUID().uuidString
-        self.createdAt = Date().formatted(.iso8601)
+        self.createdAt = UTCDateText.iso8601(Date())
     }
 
     /// The metadata stored in the database; a missing or malformed entry means damage.
