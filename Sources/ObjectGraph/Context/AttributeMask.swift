@@ -1,32 +1,57 @@
 /// A set of attribute slots, as bits: which attributes of an object have unsaved changes.
-/// The first 64 slots live inline, so the common entity never allocates for it.
-struct AttributeMask: Equatable, Sendable {
-    private var low: UInt64 = 0
-    private var high: [UInt64] = []
+///
+/// The slots of an entity with at most 64 properties live in one inline word, so the common
+/// entity never allocates for it; a wider entity's mask moves to an array of words the first
+/// time a slot past 63 is inserted. Nine bytes: the object's one-byte flags fill the rest of its
+/// last word (see `ManagedObject`).
+struct AttributeMask: Sendable {
+    private enum Words {
+        case inline(UInt64)
+        case wide([UInt64])
+    }
 
-    var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
+    private var words = Words.inline(0)
+
+    var isEmpty: Bool {
+        switch words {
+        case .inline(let word): word == 0
+        case .wide(let words): words.allSatisfy { $0 == 0 }
+        }
+    }
 
     func contains(_ slot: Int) -> Bool {
-        if slot < 64 { return low & (1 << UInt64(slot)) != 0 }
-        let word = slot / 64 - 1
-        return word < high.count && high[word] & (1 << UInt64(slot % 64)) != 0
+        switch words {
+        case .inline(let word): return slot < 64 && word & Self.bit(slot) != 0
+        case .wide(let words): return slot / 64 < words.count && words[slot / 64] & Self.bit(slot) != 0
+        }
     }
 
     mutating func insert(_ slot: Int) {
-        if slot < 64 {
-            low |= 1 << UInt64(slot)
-            return
+        switch words {
+        case .inline(let word) where slot < 64:
+            words = .inline(word | Self.bit(slot))
+        case .inline(let word):
+            var wide = [word] + repeatElement(0, count: slot / 64)
+            wide[slot / 64] |= Self.bit(slot)
+            words = .wide(wide)
+        case .wide(var wide):
+            // Taken out of the enum first, so the array is changed in place, not copied.
+            words = .inline(0)
+            if slot / 64 >= wide.count { wide.append(contentsOf: repeatElement(0, count: slot / 64 - wide.count + 1)) }
+            wide[slot / 64] |= Self.bit(slot)
+            words = .wide(wide)
         }
-        let word = slot / 64 - 1
-        if word >= high.count { high.append(contentsOf: repeatElement(0, count: word - high.count + 1)) }
-        high[word] |= 1 << UInt64(slot % 64)
     }
 
     mutating func remove(_ slot: Int) {
-        if slot < 64 {
-            low &= ~(1 << UInt64(slot))
-        } else if slot / 64 - 1 < high.count {
-            high[slot / 64 - 1] &= ~(1 << UInt64(slot % 64))
+        switch words {
+        case .inline(let word):
+            if slot < 64 { words = .inline(word & ~Self.bit(slot)) }
+        case .wide(var wide):
+            guard slot / 64 < wide.count else { return }
+            words = .inline(0)
+            wide[slot / 64] &= ~Self.bit(slot)
+            words = .wide(wide)
         }
     }
 
@@ -34,4 +59,6 @@ struct AttributeMask: Equatable, Sendable {
 
     /// The slots in the set, ascending.
     func slots(below count: Int) -> [Int] { (0..<count).filter(contains) }
+
+    private static func bit(_ slot: Int) -> UInt64 { 1 << UInt64(slot % 64) }
 }

@@ -20,6 +20,11 @@ struct HeldDestinations: RandomAccessCollection, MutableCollection, ExpressibleB
         }
     }
 
+    /// One position, holding `destination`.
+    init(single destination: ManagedObject?) {
+        storage = .single(destination)
+    }
+
     init(_ destinations: [ManagedObject?]) {
         self.init(count: destinations.count)
         for (position, destination) in destinations.enumerated() { self[position] = destination }
