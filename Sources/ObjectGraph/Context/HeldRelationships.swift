@@ -22,9 +22,10 @@ struct HeldRelationships {
     private var storage = Storage.none
 
     var loadedToMany: [RelatedObjects?] {
-        get {
-            guard case .boxed(let box) = storage else { return [] }
-            return box.loadedToMany
+        // Read in place (`_read`), not copied out: a loaded to-many is read several times for each
+        // change of it.
+        _read {
+            if case .boxed(let box) = storage { yield box.loadedToMany } else { yield[] }
         }
         set {
             if case .boxed(let box) = storage {
@@ -56,15 +57,65 @@ struct HeldRelationships {
                 box().heldToOne = newValue
             }
         }
-        _modify {
-            if case .boxed(let box) = storage {
-                yield &box.heldToOne
-            } else {
-                var held = heldToOne
-                defer { heldToOne = held }
-                yield &held
+    }
+
+    /// Whether a to-one is held (`!heldToOne.isEmpty`), answered without copying the holds.
+    var holdsToOne: Bool {
+        @inline(__always) get {
+            switch storage {
+            case .none: false
+            case .emptyToOne, .toOne: true
+            case .boxed(let box): !box.heldToOne.isEmpty
             }
         }
+    }
+
+    /// Whether nothing is held and no to-many is loaded.
+    var isEmpty: Bool { !holdsToOne && loadedToMany.isEmpty }
+
+    /// Whether the to-many at `position` is loaded, answered in place: reading it through
+    /// `loadedToMany` would copy the relationship out (retaining its members) to compare it with nil.
+    @inline(__always)
+    func isLoaded(toManyAt position: Int) -> Bool {
+        guard case .boxed(let box) = storage, position < box.loadedToMany.count else { return false }
+        return box.loadedToMany[position] != nil
+    }
+
+    /// The destination held for the to-one at `position`, if any. Read in place: going through
+    /// `heldToOne` would make a `HeldDestinations` (a retain and a release) for each read.
+    @inline(__always)
+    func heldDestination(at position: Int) -> ManagedObject? {
+        switch storage {
+        case .none, .emptyToOne: nil
+        case .toOne(let destination): position == 0 ? destination : nil
+        case .boxed(let box): position < box.heldToOne.count ? box.heldToOne[position] : nil
+        }
+    }
+
+    /// Lets go of every held to-one destination (`heldToOne = []` without making one).
+    @inline(__always)
+    mutating func releaseToOnes() {
+        if case .boxed(let box) = storage {
+            box.heldToOne = []
+        } else {
+            storage = .none
+        }
+    }
+
+    /// Holds `destination` for the to-one at `position` of an entity with `toOneCount` to-ones.
+    mutating func hold(_ destination: ManagedObject?, at position: Int, toOneCount: Int) {
+        if toOneCount == 1, !isBoxed {
+            storage = destination.map(Storage.toOne) ?? .emptyToOne
+            return
+        }
+        let box = box()
+        if box.heldToOne.isEmpty { box.heldToOne = HeldDestinations(count: toOneCount) }
+        box.heldToOne[position] = destination
+    }
+
+    private var isBoxed: Bool {
+        guard case .boxed = storage else { return false }
+        return true
     }
 
     /// The box, made when the object first holds more than one inline value can say.

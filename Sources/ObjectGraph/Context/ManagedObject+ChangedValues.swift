@@ -107,7 +107,7 @@ extension ManagedObject {
         if slot < entity.attributes.count { return (try? row[slot].publicValue(ofSlot: slot, in: entity)) ?? nil }
         // A held destination may have its permanent ID by now; the row keeps the one it was set with.
         let position = slot - entity.attributes.count
-        if current, position < heldToOne.count, let held = heldToOne[position] { return held.objectID }
+        if current, let held = relationshipHold.heldDestination(at: position) { return held.objectID }
         if case .object(let objectID) = row[slot] { return objectID }
         return nil
     }

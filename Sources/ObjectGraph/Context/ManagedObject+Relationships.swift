@@ -219,7 +219,7 @@ extension ManagedObject {
         checkQueue("reading \(relationship.name)")
         if isFault { try fulfillFault() }
         let position = relationship.slot - entity.attributes.count
-        if position < heldToOne.count, let held = heldToOne[position] { return held }
+        if let held = relationshipHold.heldDestination(at: position) { return held }
         guard case .object(let objectID) = values[relationship.slot] else { return nil }
         guard let context = managedObjectContext else { throw detached("read \(entity.name).\(relationship.name) of") }
         // Held from now on: the destination stays registered (and loaded, if prefetched) while
@@ -227,16 +227,14 @@ extension ManagedObject {
         // The registry answers for loaded destinations (prefetched ones, say) without the public
         // call's checks and merge processing.
         let destination = context.liveObject(objectID) ?? context.object(with: objectID)
-        if heldToOne.isEmpty { heldToOne = HeldDestinations(count: entity.toOneRelationships.count) }
-        heldToOne[position] = destination
+        relationshipHold.hold(destination, at: position, toOneCount: entity.toOneRelationships.count)
         return destination
     }
 
     func primitiveSetToOne(_ destination: ManagedObject?, for relationship: RelationshipDescription) throws {
         if isFault { try fulfillFault() }
         let position = relationship.slot - entity.attributes.count
-        if heldToOne.isEmpty { heldToOne = HeldDestinations(count: entity.toOneRelationships.count) }
-        heldToOne[position] = destination
+        relationshipHold.hold(destination, at: position, toOneCount: entity.toOneRelationships.count)
         recordChange(destination.map { .object($0.objectID) } ?? .null, at: relationship.slot)
     }
 
@@ -267,11 +265,10 @@ extension ManagedObject {
         if isNew { return false }
         if values.isEmpty { return true }
         guard relationship.isToOne else {
-            let position = relationship.slot - entity.rowWidth
-            return position >= loadedToMany.count || loadedToMany[position] == nil
+            return !relationshipHold.isLoaded(toManyAt: relationship.slot - entity.rowWidth)
         }
         let position = relationship.slot - entity.attributes.count
-        let isHeld = position < heldToOne.count && heldToOne[position] != nil
+        let isHeld = relationshipHold.heldDestination(at: position) != nil
         return !values[relationship.slot].isNull && !isHeld
     }
 
@@ -279,15 +276,16 @@ extension ManagedObject {
     func loadRelationship(_ relationship: RelationshipDescription) throws -> Int {
         checkQueue("using \(relationship.name)")
         let position = relationship.slot - entity.rowWidth
-        if loadedToMany.isEmpty { loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
-        if loadedToMany[position] == nil {
-            if isNew {
-                loadedToMany[position] = RelatedObjects([], isOrdered: relationship.isOrdered)
-            } else {
-                guard let context = managedObjectContext else { throw detached("read \(entity.name).\(relationship.name) of") }
-                loadedToMany[position] = try context.loadRelatedObjects(of: self, through: relationship)
-            }
+        if relationshipHold.isLoaded(toManyAt: position) { return position }
+        let related: RelatedObjects
+        if isNew {
+            related = RelatedObjects([], isOrdered: relationship.isOrdered)
+        } else {
+            guard let context = managedObjectContext else { throw detached("read \(entity.name).\(relationship.name) of") }
+            related = try context.loadRelatedObjects(of: self, through: relationship)
         }
+        if loadedToMany.isEmpty { loadedToMany = Array(repeating: nil, count: entity.toManyRelationships.count) }
+        loadedToMany[position] = related
         return position
     }
 

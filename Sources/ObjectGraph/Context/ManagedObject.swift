@@ -46,7 +46,7 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     /// The loaded to-many relationships, by position in the entity's `toManyRelationships`;
     /// `nil` while a relationship is a fault. Empty until the first is touched.
     var loadedToMany: [RelatedObjects?] {
-        get { relationshipHold.loadedToMany }
+        _read { yield relationshipHold.loadedToMany }
         set { relationshipHold.loadedToMany = newValue }
         _modify { yield &relationshipHold.loadedToMany }
     }
@@ -56,7 +56,6 @@ open class ManagedObject: Hashable, CustomStringConvertible {
     var heldToOne: HeldDestinations {
         get { relationshipHold.heldToOne }
         set { relationshipHold.heldToOne = newValue }
-        _modify { yield &relationshipHold.heldToOne }
     }
     /// Properties changed since the last save: attributes and to-one relationships whose values
     /// differ from `committed`, and to-many relationships that gained, lost or reordered objects.

@@ -293,7 +293,7 @@ extension ManagedObject {
             savedValues = SavedValues()
             marks.subtract([.changedInEvent, .detectsConflicts])
             changedAttributes.removeAll()
-            heldToOne = []
+            relationshipHold.releaseToOnes()
             for position in loadedToMany.indices { loadedToMany[position]?.revert() }
         }
     }
@@ -308,7 +308,7 @@ extension ManagedObject {
             values = []
             savedValues = SavedValues()
             changedAttributes.removeAll()
-            heldToOne = []
+            relationshipHold.releaseToOnes()
             loadedToMany = []
             isFault = true
         }

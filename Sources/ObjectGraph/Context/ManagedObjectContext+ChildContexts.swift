@@ -34,7 +34,7 @@ extension ManagedObjectContext {
         guard !temporary.isEmpty else { return }
         try obtainPermanentIDs(for: temporary)
         // Rows naming those objects by their temporary IDs take the new ones.
-        for object in pendingInserts + Array(updated) where !object.heldToOne.isEmpty { object.refreshHeldReferences() }
+        for object in pendingInserts + Array(updated) where object.relationshipHold.holdsToOne { object.refreshHeldReferences() }
     }
 
     /// The object with `objectID`, registered or loaded from the store, or `nil` when it does not

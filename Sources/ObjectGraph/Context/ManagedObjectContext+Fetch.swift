@@ -301,7 +301,7 @@ extension ManagedObject {
     func fill(from snapshot: Snapshot) {
         values = snapshot.values
         // Destinations held for the old row may not be the new row's.
-        heldToOne = []
+        relationshipHold.releaseToOnes()
         savedValues = SavedValues()
         rowVersion = snapshot.version
         isFault = false

@@ -97,7 +97,7 @@ extension ManagedObjectContext {
                 }
             }
             // Resolved destinations are let go (they may be gone); unsaved ones stay held.
-            if !object.hasChanges { object.heldToOne = [] }
+            if !object.hasChanges { object.relationshipHold.releaseToOnes() }
         }
         var marked = Set<ManagedObjectID>()
         for objectID in deletedIDs {

@@ -163,7 +163,7 @@ extension ManagedObjectContext {
         for object in plan.inserted {
             ObjectValidator.appendFailures(of: object, to: &failures)
             customRules.appendFailures(of: object, phase: .insert, model: model, to: &customFailures)
-            if !object.heldToOne.isEmpty { object.refreshHeldReferences() }
+            if object.relationshipHold.holdsToOne { object.refreshHeldReferences() }
             plan.request.inserts.append(SaveRequest.Insert(objectID: object.objectID, values: object.values))
             if !object.loadedToMany.isEmpty { plan.request.relationshipChanges += object.relationshipChanges() }
         }
@@ -282,7 +282,7 @@ extension ManagedObjectContext {
             object.savedValues = SavedValues()
             object.rowVersion = 1
             insertedIDs.append(object.objectID)
-            if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
+            if !object.relationshipHold.isEmpty { committing.append(object) }
             if runsHooks { plan.hooked.append(object) }
         }
         var reportedUpdates: [ManagedObjectID] = []
@@ -292,7 +292,7 @@ extension ManagedObjectContext {
             object.marks = []
             object.changedAttributes.removeAll()
             if !plan.unwritten.contains(ObjectKey(object)) { object.rowVersion += 1 }
-            if !object.heldToOne.isEmpty || !object.loadedToMany.isEmpty { committing.append(object) }
+            if !object.relationshipHold.isEmpty { committing.append(object) }
             if object.runsLifecycleCode { plan.hooked.append(object) }
         }
         // Destinations saved by this save have permanent IDs only now.
@@ -349,7 +349,7 @@ extension ManagedObject {
     /// objects do not keep each other alive), and loaded to-manys become the committed state.
     func commitRelationships() {
         refreshHeldReferences()
-        heldToOne = []
+        relationshipHold.releaseToOnes()
         for position in loadedToMany.indices { loadedToMany[position]?.commit() }
     }
 }
