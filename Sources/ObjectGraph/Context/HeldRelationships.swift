@@ -70,8 +70,14 @@ struct HeldRelationships {
         }
     }
 
-    /// Whether nothing is held and no to-many is loaded.
-    var isEmpty: Bool { !holdsToOne && loadedToMany.isEmpty }
+    /// Whether nothing is held and no to-many is loaded, with one look at the storage.
+    var isEmpty: Bool {
+        switch storage {
+        case .none: true
+        case .emptyToOne, .toOne: false
+        case .boxed(let box): box.heldToOne.isEmpty && box.loadedToMany.isEmpty
+        }
+    }
 
     /// Whether the to-many at `position` is loaded, answered in place: reading it through
     /// `loadedToMany` would copy the relationship out (retaining its members) to compare it with nil.
