@@ -16,8 +16,9 @@ enum PostgreSQLRows {
                 entityName: table.entity.name)
         }
         let decoder = table.kindsFilter == nil ? table.ownDecoder : table.decoder(forEntityNamed: try rowEntity(cells, in: table).name)!
-        var values = decoder.fillsEverySlot ? [] : decoder.entity.defaultValues
-        if decoder.fillsEverySlot { values.reserveCapacity(decoder.columns.count) }
+        var values =
+            decoder.fillsEverySlot
+            ? ValueRow(capacity: decoder.columns.count, layout: decoder.entity.rowLayout) : decoder.entity.defaultValues
         for column in decoder.columns {
             let value = try value(of: column, in: cells, table: table)
             if decoder.fillsEverySlot { values.append(value) } else { values[column.slot] = value }

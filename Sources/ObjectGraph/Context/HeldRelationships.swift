@@ -12,6 +12,11 @@ struct HeldRelationships {
         /// The destination of the entity's one to-one.
         case toOne(ManagedObject)
         case boxed(Box)
+
+        /// The inline form of the single to-one holding `destination` (or held empty).
+        static func holding(_ destination: ManagedObject?) -> Storage {
+            destination.map(Storage.toOne) ?? .emptyToOne
+        }
     }
 
     private final class Box {
@@ -52,7 +57,7 @@ struct HeldRelationships {
             } else if newValue.isEmpty {
                 storage = .none
             } else if newValue.count == 1 {
-                storage = newValue[0].map(Storage.toOne) ?? .emptyToOne
+                storage = .holding(newValue[0])
             } else {
                 box().heldToOne = newValue
             }
@@ -111,7 +116,7 @@ struct HeldRelationships {
     /// Holds `destination` for the to-one at `position` of an entity with `toOneCount` to-ones.
     mutating func hold(_ destination: ManagedObject?, at position: Int, toOneCount: Int) {
         if toOneCount == 1, !isBoxed {
-            storage = destination.map(Storage.toOne) ?? .emptyToOne
+            storage = .holding(destination)
             return
         }
         let box = box()

@@ -44,6 +44,8 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
     private let attributeNames: NameIndex
     /// The attributes the store keeps (everything but transients), in declaration order.
     let storedAttributes: [AttributeDescription]
+    /// The slot widths of the entity's value rows: narrow for numbers, dates and booleans.
+    package let rowLayout: ValueRowLayout
     /// A value row holding each attribute's default and no to-one destinations: what a new
     /// object starts from.
     package let defaultValues: ValueRow
@@ -100,7 +102,9 @@ public final class EntityDescription: Sendable, CustomStringConvertible {
         self.toManyRelationships = relationships.filter(\.isToMany)
         self.rowWidth = attributes.count + toOneRelationships.count
         self.propertySlotCount = rowWidth + toManyRelationships.count
-        self.defaultValues = ValueRow(attributes.map(\.defaultValue) + Array(repeating: .null, count: toOneRelationships.count))
+        self.rowLayout = ValueRowLayout(attributeTypes: attributeTypes)
+        self.defaultValues = ValueRow(
+            attributes.map(\.defaultValue) + Array(repeating: .null, count: toOneRelationships.count), layout: rowLayout)
     }
 
     /// The attributes the entity declares itself (not inherited).

@@ -7,9 +7,9 @@
 package struct ValueRow: @unchecked Sendable {
     private var storage: ValueRowStorage
 
-    /// An empty row with room for `capacity` slots.
-    package init(capacity: Int) {
-        storage = capacity == 0 ? .empty : .make(capacity: capacity)
+    /// An empty row with room for `capacity` slots of `layout`'s widths.
+    package init(capacity: Int, layout: ValueRowLayout = .allWide) {
+        storage = capacity == 0 ? .empty : .make(capacity: capacity, layout: layout)
     }
 
     package init(repeating value: AttributeValue, count: Int) {
@@ -17,13 +17,13 @@ package struct ValueRow: @unchecked Sendable {
         for _ in 0..<count { storage.append(value) }
     }
 
-    /// A row of `count` slots filled front to back: `fill(slot, filler)` stores slot `slot`'s
-    /// value through `filler`, once. `textCapacity` bytes are kept for the long strings that
-    /// `Filler.appendString(utf8:)` stores in the row itself. What is built is released if `fill`
-    /// throws.
+    /// A row of `count` slots of `layout`'s widths filled front to back: `fill(slot, filler)`
+    /// stores slot `slot`'s value through `filler`, once. `textCapacity` bytes are kept for the
+    /// long strings that `Filler.appendString(utf8:)` stores in the row itself. What is built is
+    /// released if `fill` throws.
     @inline(__always)
-    package init(count: Int, textCapacity: Int, _ fill: (Int, Filler) throws -> Void) rethrows {
-        storage = .make(capacity: count, textCapacity: textCapacity)
+    package init(count: Int, textCapacity: Int, layout: ValueRowLayout, _ fill: (Int, Filler) throws -> Void) rethrows {
+        storage = .make(capacity: count, textCapacity: textCapacity, layout: layout)
         let filler = Filler(storage: storage)
         for slot in 0..<count {
             try fill(slot, filler)
@@ -57,14 +57,19 @@ package struct ValueRow: @unchecked Sendable {
         utf8Count > ValueRowStorage.longestSmallString ? utf8Count : 0
     }
 
-    package init<Values: Sequence<AttributeValue>>(_ values: Values) {
-        self.init(capacity: values.underestimatedCount)
+    /// A row of `values`, in slots of `layout`'s widths.
+    package init<Values: Sequence<AttributeValue>>(_ values: Values, layout: ValueRowLayout = .allWide) {
+        self.init(capacity: values.underestimatedCount, layout: layout)
         for value in values { append(value) }
     }
 
     private init(storage: ValueRowStorage) {
         self.storage = storage
     }
+
+    /// The bytes the row's heap block was asked for: its object header, counts, kinds, text and
+    /// payloads (what the row costs in memory, before the allocator rounds it up).
+    var allocatedBytes: Int { storage.allocatedBytes }
 
     /// A row with the same values in storage of its own.
     package func unsharedCopy() -> ValueRow {

@@ -1,20 +1,26 @@
 import Foundation
 
-/// The heap block behind a `ValueRow`: a 16-byte payload per slot, then one kind byte per slot,
-/// then the text of the strings the row keeps in itself.
+/// The heap block behind a `ValueRow`: one kind byte per slot, then the text of the strings the
+/// row keeps in itself, then each slot's payload: 8 bytes for a narrow slot, 16 for a wide one.
 ///
 /// An array of `AttributeValue` spends 24 bytes a slot: the enum is 17 bytes (its `String` and
 /// `UUID` payloads leave no spare bits for the case tag) rounded up to its alignment. Keeping the
-/// kinds apart makes a 7-slot row 144 bytes instead of 200, and lets `deinit` release only the
-/// slots that hold references instead of running the runtime's generic array destroy.
+/// kinds apart, and giving numbers and dates 8 bytes (the entity's `ValueRowLayout`), makes a
+/// `Person` row of four numbers and three strings 120 bytes instead of 200, and lets `deinit`
+/// release only the slots that hold references instead of running the runtime's generic array
+/// destroy.
 ///
 /// A row read from a store keeps its long ASCII strings as bytes in its own block (kind `.text`)
 /// instead of one `String` allocation each: a string longer than a small string costs 32 bytes
 /// of header and a heap block of its own. The `String` is made when the slot is read.
 ///
-/// Tail words: `2 × capacity` for the payloads, then `capacity` kind bytes rounded up to a word,
-/// then `textCapacity` bytes of text rounded up to a word. Slots at and beyond `count`, and text
-/// at and beyond `textCount`, are uninitialized.
+/// Tail bytes: `capacity` kind bytes rounded up to a word, `textCapacity` bytes of text rounded up
+/// to a word, then the payloads in slot order. A kind byte holds the slot's `Kind` in its low
+/// bits, `wideFlag` when the slot is 16 bytes wide, and `boxedFlag` when its payload is a
+/// reference to a `Box` holding a value wider than the slot (a `Decimal`, or a string in a narrow
+/// slot). Widths are set when the block is made and never change, so a slot's payload is found
+/// by counting the wide slots before it. Slots at and beyond `count`, and text at and beyond
+/// `textCount`, hold nothing (their kind bytes only their width).
 final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     struct Header {
         var count: Int32
@@ -24,16 +30,25 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     }
 
     /// What a slot's payload holds: the `AttributeValue` case, or `text`, a string kept as UTF-8
-    /// in the block's text (its payload is the offset and the length).
+    /// in the block's text (its payload is the offset and the length, as two `Int32`s).
     enum Kind: UInt8 {
         case null, integer, double, float, decimal, string, boolean, date, binary, uuid, uri, json, object, text
     }
+
+    /// The bits of a kind byte that hold the `Kind`.
+    private static let kindBits: UInt8 = 0x0F
+    /// Set in a kind byte when the payload is a `Box` of the value.
+    private static let boxedFlag: UInt8 = 0x40
+    /// Set in a kind byte when the slot is 16 bytes wide (else 8).
+    private static let wideFlag: UInt8 = 0x80
+    /// `wideFlag` in each byte of a word of kind bytes.
+    private static let wideFlags: UInt64 = 0x8080_8080_8080_8080
 
     /// The longest UTF-8 string Swift keeps inside the `String` value itself on 64-bit platforms;
     /// longer ones live in a heap block of their own.
     static let longestSmallString = 15
 
-    /// A value too wide for a slot's 16 bytes (`Decimal`), kept behind a reference.
+    /// A value too wide for its slot, kept behind a reference.
     final class Box<Value: Sendable>: Sendable {
         let value: Value
         init(_ value: Value) { self.value = value }
@@ -43,30 +58,47 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     /// it copies it first, as it is not uniquely referenced).
     nonisolated(unsafe) static let empty = make(capacity: 0)
 
-    /// A block with room for `capacity` slots and `textCapacity` bytes of text.
-    static func make(capacity: Int, textCapacity: Int = 0) -> ValueRowStorage {
+    /// A block with room for `capacity` slots of `layout`'s widths and `textCapacity` bytes of text.
+    @inline(__always)
+    static func make(capacity: Int, textCapacity: Int = 0, layout: ValueRowLayout = .allWide) -> ValueRowStorage {
+        make(capacity: capacity, textCapacity: textCapacity) { word in
+            var flags: UInt64 = 0
+            for byte in 0..<8 where 8 * word + byte < capacity && !layout.isNarrow(8 * word + byte) {
+                flags |= UInt64(wideFlag) << (8 * byte)
+            }
+            return flags
+        }
+    }
+
+    /// A block with room for `capacity` slots and `textCapacity` bytes of text, the slots' widths
+    /// given as `wideFlags(word)`: the `wideFlag` bits of the kind bytes of slots `8 × word` to
+    /// `8 × word + 7` (none for slots at and beyond `capacity`).
+    @inline(__always)
+    private static func make(capacity: Int, textCapacity: Int, wideFlags: (Int) -> UInt64) -> ValueRowStorage {
         precondition(
             capacity <= Int(Int32.max) && textCapacity <= Int(Int32.max),
             "a value row of \(capacity) slots and \(textCapacity) bytes of text")
-        let words = textOffset(capacity: capacity) / 8 + (textCapacity + 7) / 8
-        let buffer = create(minimumCapacity: words) { _ in
+        let kindWords = (capacity + 7) / 8
+        var wideSlots = 0
+        for word in 0..<kindWords { wideSlots += wideFlags(word).nonzeroBitCount }
+        let buffer = create(minimumCapacity: kindWords + (textCapacity + 7) / 8 + capacity + wideSlots) { _ in
             Header(count: 0, capacity: Int32(capacity), textCount: 0, textCapacity: Int32(textCapacity))
         }
-        return unsafeDowncast(buffer, to: ValueRowStorage.self)
-    }
-
-    /// Where the text starts, in bytes from the first tail word.
-    @inline(__always)
-    private static func textOffset(capacity: Int) -> Int {
-        8 * (2 * capacity + (capacity + 7) / 8)
+        let storage = unsafeDowncast(buffer, to: ValueRowStorage.self)
+        storage.withUnsafeMutablePointerToElements { words in
+            for word in 0..<kindWords { (words + word).initialize(to: UInt64(littleEndian: wideFlags(word))) }
+        }
+        return storage
     }
 
     deinit {
         withUnsafeMutablePointers { header, words in
             let base = UnsafeMutableRawPointer(words)
-            let capacity = Int(header.pointee.capacity)
+            var payload = base + Self.payloadStart(header)
             for slot in 0..<Int(header.pointee.count) {
-                Self.destroy(at: base, slot: slot, capacity: capacity)
+                let kind = base.load(fromByteOffset: slot, as: UInt8.self)
+                Self.destroy(payload, kind: kind)
+                payload += kind & Self.wideFlag != 0 ? 16 : 8
             }
         }
     }
@@ -76,29 +108,43 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     var count: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.count) } }
     var slotCapacity: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.capacity) } }
 
-    /// A new block with the same values (each retained once more, text copied as text) and room
-    /// for `capacity` slots.
+    /// A new block with the same values (each retained once more, text copied as text), room for
+    /// `capacity` slots, and the same slot widths (slots beyond this block's capacity are wide).
     func copy(capacity: Int) -> ValueRowStorage {
-        let textCount = withUnsafeMutablePointerToHeader { Int($0.pointee.textCount) }
-        let copy = Self.make(capacity: capacity, textCapacity: textCount)
+        let (header, words) = pointers
+        let ownCapacity = Int(header.pointee.capacity)
+        let copy = Self.make(capacity: capacity, textCapacity: Int(header.pointee.textCount)) { word in
+            var flags = word < (ownCapacity + 7) / 8 ? UInt64(littleEndian: words[word]) & Self.wideFlags : 0
+            for byte in 0..<8 where 8 * word + byte >= ownCapacity && 8 * word + byte < capacity {
+                flags |= UInt64(Self.wideFlag) << (8 * byte)
+            }
+            return flags
+        }
         for slot in 0..<count {
             if withText(at: slot, { copy.appendText($0) }) == nil { copy.append(self[slot]) }
         }
         return copy
     }
 
+    /// The bytes this block was asked for: the object header, the header, and the tail words up
+    /// to the end of the last slot's payload.
+    var allocatedBytes: Int {
+        let (header, words) = pointers
+        let end = Self.payload(UnsafeMutableRawPointer(words), header, slot: Int(header.pointee.capacity))
+        return UnsafeRawPointer(end) - UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+    }
+
     @inline(__always)
     subscript(slot: Int) -> AttributeValue {
-        withUnsafeMutablePointers { header, words in
-            Self.value(at: UnsafeMutableRawPointer(words), slot: slot, capacity: Int(header.pointee.capacity))
-        }
+        let (header, words) = pointers
+        let base = UnsafeMutableRawPointer(words)
+        return Self.value(base.load(fromByteOffset: slot, as: UInt8.self), at: Self.payload(base, header, slot: slot), base, header)
     }
 
     /// Whether `slot` holds `.null`: its kind alone is read, not its value.
     @inline(__always)
     func isNull(at slot: Int) -> Bool {
-        let (header, words) = pointers
-        return Self.kind(at: UnsafeMutableRawPointer(words), slot: slot, capacity: Int(header.pointee.capacity)) == .null
+        Self.kind(UnsafeMutableRawPointer(pointers.words).load(fromByteOffset: slot, as: UInt8.self)) == .null
     }
 
     /// Runs `body` on the UTF-8 bytes of the string in `slot`, read in place; `nil` when the slot
@@ -107,15 +153,19 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     func withStringUTF8<R>(at slot: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         let (header, words) = pointers
         let base = UnsafeMutableRawPointer(words)
-        let capacity = Int(header.pointee.capacity)
-        switch Self.kind(at: base, slot: slot, capacity: capacity) {
+        let kind = base.load(fromByteOffset: slot, as: UInt8.self)
+        let payload = Self.payload(base, header, slot: slot)
+        switch Self.kind(kind) {
         case .string:
-            let string = (base + 16 * slot).assumingMemoryBound(to: String.self)
             // In place: going through `utf8` copies the string (a retain and a release). Only a
             // string without contiguous UTF-8, which Swift on Linux never makes, would be
             // rewritten by `withUTF8`, into the same value.
-            return try string.pointee.withUTF8(body)
-        case .text: return try body(Self.text(at: base, slot: slot, capacity: capacity))
+            if kind & Self.boxedFlag != 0 {
+                var string = payload.assumingMemoryBound(to: Box<String>.self).pointee.value
+                return try string.withUTF8(body)
+            }
+            return try payload.assumingMemoryBound(to: String.self).pointee.withUTF8(body)
+        case .text: return try body(Self.text(at: payload, base, header))
         default: return nil
         }
     }
@@ -125,9 +175,8 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     private func withText<R>(at slot: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         let (header, words) = pointers
         let base = UnsafeMutableRawPointer(words)
-        let capacity = Int(header.pointee.capacity)
-        guard Self.kind(at: base, slot: slot, capacity: capacity) == .text else { return nil }
-        return try body(Self.text(at: base, slot: slot, capacity: capacity))
+        guard Self.kind(base.load(fromByteOffset: slot, as: UInt8.self)) == .text else { return nil }
+        return try body(Self.text(at: Self.payload(base, header, slot: slot), base, header))
     }
 
     /// Stores the string of UTF-8 `bytes` in the next slot, as text in this block when it is
@@ -151,14 +200,13 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         let (header, words) = pointers
         let base = UnsafeMutableRawPointer(words)
         let slot = Int(header.pointee.count)
-        let capacity = Int(header.pointee.capacity)
-        let offset = Int(header.pointee.textCount)
-        precondition(bytes.count <= Int(header.pointee.textCapacity) - offset, "value row text beyond its capacity")
+        let offset = header.pointee.textCount
+        precondition(bytes.count <= Int(header.pointee.textCapacity - offset), "value row text beyond its capacity")
         if let source = bytes.baseAddress {
-            (base + Self.textOffset(capacity: capacity) + offset).copyMemory(from: source, byteCount: bytes.count)
+            (base + Self.textStart(header) + Int(offset)).copyMemory(from: source, byteCount: bytes.count)
         }
-        (base + 16 * slot).initializeMemory(as: (Int, Int).self, to: (offset, bytes.count))
-        base.storeBytes(of: Kind.text.rawValue, toByteOffset: 16 * capacity + slot, as: UInt8.self)
+        Self.payload(base, header, slot: slot).initializeMemory(as: (Int32, Int32).self, to: (offset, Int32(bytes.count)))
+        Self.setKind(.text, boxed: false, at: slot, base)
         header.pointee.textCount += Int32(bytes.count)
         header.pointee.count += 1
     }
@@ -168,7 +216,8 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     func append(_ value: consuming AttributeValue) {
         let (header, words) = pointers
         let slot = Int(header.pointee.count)
-        Self.initialize(UnsafeMutableRawPointer(words), slot: slot, capacity: Int(header.pointee.capacity), to: value)
+        let base = UnsafeMutableRawPointer(words)
+        Self.initialize(Self.payload(base, header, slot: slot), slot: slot, base, to: value)
         header.pointee.count += 1
     }
 
@@ -178,9 +227,9 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         let (header, words) = pointers
         precondition(slot >= 0 && slot < Int(header.pointee.count), "value row slot \(slot) out of 0..<\(header.pointee.count)")
         let base = UnsafeMutableRawPointer(words)
-        let capacity = Int(header.pointee.capacity)
-        Self.destroy(at: base, slot: slot, capacity: capacity)
-        Self.initialize(base, slot: slot, capacity: capacity, to: value)
+        let payload = Self.payload(base, header, slot: slot)
+        Self.destroy(payload, kind: base.load(fromByteOffset: slot, as: UInt8.self))
+        Self.initialize(payload, slot: slot, base, to: value)
     }
 
     /// The header and the tail words, taken out of `withUnsafeMutablePointers` so that a
@@ -193,84 +242,141 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
 
     // MARK: Slots
 
+    /// Where the text starts, in bytes from the first tail word: after the kind bytes.
     @inline(__always)
-    private static func kind(at base: UnsafeMutableRawPointer, slot: Int, capacity: Int) -> Kind {
-        // Only `initialize` writes kind bytes, and only valid ones.
-        unsafeBitCast(base.load(fromByteOffset: 16 * capacity + slot, as: UInt8.self), to: Kind.self)
+    private static func textStart(_ header: UnsafeMutablePointer<Header>) -> Int {
+        (Int(header.pointee.capacity) + 7) & ~7
+    }
+
+    /// Where the payloads start, in bytes from the first tail word: after the text.
+    @inline(__always)
+    private static func payloadStart(_ header: UnsafeMutablePointer<Header>) -> Int {
+        textStart(header) + (Int(header.pointee.textCapacity) + 7) & ~7
+    }
+
+    /// The payload of `slot`: 8 bytes a slot before it, and 8 more for each wide one.
+    @inline(__always)
+    private static func payload(
+        _ base: UnsafeMutableRawPointer, _ header: UnsafeMutablePointer<Header>, slot: Int
+    ) -> UnsafeMutableRawPointer {
+        var wideSlots = 0
+        let wholeWords = slot >> 3
+        for word in 0..<wholeWords {
+            wideSlots += (UInt64(littleEndian: base.load(fromByteOffset: 8 * word, as: UInt64.self)) & wideFlags).nonzeroBitCount
+        }
+        let rest = slot & 7
+        if rest > 0 {
+            let flags = UInt64(littleEndian: base.load(fromByteOffset: 8 * wholeWords, as: UInt64.self)) & wideFlags
+            wideSlots += (flags & (1 << UInt64(8 * rest) - 1)).nonzeroBitCount
+        }
+        return base + payloadStart(header) + 8 * (slot + wideSlots)
+    }
+
+    @inline(__always)
+    private static func kind(_ byte: UInt8) -> Kind {
+        // Only `setKind` writes kinds, and only valid ones.
+        unsafeBitCast(byte & kindBits, to: Kind.self)
+    }
+
+    /// Writes the kind of `slot`, keeping its width.
+    @inline(__always)
+    private static func setKind(_ kind: Kind, boxed: Bool, at slot: Int, _ base: UnsafeMutableRawPointer) {
+        let width = base.load(fromByteOffset: slot, as: UInt8.self) & wideFlag
+        base.storeBytes(of: width | (boxed ? boxedFlag : 0) | kind.rawValue, toByteOffset: slot, as: UInt8.self)
     }
 
     @inline(__always)
     private static func initialize(
-        _ base: UnsafeMutableRawPointer, slot: Int, capacity: Int, to value: consuming AttributeValue
+        _ payload: UnsafeMutableRawPointer, slot: Int, _ base: UnsafeMutableRawPointer, to value: consuming AttributeValue
     ) {
-        let payload = base + 16 * slot
+        let isWide = base.load(fromByteOffset: slot, as: UInt8.self) & wideFlag != 0
         // The value is consumed, so its payload moves into the slot instead of being copied
-        // (a retain here and a release of the value after).
-        func put<Payload>(_ value: consuming Payload, _ kind: Kind) -> Kind {
-            payload.initializeMemory(as: Payload.self, to: value)
-            return kind
+        // (a retain here and a release of the value after). A payload wider than the slot goes
+        // into a box; the size test folds away for payloads of 8 bytes or less.
+        func put<Payload: Sendable>(_ value: consuming Payload, _ kind: Kind) {
+            let isBoxed = MemoryLayout<Payload>.size > 8 && MemoryLayout<Payload>.size > (isWide ? 16 : 8)
+            if isBoxed {
+                payload.initializeMemory(as: Box<Payload>.self, to: Box(value))
+            } else {
+                payload.initializeMemory(as: Payload.self, to: value)
+            }
+            setKind(kind, boxed: isBoxed, at: slot, base)
         }
-        let kind: Kind
         switch consume value {
-        case .null: kind = .null
-        case .integer(let integer): kind = put(integer, .integer)
-        case .double(let double): kind = put(double, .double)
-        case .float(let float): kind = put(float, .float)
-        case .decimal(let decimal): kind = put(Box(decimal), .decimal)
-        case .string(let string): kind = put(string, .string)
-        case .boolean(let flag): kind = put(flag, .boolean)
-        case .date(let date): kind = put(date, .date)
-        case .binary(let data): kind = put(data, .binary)
-        case .uuid(let uuid): kind = put(uuid, .uuid)
-        case .uri(let url): kind = put(url, .uri)
-        case .json(let document): kind = put(document, .json)
-        case .object(let objectID): kind = put(objectID, .object)
+        case .null: setKind(.null, boxed: false, at: slot, base)
+        case .integer(let integer): put(integer, .integer)
+        case .double(let double): put(double, .double)
+        case .float(let float): put(float, .float)
+        case .decimal(let decimal): put(decimal, .decimal)
+        case .string(let string): put(string, .string)
+        case .boolean(let flag): put(flag, .boolean)
+        case .date(let date): put(date, .date)
+        case .binary(let data): put(data, .binary)
+        case .uuid(let uuid): put(uuid, .uuid)
+        case .uri(let url): put(url, .uri)
+        case .json(let document): put(document, .json)
+        case .object(let objectID): put(objectID, .object)
         }
-        base.storeBytes(of: kind.rawValue, toByteOffset: 16 * capacity + slot, as: UInt8.self)
     }
 
     @inline(__always)
-    private static func value(at base: UnsafeMutableRawPointer, slot: Int, capacity: Int) -> AttributeValue {
-        let payload = base + 16 * slot
-        switch kind(at: base, slot: slot, capacity: capacity) {
+    private static func value(
+        _ kind: UInt8, at payload: UnsafeMutableRawPointer, _ base: UnsafeMutableRawPointer, _ header: UnsafeMutablePointer<Header>
+    ) -> AttributeValue {
+        let isBoxed = kind & boxedFlag != 0
+        func get<Payload: Sendable>(_: Payload.Type) -> Payload {
+            if MemoryLayout<Payload>.size > 8, isBoxed { return payload.assumingMemoryBound(to: Box<Payload>.self).pointee.value }
+            return payload.assumingMemoryBound(to: Payload.self).pointee
+        }
+        switch Self.kind(kind) {
         case .null: return .null
-        case .integer: return .integer(payload.assumingMemoryBound(to: Int64.self).pointee)
-        case .double: return .double(payload.assumingMemoryBound(to: Double.self).pointee)
-        case .float: return .float(payload.assumingMemoryBound(to: Float.self).pointee)
-        case .decimal: return .decimal(payload.assumingMemoryBound(to: Box<Decimal>.self).pointee.value)
-        case .string: return .string(payload.assumingMemoryBound(to: String.self).pointee)
-        case .boolean: return .boolean(payload.assumingMemoryBound(to: Bool.self).pointee)
-        case .date: return .date(payload.assumingMemoryBound(to: Date.self).pointee)
-        case .binary: return .binary(payload.assumingMemoryBound(to: Data.self).pointee)
-        case .uuid: return .uuid(payload.assumingMemoryBound(to: UUID.self).pointee)
-        case .uri: return .uri(payload.assumingMemoryBound(to: URL.self).pointee)
-        case .json: return .json(payload.assumingMemoryBound(to: JSONDocument.self).pointee)
-        case .object: return .object(payload.assumingMemoryBound(to: ManagedObjectID.self).pointee)
-        case .text: return .string(String(decoding: text(at: base, slot: slot, capacity: capacity), as: UTF8.self))
+        case .integer: return .integer(get(Int64.self))
+        case .double: return .double(get(Double.self))
+        case .float: return .float(get(Float.self))
+        case .decimal: return .decimal(get(Decimal.self))
+        case .string: return .string(get(String.self))
+        case .boolean: return .boolean(get(Bool.self))
+        case .date: return .date(get(Date.self))
+        case .binary: return .binary(get(Data.self))
+        case .uuid: return .uuid(get(UUID.self))
+        case .uri: return .uri(get(URL.self))
+        case .json: return .json(get(JSONDocument.self))
+        case .object: return .object(get(ManagedObjectID.self))
+        case .text: return .string(String(decoding: text(at: payload, base, header), as: UTF8.self))
         }
     }
 
-    /// The bytes of a `.text` slot.
+    /// The bytes of a `.text` slot whose payload is at `payload`.
     @inline(__always)
-    private static func text(at base: UnsafeMutableRawPointer, slot: Int, capacity: Int) -> UnsafeBufferPointer<UInt8> {
-        let (offset, count) = (base + 16 * slot).load(as: (Int, Int).self)
-        let start = (base + textOffset(capacity: capacity) + offset).assumingMemoryBound(to: UInt8.self)
-        return UnsafeBufferPointer(start: start, count: count)
+    private static func text(
+        at payload: UnsafeMutableRawPointer, _ base: UnsafeMutableRawPointer, _ header: UnsafeMutablePointer<Header>
+    ) -> UnsafeBufferPointer<UInt8> {
+        let (offset, count) = payload.load(as: (Int32, Int32).self)
+        let start = (base + textStart(header) + Int(offset)).assumingMemoryBound(to: UInt8.self)
+        return UnsafeBufferPointer(start: start, count: Int(count))
     }
 
     /// Ends the life of an initialized slot's payload; only the kinds holding references have
     /// anything to release.
     @inline(__always)
-    private static func destroy(at base: UnsafeMutableRawPointer, slot: Int, capacity: Int) {
-        let payload = base + 16 * slot
-        switch kind(at: base, slot: slot, capacity: capacity) {
-        case .null, .integer, .double, .float, .boolean, .date, .uuid, .text: break
-        case .decimal: payload.assumingMemoryBound(to: Box<Decimal>.self).deinitialize(count: 1)
-        case .string: payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
-        case .binary: payload.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
-        case .uri: payload.assumingMemoryBound(to: URL.self).deinitialize(count: 1)
-        case .json: payload.assumingMemoryBound(to: JSONDocument.self).deinitialize(count: 1)
-        case .object: payload.assumingMemoryBound(to: ManagedObjectID.self).deinitialize(count: 1)
+    private static func destroy(_ payload: UnsafeMutableRawPointer, kind: UInt8) {
+        let isBoxed = kind & boxedFlag != 0
+        func release<Payload: Sendable>(_: Payload.Type) {
+            if MemoryLayout<Payload>.size > 8, isBoxed {
+                payload.assumingMemoryBound(to: Box<Payload>.self).deinitialize(count: 1)
+            } else {
+                payload.assumingMemoryBound(to: Payload.self).deinitialize(count: 1)
+            }
+        }
+        switch Self.kind(kind) {
+        case .null, .integer, .double, .float, .boolean, .date, .text: break
+        case .uuid: if isBoxed { release(UUID.self) }
+        case .decimal: release(Decimal.self)
+        case .string: release(String.self)
+        case .binary: release(Data.self)
+        case .uri: release(URL.self)
+        case .json: release(JSONDocument.self)
+        case .object: release(ManagedObjectID.self)
         }
     }
 }

@@ -248,7 +248,7 @@ package final class StoreTable {
                 }
                 var nextString = 0
                 return try columns.withUnsafeBufferPointer { columns in
-                    try ValueRow(count: columns.count, textCapacity: textCapacity) { slot, row in
+                    try ValueRow(count: columns.count, textCapacity: textCapacity, layout: decoder.entity.rowLayout) { slot, row in
                         if columns[slot].isString {
                             if let text = texts[nextString] { row.appendString(utf8: text) } else { row.append(.null) }
                             nextString += 1

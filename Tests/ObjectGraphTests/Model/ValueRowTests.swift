@@ -102,9 +102,11 @@ struct ValueRowTests {
 
     /// A row filled from UTF-8 bytes, as a store's reader fills it, with every string given room
     /// in its text: long ASCII strings are kept there, the others as `String`s.
-    private static func filledRow(_ strings: [String], extra: [AttributeValue] = []) -> ValueRow {
+    private static func filledRow(
+        _ strings: [String], extra: [AttributeValue] = [], layout: ValueRowLayout = .allWide
+    ) -> ValueRow {
         let capacity = strings.reduce(0) { $0 + ValueRow.textCapacity(forStringOf: $1.utf8.count) }
-        return ValueRow(count: strings.count + extra.count, textCapacity: capacity) { slot, row in
+        return ValueRow(count: strings.count + extra.count, textCapacity: capacity, layout: layout) { slot, row in
             if slot < strings.count {
                 var string = strings[slot]
                 string.withUTF8 { row.appendString(utf8: $0) }
@@ -150,10 +152,79 @@ struct ValueRowTests {
 
     @Test func textBeyondTheRowsCapacityIsKeptAsAString() {
         let long = "a long ASCII string that the row was given no text room for"
-        let row = ValueRow(count: 2, textCapacity: 10) { slot, row in
+        let row = ValueRow(count: 2, textCapacity: 10, layout: .allWide) { slot, row in
             var string = slot == 0 ? long : "too long for ten bytes of text"
             string.withUTF8 { row.appendString(utf8: $0) }
         }
         #expect(Array(row) == [.string(long), .string("too long for ten bytes of text")])
+    }
+
+    /// Every slot narrow (8 bytes): what does not fit is kept behind a reference.
+    private static let allNarrow = ValueRowLayout(narrowSlots: .max)
+
+    @Test func everyKindReadsBackFromNarrowSlots() throws {
+        let values = try Self.everyKind(referencing: Self.space())
+        let row = ValueRow(values, layout: Self.allNarrow)
+        #expect(Array(row) == values)
+        #expect(row == ValueRow(values))
+        #expect(row.hashValue == ValueRow(values).hashValue)
+        #expect(
+            row.withStringUTF8(at: 7) { Array($0) }
+                == Array("a string too long to be stored inside the sixteen bytes of a small string".utf8))
+        #expect((0..<values.count).map { row.isNull(at: $0) } == values.map(\.isNull))
+        var changed = row
+        changed[0] = .string("now a string in a narrow slot")
+        changed[13] = .integer(9)
+        changed[7] = .null
+        #expect(Array(row) == values)
+        #expect(changed[0] == .string("now a string in a narrow slot") && changed[13] == .integer(9) && changed[7] == .null)
+        #expect(Array(changed.unsharedCopy()) == Array(changed))
+    }
+
+    @Test func valuesInNarrowSlotsAreReleasedWithTheRow() throws {
+        weak var released: ObjectIDSpace?
+        do {
+            let space = Self.space()
+            released = space
+            var row = ValueRow(try Self.everyKind(referencing: space), layout: Self.allNarrow)
+            let copy = row.unsharedCopy()
+            row[15] = .null
+            row[16] = .string("replaced")
+            #expect(copy.count == 17 && copy[15] == .object(ManagedObjectID(space: space, primaryKey: 7)))
+        }
+        #expect(released == nil, "a row or its copy still holds the ID space")
+    }
+
+    @Test func entityLayoutsMakeNumbersAndDatesNarrow() {
+        let types: [AttributeType] = [.integer64, .string, .double, .date, .boolean, .uuid, .decimal, .binary, .integer16]
+        let layout = ValueRowLayout(attributeTypes: types)
+        #expect((0..<10).map(layout.isNarrow) == [true, false, true, true, true, false, true, false, true, false])
+        #expect(!ValueRowLayout(attributeTypes: Array(repeating: .integer64, count: 70)).isNarrow(64))
+    }
+
+    /// A row of four numbers and three strings (the benchmarks' `Person`) in its entity's layout
+    /// takes 120 bytes: a 128-byte heap block instead of a 160-byte one.
+    @Test func narrowSlotsMakeRowsSmaller() {
+        let types: [AttributeType] = [.integer64, .string, .string, .integer64, .double, .date, .string]
+        let values: [AttributeValue] = [
+            .integer(1), .string("Ada Lovelace"), .string("ada@example.com"), .integer(36), .double(0.5),
+            .date(Date(timeIntervalSinceReferenceDate: 0)), .null
+        ]
+        let narrow = ValueRow(values, layout: ValueRowLayout(attributeTypes: types))
+        let wide = ValueRow(values)
+        #expect(Array(narrow) == values)
+        #expect(narrow.allocatedBytes == 120)
+        #expect(wide.allocatedBytes == 152)
+        #expect(narrow.unsharedCopy().allocatedBytes == 120)
+    }
+
+    @Test func filledRowsKeepTextInNarrowLayouts() {
+        let row = Self.filledRow(
+            Self.filledStrings, extra: [.integer(7), .date(Date(timeIntervalSinceReferenceDate: 1))], layout: Self.allNarrow)
+        #expect(Array(row) == Self.filledStrings.map { .string($0) } + [.integer(7), .date(Date(timeIntervalSinceReferenceDate: 1))])
+        #expect(row.withStringUTF8(at: 0) { String(decoding: $0, as: UTF8.self) } == Self.filledStrings[0])
+        var copy = row
+        copy.append(.string("appended past the layout: a wide slot"))
+        #expect(copy[8] == .string("appended past the layout: a wide slot") && row.count == 8)
     }
 }
