@@ -8,7 +8,7 @@ import PostgresNIO
 /// a constraint.
 extension PostgreSQLStoreState {
     /// Writes every insert of a save, `rowKeys` being their rows' keys in order.
-    func insertRows(_ inserts: [SaveRequest.Insert], rowKeys: [Int64], keys: SaveKeys) throws {
+    func insertRows(_ inserts: SaveRequest.Inserts, rowKeys: [Int64], keys: SaveKeys) throws {
         var rows: [InsertedRow] = []
         rows.reserveCapacity(inserts.count)
         for (insert, key) in zip(inserts, rowKeys) {

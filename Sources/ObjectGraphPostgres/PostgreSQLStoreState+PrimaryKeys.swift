@@ -7,7 +7,7 @@ import PostgresNIO
 /// handed out twice, and a failed save gives its keys back with everything else.
 extension PostgreSQLStoreState {
     /// The key of each insert, and those given to inserts with temporary IDs, in insert order.
-    func primaryKeys(for inserts: [SaveRequest.Insert]) throws -> (rowKeys: [Int64], assigned: [Int64]) {
+    func primaryKeys(for inserts: SaveRequest.Inserts) throws -> (rowKeys: [Int64], assigned: [Int64]) {
         var needed: [Int: Int] = [:]
         var obtained: [Int: Int64] = [:]
         for insert in inserts {

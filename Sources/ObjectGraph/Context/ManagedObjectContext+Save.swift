@@ -156,17 +156,16 @@ extension ManagedObjectContext {
         let model = store.model
         var failures: [ValidationFailure] = []
         var customFailures: [ValidationFailure] = []
-        // One pass over the new objects validates each and takes its row: a large insert's
-        // objects are mostly out of the processor's caches, and each pass over them costs a miss
-        // per object.
-        plan.request.inserts.reserveCapacity(plan.inserted.count)
+        // One pass over the new objects validates each and brings its row up to date: a large
+        // insert's objects are mostly out of the processor's caches, and each pass over them
+        // costs a miss per object. The store reads the rows from the objects themselves.
         for object in plan.inserted {
             ObjectValidator.appendFailures(of: object, to: &failures)
             customRules.appendFailures(of: object, phase: .insert, model: model, to: &customFailures)
             if object.relationshipHold.holdsToOne { object.refreshHeldReferences() }
-            plan.request.inserts.append(SaveRequest.Insert(objectID: object.objectID, values: object.values))
             if !object.loadedToMany.isEmpty { plan.request.relationshipChanges += object.relationshipChanges() }
         }
+        plan.request.inserts = SaveRequest.Inserts(objects: plan.inserted)
         var savedCustomFailures: [ValidationFailure] = []
         for object in plan.updated {
             ObjectValidator.appendFailures(of: object, to: &failures)

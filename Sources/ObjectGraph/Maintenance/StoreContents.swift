@@ -36,7 +36,7 @@ package struct StoreContents {
     /// spaces are `spaces`, with its relationships.
     package func saveRequest(model: ManagedObjectModel, spaces: [ObjectIDSpace]) -> SaveRequest {
         var request = SaveRequest()
-        request.inserts = rows.map { Self.insert(of: $0, spaces: spaces) }
+        request.inserts = SaveRequest.Inserts(rows.map { Self.insert(of: $0, spaces: spaces) })
         request.relationshipChanges = memberships.map { Self.change($0, spaces: spaces) }
         return request
     }

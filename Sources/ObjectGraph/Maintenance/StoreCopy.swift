@@ -60,7 +60,7 @@ package enum StoreCopy {
             for entity in model.entities {
                 try forEachPage(of: entity, includingSubentities: false, in: original, rowsPerPage: rowsPerPage) { rows in
                     var request = SaveRequest()
-                    request.inserts = rows.map { StoreContents.insert(of: $0, spaces: copy.idSpaces) }
+                    request.inserts = SaveRequest.Inserts(rows.map { StoreContents.insert(of: $0, spaces: copy.idSpaces) })
                     try apply(request)
                     copied += rows.count
                     progress("copied \(copied) objects (\(entity.name))")

@@ -113,16 +113,33 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     func copy(capacity: Int) -> ValueRowStorage {
         let (header, words) = pointers
         let ownCapacity = Int(header.pointee.capacity)
-        let copy = Self.make(capacity: capacity, textCapacity: Int(header.pointee.textCount)) { word in
+        let count = Int(header.pointee.count)
+        let textCount = Int(header.pointee.textCount)
+        let copy = Self.make(capacity: capacity, textCapacity: textCount) { word in
             var flags = word < (ownCapacity + 7) / 8 ? UInt64(littleEndian: words[word]) & Self.wideFlags : 0
             for byte in 0..<8 where 8 * word + byte >= ownCapacity && 8 * word + byte < capacity {
                 flags |= UInt64(Self.wideFlag) << (8 * byte)
             }
             return flags
         }
+        let (copyHeader, copyWords) = copy.pointers
+        let base = UnsafeMutableRawPointer(words)
+        let copyBase = UnsafeMutableRawPointer(copyWords)
+        // The text is copied whole, so `.text` payloads (offsets into it) stay as they are; the
+        // slots have the same widths, so each payload is where it was, from the payloads' start.
+        (copyBase + Self.textStart(copyHeader)).copyMemory(from: base + Self.textStart(header), byteCount: textCount)
+        var source = base + Self.payloadStart(header)
+        var target = copyBase + Self.payloadStart(copyHeader)
         for slot in 0..<count {
-            if withText(at: slot, { copy.appendText($0) }) == nil { copy.append(self[slot]) }
+            let kind = base.load(fromByteOffset: slot, as: UInt8.self)
+            copyBase.storeBytes(of: kind, toByteOffset: slot, as: UInt8.self)
+            let width = kind & Self.wideFlag != 0 ? 16 : 8
+            Self.copyPayload(kind, from: source, to: target, width: width)
+            source += width
+            target += width
         }
+        copyHeader.pointee.count = Int32(count)
+        copyHeader.pointee.textCount = Int32(textCount)
         return copy
     }
 
@@ -291,31 +308,53 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     ) {
         let isWide = base.load(fromByteOffset: slot, as: UInt8.self) & wideFlag != 0
         // The value is consumed, so its payload moves into the slot instead of being copied
-        // (a retain here and a release of the value after). A payload wider than the slot goes
-        // into a box; the size test folds away for payloads of 8 bytes or less.
-        func put<Payload: Sendable>(_ value: consuming Payload, _ kind: Kind) {
-            let isBoxed = MemoryLayout<Payload>.size > 8 && MemoryLayout<Payload>.size > (isWide ? 16 : 8)
-            if isBoxed {
-                payload.initializeMemory(as: Box<Payload>.self, to: Box(value))
-            } else {
-                payload.initializeMemory(as: Payload.self, to: value)
-            }
-            setKind(kind, boxed: isBoxed, at: slot, base)
-        }
+        // (a retain here and a release of the value after).
+        let kind: Kind
+        let isBoxed: Bool
         switch consume value {
-        case .null: setKind(.null, boxed: false, at: slot, base)
-        case .integer(let integer): put(integer, .integer)
-        case .double(let double): put(double, .double)
-        case .float(let float): put(float, .float)
-        case .decimal(let decimal): put(decimal, .decimal)
-        case .string(let string): put(string, .string)
-        case .boolean(let flag): put(flag, .boolean)
-        case .date(let date): put(date, .date)
-        case .binary(let data): put(data, .binary)
-        case .uuid(let uuid): put(uuid, .uuid)
-        case .uri(let url): put(url, .uri)
-        case .json(let document): put(document, .json)
-        case .object(let objectID): put(objectID, .object)
+        case .null: (kind, isBoxed) = (.null, false)
+        case .integer(let integer): (kind, isBoxed) = (.integer, put(integer, at: payload, isWide: isWide))
+        case .double(let double): (kind, isBoxed) = (.double, put(double, at: payload, isWide: isWide))
+        case .float(let float): (kind, isBoxed) = (.float, put(float, at: payload, isWide: isWide))
+        case .decimal(let decimal): (kind, isBoxed) = (.decimal, put(decimal, at: payload, isWide: isWide))
+        case .string(let string): (kind, isBoxed) = (.string, put(string, at: payload, isWide: isWide))
+        case .boolean(let flag): (kind, isBoxed) = (.boolean, put(flag, at: payload, isWide: isWide))
+        case .date(let date): (kind, isBoxed) = (.date, put(date, at: payload, isWide: isWide))
+        case .binary(let data): (kind, isBoxed) = (.binary, put(data, at: payload, isWide: isWide))
+        case .uuid(let uuid): (kind, isBoxed) = (.uuid, put(uuid, at: payload, isWide: isWide))
+        case .uri(let url): (kind, isBoxed) = (.uri, put(url, at: payload, isWide: isWide))
+        case .json(let document): (kind, isBoxed) = (.json, put(document, at: payload, isWide: isWide))
+        case .object(let objectID): (kind, isBoxed) = (.object, put(objectID, at: payload, isWide: isWide))
+        }
+        setKind(kind, boxed: isBoxed, at: slot, base)
+    }
+
+    /// Moves `value` into the payload at `payload`, in a box when it is wider than the slot;
+    /// returns whether it was boxed. The size test folds away for payloads of 8 bytes or less.
+    @inline(__always)
+    private static func put<Payload: Sendable>(_ value: consuming Payload, at payload: UnsafeMutableRawPointer, isWide: Bool) -> Bool {
+        if MemoryLayout<Payload>.size > 8 && MemoryLayout<Payload>.size > (isWide ? 16 : 8) {
+            payload.initializeMemory(as: Box<Payload>.self, to: Box(value))
+            return true
+        }
+        payload.initializeMemory(as: Payload.self, to: value)
+        return false
+    }
+
+    /// The payload at `payload`, out of its box when `isBoxed`.
+    @inline(__always)
+    private static func get<Payload: Sendable>(_: Payload.Type, at payload: UnsafeMutableRawPointer, isBoxed: Bool) -> Payload {
+        if MemoryLayout<Payload>.size > 8, isBoxed { return payload.assumingMemoryBound(to: Box<Payload>.self).pointee.value }
+        return payload.assumingMemoryBound(to: Payload.self).pointee
+    }
+
+    /// Ends the life of the payload at `payload` (its box, when `isBoxed`).
+    @inline(__always)
+    private static func release<Payload: Sendable>(_: Payload.Type, at payload: UnsafeMutableRawPointer, isBoxed: Bool) {
+        if MemoryLayout<Payload>.size > 8, isBoxed {
+            payload.assumingMemoryBound(to: Box<Payload>.self).deinitialize(count: 1)
+        } else {
+            payload.assumingMemoryBound(to: Payload.self).deinitialize(count: 1)
         }
     }
 
@@ -324,24 +363,20 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         _ kind: UInt8, at payload: UnsafeMutableRawPointer, _ base: UnsafeMutableRawPointer, _ header: UnsafeMutablePointer<Header>
     ) -> AttributeValue {
         let isBoxed = kind & boxedFlag != 0
-        func get<Payload: Sendable>(_: Payload.Type) -> Payload {
-            if MemoryLayout<Payload>.size > 8, isBoxed { return payload.assumingMemoryBound(to: Box<Payload>.self).pointee.value }
-            return payload.assumingMemoryBound(to: Payload.self).pointee
-        }
         switch Self.kind(kind) {
         case .null: return .null
-        case .integer: return .integer(get(Int64.self))
-        case .double: return .double(get(Double.self))
-        case .float: return .float(get(Float.self))
-        case .decimal: return .decimal(get(Decimal.self))
-        case .string: return .string(get(String.self))
-        case .boolean: return .boolean(get(Bool.self))
-        case .date: return .date(get(Date.self))
-        case .binary: return .binary(get(Data.self))
-        case .uuid: return .uuid(get(UUID.self))
-        case .uri: return .uri(get(URL.self))
-        case .json: return .json(get(JSONDocument.self))
-        case .object: return .object(get(ManagedObjectID.self))
+        case .integer: return .integer(get(Int64.self, at: payload, isBoxed: isBoxed))
+        case .double: return .double(get(Double.self, at: payload, isBoxed: isBoxed))
+        case .float: return .float(get(Float.self, at: payload, isBoxed: isBoxed))
+        case .decimal: return .decimal(get(Decimal.self, at: payload, isBoxed: isBoxed))
+        case .string: return .string(get(String.self, at: payload, isBoxed: isBoxed))
+        case .boolean: return .boolean(get(Bool.self, at: payload, isBoxed: isBoxed))
+        case .date: return .date(get(Date.self, at: payload, isBoxed: isBoxed))
+        case .binary: return .binary(get(Data.self, at: payload, isBoxed: isBoxed))
+        case .uuid: return .uuid(get(UUID.self, at: payload, isBoxed: isBoxed))
+        case .uri: return .uri(get(URL.self, at: payload, isBoxed: isBoxed))
+        case .json: return .json(get(JSONDocument.self, at: payload, isBoxed: isBoxed))
+        case .object: return .object(get(ManagedObjectID.self, at: payload, isBoxed: isBoxed))
         case .text: return .string(String(decoding: text(at: payload, base, header), as: UTF8.self))
         }
     }
@@ -356,27 +391,46 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         return UnsafeBufferPointer(start: start, count: Int(count))
     }
 
+    /// Initializes `target` with a copy of the payload at `source` of a slot of `kind` and
+    /// `width` bytes: references retained once more, the rest copied bit for bit.
+    @inline(__always)
+    private static func copyPayload(_ kind: UInt8, from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer, width: Int) {
+        // A box of any value is one class reference.
+        if kind & boxedFlag != 0 {
+            target.initializeMemory(as: AnyObject.self, to: source.load(as: AnyObject.self))
+            return
+        }
+        switch Self.kind(kind) {
+        // A `Decimal` (20 bytes) is always boxed, and so never reaches this switch.
+        case .null, .decimal: break
+        case .integer, .double, .float, .boolean, .date, .uuid, .text: target.copyMemory(from: source, byteCount: width)
+        case .string: copy(String.self, from: source, to: target)
+        case .binary: copy(Data.self, from: source, to: target)
+        case .uri: copy(URL.self, from: source, to: target)
+        case .json: copy(JSONDocument.self, from: source, to: target)
+        case .object: copy(ManagedObjectID.self, from: source, to: target)
+        }
+    }
+
+    @inline(__always)
+    private static func copy<Payload>(_: Payload.Type, from source: UnsafeMutableRawPointer, to target: UnsafeMutableRawPointer) {
+        target.initializeMemory(as: Payload.self, to: source.assumingMemoryBound(to: Payload.self).pointee)
+    }
+
     /// Ends the life of an initialized slot's payload; only the kinds holding references have
     /// anything to release.
     @inline(__always)
     private static func destroy(_ payload: UnsafeMutableRawPointer, kind: UInt8) {
         let isBoxed = kind & boxedFlag != 0
-        func release<Payload: Sendable>(_: Payload.Type) {
-            if MemoryLayout<Payload>.size > 8, isBoxed {
-                payload.assumingMemoryBound(to: Box<Payload>.self).deinitialize(count: 1)
-            } else {
-                payload.assumingMemoryBound(to: Payload.self).deinitialize(count: 1)
-            }
-        }
         switch Self.kind(kind) {
         case .null, .integer, .double, .float, .boolean, .date, .text: break
-        case .uuid: if isBoxed { release(UUID.self) }
-        case .decimal: release(Decimal.self)
-        case .string: release(String.self)
-        case .binary: release(Data.self)
-        case .uri: release(URL.self)
-        case .json: release(JSONDocument.self)
-        case .object: release(ManagedObjectID.self)
+        case .uuid: if isBoxed { release(UUID.self, at: payload, isBoxed: true) }
+        case .decimal: release(Decimal.self, at: payload, isBoxed: isBoxed)
+        case .string: release(String.self, at: payload, isBoxed: isBoxed)
+        case .binary: release(Data.self, at: payload, isBoxed: isBoxed)
+        case .uri: release(URL.self, at: payload, isBoxed: isBoxed)
+        case .json: release(JSONDocument.self, at: payload, isBoxed: isBoxed)
+        case .object: release(ManagedObjectID.self, at: payload, isBoxed: isBoxed)
         }
     }
 }

@@ -181,7 +181,7 @@ package struct SaveRequest: Sendable {
         }
     }
 
-    package var inserts: [Insert] = []
+    package var inserts: Inserts = []
     package var updates: [Update] = []
     /// The values each update was made against, in the order of `updates` (`nil` where not
     /// known), for a child context's save: the parent holds its object to them when its own copy

@@ -6,7 +6,7 @@
 /// without such references (most large inserts) never hashes their IDs.
 package final class SaveKeys {
     /// The save's inserts, and the key of each, in order.
-    private let inserts: [SaveRequest.Insert]
+    private let inserts: SaveRequest.Inserts
     private let rowKeys: [Int64]
     /// The store's ID space of each entity.
     let idSpaces: [ObjectIDSpace]
@@ -23,7 +23,7 @@ package final class SaveKeys {
     @exclusivity(unchecked) private var sparsePositions: [ManagedObjectID: Int]?
 
     /// The keys of `inserts`, `rowKeys[i]` being the key of `inserts[i]`.
-    package init(idSpaces: [ObjectIDSpace], inserts: [SaveRequest.Insert] = [], rowKeys: [Int64] = []) {
+    package init(idSpaces: [ObjectIDSpace], inserts: SaveRequest.Inserts = [], rowKeys: [Int64] = []) {
         self.idSpaces = idSpaces
         self.inserts = inserts
         self.rowKeys = rowKeys

@@ -41,10 +41,11 @@ package struct StoreBatchRequest {
         inserted.reserveCapacity(count)
         for start in stride(from: 0, to: count, by: Self.insertChunk) {
             var request = SaveRequest(contextName: contextName, author: author)
-            request.inserts = try (start..<min(start + Self.insertChunk, count)).map {
-                SaveRequest.Insert(
-                    objectID: ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next()), values: try row($0))
-            }
+            request.inserts = SaveRequest.Inserts(
+                try (start..<min(start + Self.insertChunk, count)).map {
+                    SaveRequest.Insert(
+                        objectID: ManagedObjectID(space: space, temporaryNumber: TemporaryIDGenerator.next()), values: try row($0))
+                })
             inserted += try apply(request).map { ManagedObjectID(space: spaces[entity.index], primaryKey: $0) }
         }
         return inserted

@@ -35,9 +35,10 @@ struct PostgreSQLPredicateDifferentialTests {
         }
         var request = SaveRequest()
         let space = ObjectIDSpace(entity: entity, storeIdentifier: "")
-        request.inserts = rows.enumerated().map {
-            SaveRequest.Insert(objectID: ManagedObjectID(space: space, temporaryNumber: UInt64($0.offset + 1)), values: $0.element)
-        }
+        request.inserts = SaveRequest.Inserts(
+            rows.enumerated().map {
+                SaveRequest.Insert(objectID: ManagedObjectID(space: space, temporaryNumber: UInt64($0.offset + 1)), values: $0.element)
+            })
         #expect(try store.save(request) == Array(1...Int64(rows.count)))
 
         var compared = 0

@@ -107,7 +107,8 @@ import Testing
 
     @Test func deletesRemoveRowsAndIgnoreRowsAlreadyGone() throws {
         try withStore { store, _ throws in
-            _ = try store.save(SaveRequest(inserts: (1...3).map { SQLiteFixtures.member(store, $0, email: "\($0)@x") }))
+            _ = try store.save(
+                SaveRequest(inserts: SaveRequest.Inserts((1...3).map { SQLiteFixtures.member(store, $0, email: "\($0)@x") })))
             _ = try store.save(SaveRequest(deletes: [permanentID(store, 2), permanentID(store, 42)]))
             #expect(try SQLiteFixtures.fetchAll(store).map(\.primaryKey) == [1, 3])
             // Deleted keys are not handed out again.
@@ -175,7 +176,8 @@ import Testing
         try withStore { store, _ throws in
             let log = SQLiteStatementLog()
             store.setStatementObserver { log.record($0) }
-            _ = try store.save(SaveRequest(inserts: (1...3).map { SQLiteFixtures.member(store, $0, email: "\($0)@x") }))
+            _ = try store.save(
+                SaveRequest(inserts: SaveRequest.Inserts((1...3).map { SQLiteFixtures.member(store, $0, email: "\($0)@x") })))
             store.setStatementObserver(nil)
             let statements = log.all
             #expect(statements.count == 8)
@@ -213,7 +215,8 @@ import Testing
 
     @Test func pagingCountingAndLookingUpByKey() throws {
         try withStore { store, _ throws in
-            _ = try store.save(SaveRequest(inserts: (1...10).map { SQLiteFixtures.member(store, $0, email: "\($0)@x") }))
+            _ = try store.save(
+                SaveRequest(inserts: SaveRequest.Inserts((1...10).map { SQLiteFixtures.member(store, $0, email: "\($0)@x") })))
             let member = store.model.entities[0]
             var request = StoreFetchRequest(entity: member)
             request.limit = 3

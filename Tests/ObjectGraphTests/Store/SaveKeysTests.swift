@@ -15,7 +15,7 @@ struct SaveKeysTests {
                 objectID: ManagedObjectID(space: space, temporaryNumber: number),
                 values: ValueRow(repeating: .null, count: PredicateFixtures.person.rowWidth))
         }
-        return SaveKeys(idSpaces: [space], inserts: inserts, rowKeys: rowKeys)
+        return SaveKeys(idSpaces: [space], inserts: SaveRequest.Inserts(inserts), rowKeys: rowKeys)
     }
 
     private static func key(of number: UInt64, in keys: SaveKeys, space: ObjectIDSpace = space) throws -> Int64 {
