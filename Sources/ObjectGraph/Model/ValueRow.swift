@@ -131,6 +131,8 @@ extension ValueRow: RandomAccessCollection, MutableCollection, RangeReplaceableC
     package var isEmpty: Bool { storage.count == 0 }
 
     package subscript(position: Int) -> AttributeValue {
+        // Inlined: reading a slot is most of what reading a value or binding it costs.
+        @inline(__always)
         get {
             precondition(position >= 0 && position < storage.count, "value row slot \(position) out of 0..<\(storage.count)")
             return storage[position]

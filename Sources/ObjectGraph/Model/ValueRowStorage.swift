@@ -14,8 +14,8 @@ import Foundation
 /// instead of one `String` allocation each: a string longer than a small string costs 32 bytes
 /// of header and a heap block of its own. The `String` is made when the slot is read.
 ///
-/// Tail bytes: `capacity` kind bytes rounded up to a word, `textCapacity` bytes of text rounded up
-/// to a word, then the payloads in slot order. A kind byte holds the slot's `Kind` in its low
+/// Tail bytes: `capacity` kind bytes rounded up to a word, the text capacity rounded up to a
+/// word, then the payloads in slot order (`Header.payloadStart` says where). A kind byte holds the slot's `Kind` in its low
 /// bits, `wideFlag` when the slot is 16 bytes wide, and `boxedFlag` when its payload is a
 /// reference to a `Box` holding a value wider than the slot (a `Decimal`, or a string in a narrow
 /// slot). Widths are set when the block is made and never change, so a slot's payload is found
@@ -26,7 +26,8 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         var count: Int32
         var capacity: Int32
         var textCount: Int32
-        var textCapacity: Int32
+        /// Where the payloads start, in bytes from the first tail word (the text ends there).
+        var payloadStart: Int32
     }
 
     /// What a slot's payload holds: the `AttributeValue` case, or `text`, a string kept as UTF-8
@@ -76,13 +77,14 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     @inline(__always)
     private static func make(capacity: Int, textCapacity: Int, wideFlags: (Int) -> UInt64) -> ValueRowStorage {
         precondition(
-            capacity <= Int(Int32.max) && textCapacity <= Int(Int32.max),
+            capacity >= 0 && textCapacity >= 0 && capacity + textCapacity <= Int(Int32.max) - 16,
             "a value row of \(capacity) slots and \(textCapacity) bytes of text")
         let kindWords = (capacity + 7) / 8
         var wideSlots = 0
-        for word in 0..<kindWords { wideSlots += wideFlags(word).nonzeroBitCount }
-        let buffer = create(minimumCapacity: kindWords + (textCapacity + 7) / 8 + capacity + wideSlots) { _ in
-            Header(count: 0, capacity: Int32(capacity), textCount: 0, textCapacity: Int32(textCapacity))
+        for word in 0..<kindWords { wideSlots += count(wideFlags(word)) }
+        let textWords = (textCapacity + 7) / 8
+        let buffer = create(minimumCapacity: kindWords + textWords + capacity + wideSlots) { _ in
+            Header(count: 0, capacity: Int32(capacity), textCount: 0, payloadStart: Int32(8 * (kindWords + textWords)))
         }
         let storage = unsafeDowncast(buffer, to: ValueRowStorage.self)
         storage.withUnsafeMutablePointerToElements { words in
@@ -203,7 +205,7 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     func appendString(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         let header = withUnsafeMutablePointerToHeader { $0 }
         if bytes.count > Self.longestSmallString,
-            bytes.count <= Int(header.pointee.textCapacity - header.pointee.textCount), bytes.isASCII
+            bytes.count <= Self.textRoom(header), bytes.isASCII
         {
             appendText(bytes)
         } else {
@@ -218,7 +220,7 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         let base = UnsafeMutableRawPointer(words)
         let slot = Int(header.pointee.count)
         let offset = header.pointee.textCount
-        precondition(bytes.count <= Int(header.pointee.textCapacity - offset), "value row text beyond its capacity")
+        precondition(bytes.count <= Self.textRoom(header), "value row text beyond its capacity")
         if let source = bytes.baseAddress {
             (base + Self.textStart(header) + Int(offset)).copyMemory(from: source, byteCount: bytes.count)
         }
@@ -268,7 +270,13 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     /// Where the payloads start, in bytes from the first tail word: after the text.
     @inline(__always)
     private static func payloadStart(_ header: UnsafeMutablePointer<Header>) -> Int {
-        textStart(header) + (Int(header.pointee.textCapacity) + 7) & ~7
+        Int(header.pointee.payloadStart)
+    }
+
+    /// The bytes of text that still fit before the payloads.
+    @inline(__always)
+    private static func textRoom(_ header: UnsafeMutablePointer<Header>) -> Int {
+        payloadStart(header) - textStart(header) - Int(header.pointee.textCount)
     }
 
     /// The payload of `slot`: 8 bytes a slot before it, and 8 more for each wide one.
@@ -276,17 +284,28 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     private static func payload(
         _ base: UnsafeMutableRawPointer, _ header: UnsafeMutablePointer<Header>, slot: Int
     ) -> UnsafeMutableRawPointer {
-        var wideSlots = 0
         let wholeWords = slot >> 3
-        for word in 0..<wholeWords {
-            wideSlots += (UInt64(littleEndian: base.load(fromByteOffset: 8 * word, as: UInt64.self)) & wideFlags).nonzeroBitCount
+        var wideSlots = 0
+        // Rows of up to eight slots (most) have one word of kinds: the loop is not entered.
+        if wholeWords > 0 {
+            for word in 0..<wholeWords {
+                wideSlots += count(UInt64(littleEndian: base.load(fromByteOffset: 8 * word, as: UInt64.self)) & wideFlags)
+            }
         }
-        let rest = slot & 7
-        if rest > 0 {
-            let flags = UInt64(littleEndian: base.load(fromByteOffset: 8 * wholeWords, as: UInt64.self)) & wideFlags
-            wideSlots += (flags & (1 << UInt64(8 * rest) - 1)).nonzeroBitCount
+        // The kind bytes of the slots before `slot` in its word (none for the word's first slot).
+        let below: UInt64 = (1 &<< UInt64(8 * (slot & 7))) &- 1
+        if below != 0 {
+            wideSlots += count(UInt64(littleEndian: base.load(fromByteOffset: 8 * wholeWords, as: UInt64.self)) & wideFlags & below)
         }
         return base + payloadStart(header) + 8 * (slot + wideSlots)
+    }
+
+    /// How many `wideFlag`s a word of kind bytes (masked to its `wideFlags`) holds: each flag
+    /// moved to its byte's lowest bit, and the bytes summed into the top byte by one
+    /// multiplication (the default x86-64 target has no population count instruction).
+    @inline(__always)
+    private static func count(_ flags: UInt64) -> Int {
+        Int(((flags >> 7) &* 0x0101_0101_0101_0101) >> 56)
     }
 
     @inline(__always)
