@@ -173,9 +173,9 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         let (header, words) = pointers
         let base = UnsafeMutableRawPointer(words)
         let kind = base.load(fromByteOffset: slot, as: UInt8.self)
-        let payload = Self.payload(base, header, slot: slot)
         switch Self.kind(kind) {
         case .string:
+            let payload = Self.payload(base, header, slot: slot)
             // In place: going through `utf8` copies the string (a retain and a release). Only a
             // string without contiguous UTF-8, which Swift on Linux never makes, would be
             // rewritten by `withUTF8`, into the same value.
@@ -184,7 +184,7 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
                 return try string.withUTF8(body)
             }
             return try payload.assumingMemoryBound(to: String.self).pointee.withUTF8(body)
-        case .text: return try body(Self.text(at: payload, base, header))
+        case .text: return try body(Self.text(at: Self.payload(base, header, slot: slot), base, header))
         default: return nil
         }
     }
