@@ -25,12 +25,6 @@ package struct ValueRowLayout: Sendable, Equatable {
         }
         self.init(narrowSlots: narrow)
     }
-
-    /// Whether slot `slot` is narrow.
-    @inline(__always)
-    func isNarrow(_ slot: Int) -> Bool {
-        slot < 64 && narrowSlots & (1 << UInt64(slot)) != 0
-    }
 }
 
 extension AttributeType {

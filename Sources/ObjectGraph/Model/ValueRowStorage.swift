@@ -63,12 +63,25 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     @inline(__always)
     static func make(capacity: Int, textCapacity: Int = 0, layout: ValueRowLayout = .allWide) -> ValueRowStorage {
         make(capacity: capacity, textCapacity: textCapacity) { word in
-            var flags: UInt64 = 0
-            for byte in 0..<8 where 8 * word + byte < capacity && !layout.isNarrow(8 * word + byte) {
-                flags |= UInt64(wideFlag) << (8 * byte)
-            }
-            return flags
+            let narrow = word < 8 ? UInt8(truncatingIfNeeded: layout.narrowSlots >> UInt64(8 * word)) : 0
+            return flagBytes(~narrow) & bytes(below: capacity, inWord: word)
         }
+    }
+
+    /// `wideFlag` in the kind byte of each slot whose bit is set in `bits` (bit `i`: byte `i`):
+    /// each bit copied into every byte, kept in its own byte, then carried up to the byte's top.
+    @inline(__always)
+    private static func flagBytes(_ bits: UInt8) -> UInt64 {
+        (((UInt64(bits) &* 0x0101_0101_0101_0101) & 0x8040_2010_0804_0201) &+ 0x7F7F_7F7F_7F7F_7F7F) & wideFlags
+    }
+
+    /// All ones in the bytes of word `word` of kind bytes that belong to slots before `slot`.
+    @inline(__always)
+    private static func bytes(below slot: Int, inWord word: Int) -> UInt64 {
+        let slots = slot - 8 * word
+        if slots <= 0 { return 0 }
+        if slots >= 8 { return ~0 }
+        return (1 &<< UInt64(8 * slots)) &- 1
     }
 
     /// A block with room for `capacity` slots and `textCapacity` bytes of text, the slots' widths
@@ -118,11 +131,10 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         let count = Int(header.pointee.count)
         let textCount = Int(header.pointee.textCount)
         let copy = Self.make(capacity: capacity, textCapacity: textCount) { word in
-            var flags = word < (ownCapacity + 7) / 8 ? UInt64(littleEndian: words[word]) & Self.wideFlags : 0
-            for byte in 0..<8 where 8 * word + byte >= ownCapacity && 8 * word + byte < capacity {
-                flags |= UInt64(Self.wideFlag) << (8 * byte)
-            }
-            return flags
+            let own = word < (ownCapacity + 7) / 8 ? UInt64(littleEndian: words[word]) & Self.wideFlags : 0
+            let kept = Self.bytes(below: min(capacity, ownCapacity), inWord: word)
+            let added = Self.bytes(below: capacity, inWord: word) & ~Self.bytes(below: ownCapacity, inWord: word)
+            return own & kept | added & Self.wideFlags
         }
         let (copyHeader, copyWords) = copy.pointers
         let base = UnsafeMutableRawPointer(words)

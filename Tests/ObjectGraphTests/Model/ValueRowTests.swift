@@ -198,8 +198,13 @@ struct ValueRowTests {
     @Test func entityLayoutsMakeNumbersAndDatesNarrow() {
         let types: [AttributeType] = [.integer64, .string, .double, .date, .boolean, .uuid, .decimal, .binary, .integer16]
         let layout = ValueRowLayout(attributeTypes: types)
-        #expect((0..<10).map(layout.isNarrow) == [true, false, true, true, true, false, true, false, true, false])
-        #expect(!ValueRowLayout(attributeTypes: Array(repeating: .integer64, count: 70)).isNarrow(64))
+        #expect(layout.narrowSlots == 0b1_0101_1101)
+        // Slots from 64 on are wide: a row of 70 integers takes 64 narrow and 6 wide slots, and
+        // finds each payload past several words of kinds.
+        let integers = (0..<70).map { AttributeValue.integer(Int64($0)) }
+        let wide = ValueRow(integers, layout: ValueRowLayout(attributeTypes: Array(repeating: .integer64, count: 70)))
+        #expect(Array(wide) == integers)
+        #expect(wide.allocatedBytes == 32 + 72 + 64 * 8 + 6 * 16)
     }
 
     /// A row of four numbers and three strings (the benchmarks' `Person`) in its entity's layout
