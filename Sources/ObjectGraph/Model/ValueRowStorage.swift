@@ -15,10 +15,10 @@ import Foundation
 /// of header and a heap block of its own. The `String` is made when the slot is read.
 ///
 /// Tail bytes: `capacity` kind bytes rounded up to a word, the text capacity rounded up to a
-/// word, then the payloads in slot order (`Header.payloadStart` says where). A kind byte holds the slot's `Kind` in its low
-/// bits, `wideFlag` when the slot is 16 bytes wide, and `boxedFlag` when its payload is a
-/// reference to a `Box` holding a value wider than the slot (a `Decimal`, or a string in a narrow
-/// slot). Widths are set when the block is made and never change, so a slot's payload is found
+/// word, then the payloads in slot order (`Header.payloadStart` says where). A kind byte holds
+/// the slot's `Kind` in its low bits, `wideFlag` when the slot is 16 bytes wide, and `boxedFlag`
+/// when its payload is a reference to a `Box` holding a value wider than the slot (a `Decimal`,
+/// or a string in a narrow slot). Widths are set when the block is made and never change, so a slot's payload is found
 /// by counting the wide slots before it. Slots at and beyond `count`, and text at and beyond
 /// `textCount`, hold nothing (their kind bytes only their width).
 final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
