@@ -80,9 +80,10 @@ struct BTreeReader {
     }
 
     /// Leaf pages of the given kind that no tree read so far has claimed and that are not free.
+    /// Only pages the file or log holds are looked at, however many the header records.
     func orphanLeaves(isTable: Bool) -> [BTreePage] {
-        guard image.pageCount >= 2 else { return [] }
-        return (2...image.pageCount).compactMap { number in
+        guard image.lastHeldPage >= 2 else { return [] }
+        return (2...image.lastHeldPage).compactMap { number in
             guard !claimed.contains(number), !image.freePages.contains(number), let bytes = image.page(number),
                 let page = BTreePage(number: number, bytes: bytes, usableSize: image.usableSize),
                 page.kind.isLeaf, page.kind.isTable == isTable

@@ -7,7 +7,11 @@ struct DatabaseImage {
     let pageSize: Int
     /// The bytes of a page that b-tree content may use (the page size less the reserved bytes).
     let usableSize: Int
+    /// The pages of the database, as its log or header records them (a damaged header may
+    /// record billions).
     let pageCount: Int
+    /// The last page the file or the log holds: no page after it can be read.
+    let lastHeldPage: Int
     /// Pages on the free list, whose old content must not come back as rows.
     let freePages: Set<Int>
     /// What had to be guessed or was found wrong, for the report.
@@ -41,6 +45,7 @@ struct DatabaseImage {
         // change counter (older writers did not keep it).
         let recordedPages = headerIsSound && file.uint32(at: 92) == file.uint32(at: 24) ? file.uint32(at: 28) ?? 0 : 0
         pageCount = usableLog?.committedDatabasePages ?? max(filePages, recordedPages)
+        lastHeldPage = min(pageCount, max(filePages, logPages.keys.max() ?? 0))
         if file.count % pageSize != 0 || recordedPages > filePages && usableLog == nil {
             findings.append(
                 "the file is cut short: \(file.count) bytes, \(file.count % pageSize != 0 ? "not a whole number of \(pageSize)-byte pages" : "\(filePages) of the \(recordedPages) pages its header records")"

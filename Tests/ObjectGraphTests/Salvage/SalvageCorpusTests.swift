@@ -64,6 +64,25 @@ import Testing
                 == PersistentStoreCoordinator.metadataForPersistentStore(at: original).storeIdentifier, "object URIs still resolve")
     }
 
+    /// The header's page count is trusted while its "version valid for" matches; a damaged one
+    /// may record two billion pages. Salvage reads the pages there are, and finishes.
+    @Test func aHeaderRecordingBillionsOfPagesIsReadAsFarAsTheFileGoes() throws {
+        let corpus = try CorruptionCorpus.load()
+        let folder = try SQLiteFixtures.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = corpus.url("original.sqlite")
+        var bytes = [UInt8](try Data(contentsOf: original))
+        bytes.replaceSubrange(28..<32, with: [0x7F, 0xFF, 0xFF, 0xFF])
+        let damaged = folder.appendingPathComponent("damaged.sqlite")
+        try Data(bytes).write(to: damaged)
+        let recovered = folder.appendingPathComponent("recovered.sqlite")
+        let report = try PersistentStoreCoordinator.recover(damaged: damaged, into: recovered, model: try corpus.model)
+        #expect(report.findings.contains { $0.contains("of the 2147483647 pages its header records") }, "\(report)")
+        for table in corpus.manifest.tables {
+            #expect(try StoredRows.rows(of: table, in: recovered.path) == StoredRows.rows(of: table, in: original.path))
+        }
+    }
+
     @Test func aStoreWhoseModelCannotBeReadNeedsOneGiven() throws {
         let corpus = try CorruptionCorpus.load()
         let folder = try SQLiteFixtures.makeDirectory()
