@@ -31,7 +31,8 @@ extension PostgreSQLStoreState {
     }
 
     /// An inserted row: its object, its values (references resolved) and what its INSERT binds
-    /// (the key, the entity's name in a table shared with sub-entities, then the columns).
+    /// (the key, the version, the entity's name in a table shared with sub-entities, then the
+    /// columns).
     private struct InsertedRow {
         let objectID: ManagedObjectID
         let table: StoreTable
@@ -46,8 +47,10 @@ extension PostgreSQLStoreState {
             throw ConstraintViolation.missingValue(entity: table.entity, objectID: insert.objectID, key: attribute.name)
         }
         let values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)
-        var bindings: [AttributeValue] = [.integer(key)]
-        bindings.reserveCapacity(table.writeColumns.count + 2)
+        // The version is written, not left to the column's default: stores made before
+        // `Snapshot.firstVersion` was 2 have a default of 1.
+        var bindings: [AttributeValue] = [.integer(key), .integer(Snapshot.firstVersion)]
+        bindings.reserveCapacity(table.writeColumns.count + 3)
         if table.kindsFilter != nil { bindings.append(.string(table.entity.name)) }
         for column in table.writeColumns { bindings.append(column.written(values[column.slot])) }
         return InsertedRow(objectID: insert.objectID, table: table, values: values, bindings: bindings)
@@ -76,12 +79,13 @@ extension PostgreSQLStoreState {
 
     /// `INSERT INTO "T" (…) VALUES (…)` of one row of `table`'s columns.
     private func insertSQL(_ table: StoreTable) -> String {
-        "INSERT INTO \(table.quotedName) (\(columnNames(table))) VALUES (\(placeholders(table.writeColumns.count + (table.kindsFilter != nil ? 2 : 1), from: 1)))"
+        "INSERT INTO \(table.quotedName) (\(columnNames(table))) VALUES (\(placeholders(table.writeColumns.count + (table.kindsFilter != nil ? 3 : 2), from: 1)))"
     }
 
     /// The columns an INSERT into `table` names, in the order of `InsertedRow.bindings`.
     private func columnNames(_ table: StoreTable) -> String {
-        ([StoreSchema.primaryKeyColumn] + (table.kindsFilter != nil ? [TableLayout.entityColumn] : []) + table.writeColumns.map(\.name))
+        ([StoreSchema.primaryKeyColumn, StoreSchema.versionColumn] + (table.kindsFilter != nil ? [TableLayout.entityColumn] : [])
+            + table.writeColumns.map(\.name))
             .map(quoteIdentifier).joined(separator: ", ")
     }
 }

@@ -60,5 +60,22 @@ struct AttributeMask: Sendable {
     /// The slots in the set, ascending.
     func slots(below count: Int) -> [Int] { (0..<count).filter(contains) }
 
+    /// Calls `body` with each slot in the set, ascending: a step per slot, not per bit.
+    func forEachSlot(_ body: (Int) throws -> Void) rethrows {
+        switch words {
+        case .inline(let word): try Self.forEachSlot(in: word, from: 0, body)
+        case .wide(let words):
+            for index in words.indices { try Self.forEachSlot(in: words[index], from: index * 64, body) }
+        }
+    }
+
+    private static func forEachSlot(in word: UInt64, from first: Int, _ body: (Int) throws -> Void) rethrows {
+        var remaining = word
+        while remaining != 0 {
+            try body(first + remaining.trailingZeroBitCount)
+            remaining &= remaining - 1
+        }
+    }
+
     private static func bit(_ slot: Int) -> UInt64 { 1 << UInt64(slot % 64) }
 }

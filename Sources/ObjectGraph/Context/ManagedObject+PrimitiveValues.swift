@@ -41,18 +41,30 @@ extension ManagedObject {
     /// slots: a save of many objects usually changes the same few in each, and then shares one
     /// array instead of keeping one per object.
     func savedColumns(sameAs previous: [Int] = []) -> [Int] {
-        let entity = entity
-        let comparesValues = marks.contains(.primitiveChanges)
-        func isSaved(_ slot: Int) -> Bool {
-            guard slot >= entity.attributes.count || !entity.attributes[slot].isTransient else { return false }
-            return changedAttributes.contains(slot)
-                || comparesValues && !values[slot].isStoredEqual(to: savedValues.value(at: slot, in: values))
-        }
         var matched = 0
-        for slot in 0..<entity.rowWidth where isSaved(slot) {
-            guard matched < previous.count, previous[matched] == slot else { return (0..<entity.rowWidth).filter(isSaved) }
-            matched += 1
+        var isPrevious = true
+        forEachSavedColumn { slot in
+            if isPrevious && matched < previous.count && previous[matched] == slot { matched += 1 } else { isPrevious = false }
         }
-        return matched == previous.count ? previous : (0..<entity.rowWidth).filter(isSaved)
+        if isPrevious && matched == previous.count { return previous }
+        var columns: [Int] = []
+        forEachSavedColumn { columns.append($0) }
+        return columns
+    }
+
+    /// Calls `body` with each slot `savedColumns` holds, ascending. Without primitive sets only
+    /// the changed slots are looked at (usually a few of the row's).
+    private func forEachSavedColumn(_ body: (Int) -> Void) {
+        let entity = entity
+        func isStored(_ slot: Int) -> Bool {
+            slot < entity.rowWidth && (slot >= entity.attributes.count || !entity.attributes[slot].isTransient)
+        }
+        guard marks.contains(.primitiveChanges) else {
+            changedAttributes.forEachSlot { slot in if isStored(slot) { body(slot) } }
+            return
+        }
+        for slot in 0..<entity.rowWidth where isStored(slot) {
+            if changedAttributes.contains(slot) || !values[slot].isStoredEqual(to: savedValues.value(at: slot, in: values)) { body(slot) }
+        }
     }
 }

@@ -279,7 +279,7 @@ extension ManagedObjectContext {
             object.isNew = false
             object.marks = []
             object.savedValues = SavedValues()
-            object.rowVersion = 1
+            object.rowVersion = Snapshot.firstVersion
             insertedIDs.append(object.objectID)
             if !object.relationshipHold.isEmpty { committing.append(object) }
             if runsHooks { plan.hooked.append(object) }

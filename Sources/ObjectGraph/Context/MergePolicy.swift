@@ -111,7 +111,8 @@ public struct MergeConflict: Sendable, CustomStringConvertible {
     /// The properties (attributes and to-one relationships) that this context or the other save
     /// changed and whose values now differ, or that both changed (even to the same value).
     public let keys: [String]
-    /// The row version the context read (0 for an inserted object).
+    /// The row version the context read (0 for an inserted object). A row is at version 2 when
+    /// it is inserted, and each save that writes it adds 1.
     public let objectVersion: Int64
     /// The row version in the store now, or `nil` when the row is gone.
     public let storeVersion: Int64?

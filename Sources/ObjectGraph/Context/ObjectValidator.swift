@@ -32,7 +32,9 @@ enum ObjectValidator {
                     entityName: entity.name, objectID: object.objectID, key: attribute.name, reason: rejection.reason,
                     violatedPredicate: rejection.predicate))
         }
-        if let slot = entity.primaryKeyIndex { appendPrimaryKeyFailure(of: object, slot: slot, to: &failures) }
+        if let slot = entity.primaryKeyIndex, checkAll || object.changedAttributes.contains(slot) {
+            appendPrimaryKeyFailure(of: object, slot: slot, to: &failures)
+        }
         if !entity.relationships.isEmpty { appendRelationshipFailures(of: object, checkAll: checkAll, to: &failures) }
         // Report in declaration order, whatever rule found the problem.
         if failures.count - start > 1 {

@@ -124,12 +124,17 @@ final class SQLiteStatement {
         sqlite3_column_int64(handle, column)
     }
 
-    /// The text in `column`, or `nil` for NULL.
+    /// Result `column` (0-based) of the current row as a double.
+    func double(at column: Int32) -> Double {
+        sqlite3_column_double(handle, column)
+    }
+
     /// Whether result `column` of the current row is NULL.
     func isNull(at column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL
     }
 
+    /// The text in `column`, or `nil` for NULL.
     func text(at column: Int32) -> String? {
         guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
         return textValue(at: column)

@@ -71,7 +71,8 @@ extension InMemoryStore {
             var values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)
             for attribute in entity.attributes where attribute.isTransient { values[attribute.index] = attribute.defaultValue }
             try write(
-                Snapshot(primaryKey: primaryKey, values: values, version: 1, entityIndex: entity.index), objectID: insert.objectID,
+                Snapshot(primaryKey: primaryKey, values: values, version: Snapshot.firstVersion, entityIndex: entity.index),
+                objectID: insert.objectID,
                 into: &state)
         }
         try applyRelationshipChanges(request.relationshipChanges, keys: keys, to: &state)

@@ -5,11 +5,12 @@ import Foundation
 ///
 /// Each entity is a STRICT table named after it: `"_pk" INTEGER PRIMARY KEY` (the rowid, which
 /// holds the entity's `primaryKey` attribute when it has one, instead of a column of its own),
-/// `"_version" INTEGER NOT NULL DEFAULT 1` (for optimistic locking), then one column per stored
-/// attribute, NOT NULL when the attribute is required, one INTEGER foreign-key column per to-one
-/// relationship (named after it, always nullable: required relationships are enforced by
-/// validation, so a delete can nullify first and validate after), and the position columns of
-/// ordered to-manys kept through those foreign keys. Uniqueness constraints become unique indexes,
+/// one column per stored attribute, NOT NULL when the attribute is required, one INTEGER
+/// foreign-key column per to-one relationship (named after it, always nullable: required
+/// relationships are enforced by validation, so a delete can nullify first and validate after),
+/// the position columns of ordered to-manys kept through those foreign keys, and last
+/// `"_version" INTEGER NOT NULL DEFAULT 1` (for optimistic locking; inserts write
+/// `Snapshot.firstVersion`). Uniqueness constraints become unique indexes,
 /// `indexed` attributes and compound `indexes` plain ones, and every foreign key is indexed. Join
 /// tables of many-to-many and one-way to-many relationships follow (see `RelationshipStorage`),
 /// then two tables of our own: the store's metadata and the primary-key counters.

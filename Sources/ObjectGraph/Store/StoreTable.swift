@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 /// One entity's view of its table (its own, or its hierarchy root's) in a SQL store — SQLite's,
 /// and PostgreSQL's with its own SQL text: the SQL worked out once at open, how result columns map to value-row slots, and the writer's INSERT statement,
@@ -28,6 +29,20 @@ package final class StoreTable {
         /// Whether the column holds a string attribute; kept apart from `kind` so that asking
         /// does not copy the kind (and retain what it references) for every column of every row.
         let isString: Bool
+        /// How a row's fill reads the column: like `isString`, a tag that is copied without
+        /// retaining anything, and one that lets the usual columns go into the row without an
+        /// `AttributeValue` of a case known only at run time in between.
+        let read: Read
+        /// The ID space of a `.reference` column, apart from `kind` for the same reason.
+        let referenceSpace: ObjectIDSpace?
+
+        /// The columns a fill reads directly: strict numbers and dates (never NULL, of their
+        /// storage class), and references; `other` goes through `kind`.
+        enum Read {
+            /// An integer attribute of this type.
+            case integer(AttributeType)
+            case double, date, reference, other
+        }
 
         init(index: Int32, slot: Int, kind: Kind, isStrict: Bool) {
             self.index = index
@@ -35,6 +50,14 @@ package final class StoreTable {
             self.kind = kind
             self.isStrict = isStrict
             if case .attribute(.string) = kind { isString = true } else { isString = false }
+            switch kind {
+            case .attribute(let type) where isStrict && type.isInteger: read = .integer(type)
+            case .attribute(.double) where isStrict: read = .double
+            case .attribute(.date) where isStrict: read = .date
+            case .reference: read = .reference
+            default: read = .other
+            }
+            if case .reference(let space) = kind { referenceSpace = space } else { referenceSpace = nil }
         }
     }
 
@@ -168,9 +191,12 @@ package final class StoreTable {
         self.writeColumns = writes
         let notNull = Set(layout.columns.filter(\.isRequired).map(\.name))
         self.requiredInNullableColumns = entity.storedAttributes.filter { !$0.isOptional && !notNull.contains(layout.column(of: $0)) }
+        // The version is written, not left to the column's default: stores made before
+        // `Snapshot.firstVersion` was 2 have a default of 1.
         let inserted =
-            [primaryKey] + (shared ? [quoteIdentifier(TableLayout.entityColumn)] : []) + writes.map { quoteIdentifier($0.name) }
-        let placeholders = ["?"] + (shared ? ["'\(entity.name)'"] : []) + writes.map { _ in "?" }
+            [primaryKey, quoteIdentifier(StoreSchema.versionColumn)] + (shared ? [quoteIdentifier(TableLayout.entityColumn)] : [])
+            + writes.map { quoteIdentifier($0.name) }
+        let placeholders = ["?", "\(Snapshot.firstVersion)"] + (shared ? ["'\(entity.name)'"] : []) + writes.map { _ in "?" }
         self.insertSQL = "INSERT INTO \(table) (\(inserted.joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
         let own = ownFilter.map { " AND \($0)" } ?? ""
         self.selectByKeySQL = "\(selectPrefix) WHERE \(primaryKey) = ?\(own)"
@@ -252,8 +278,24 @@ package final class StoreTable {
                         if columns[slot].isString {
                             if let text = texts[nextString] { row.appendString(utf8: text) } else { row.append(.null) }
                             nextString += 1
-                        } else {
-                            row.append(try value(of: columns[slot], in: statement))
+                            return
+                        }
+                        // Each case hands the row a value of a case known here, so the row's
+                        // switch over cases folds away.
+                        let index = columns[slot].index
+                        switch columns[slot].read {
+                        case .integer(let type):
+                            let integer = statement.int64(at: index)
+                            // One out of the type's range is damage, which `value(of:in:)` reports.
+                            if type.holdsInteger(integer) {
+                                row.append(.integer(integer))
+                            } else {
+                                row.append(try value(of: columns[slot], in: statement))
+                            }
+                        case .double: row.append(.double(statement.double(at: index)))
+                        case .date: row.append(.date(Date(timeIntervalSinceReferenceDate: statement.double(at: index))))
+                        case .reference: row.append(try statement.reference(at: index, in: columns[slot].referenceSpace!))
+                        case .other: row.append(try value(of: columns[slot], in: statement))
                         }
                     }
                 }

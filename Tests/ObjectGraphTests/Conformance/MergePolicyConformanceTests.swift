@@ -62,7 +62,7 @@ import Testing
         #expect(conflict.ourValue(forKey: "title") as? String == "ours")
         #expect(conflict.theirValue(forKey: "title") as? String == "theirs")
         #expect(conflict.originalValue(forKey: "title") as? String == "original")
-        #expect(conflict.objectVersion == 1 && conflict.storeVersion == 2)
+        #expect(conflict.objectVersion == Snapshot.firstVersion && conflict.storeVersion == Snapshot.firstVersion + 1)
         #expect(error.message.contains("title: ours \"ours\", theirs \"theirs\", original \"original\""))
         #expect(error.message.contains("nothing was written"))
         #expect(try race.stored("title") == "theirs")
@@ -74,7 +74,7 @@ import Testing
         #expect(conflict.persistedSnapshot?["note"] as? String == "original note")
         #expect(conflict.objectSnapshot.keys.contains("scratch") == false)
         #expect(conflict.objectSnapshot.count == race.ourItem.entity.attributes.count - 1)
-        #expect(conflict.oldVersionNumber == 1 && conflict.newVersionNumber == 2)
+        #expect(conflict.oldVersionNumber == Snapshot.firstVersion && conflict.newVersionNumber == Snapshot.firstVersion + 1)
     }
 
     /// Core Data's `detectConflicts(for:)`: an object the save depends on without changing it.

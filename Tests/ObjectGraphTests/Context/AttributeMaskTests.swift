@@ -38,4 +38,19 @@ import Testing
         mask.removeAll()
         #expect(mask.isEmpty && !mask.contains(70))
     }
+
+    @Test func forEachSlotVisitsTheSetSlotsAscending() {
+        var visited: [Int] = []
+        var mask = AttributeMask()
+        mask.forEachSlot { visited.append($0) }
+        #expect(visited.isEmpty)
+        for slot in [5, 0, 63] { mask.insert(slot) }
+        mask.forEachSlot { visited.append($0) }
+        #expect(visited == [0, 5, 63])
+        for slot in [200, 64, 127] { mask.insert(slot) }
+        visited = []
+        mask.forEachSlot { visited.append($0) }
+        #expect(visited == [0, 5, 63, 64, 127, 200])
+        #expect(visited == mask.slots(below: 256))
+    }
 }

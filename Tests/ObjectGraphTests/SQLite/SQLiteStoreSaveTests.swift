@@ -40,7 +40,7 @@ import Testing
             defer { reopened.close() }
             let rows = try SQLiteFixtures.fetchAll(reopened)
             #expect(rows.map(\.primaryKey) == [1, 2, 3])
-            #expect(rows.allSatisfy { $0.version == 1 })
+            #expect(rows.allSatisfy { $0.version == Snapshot.firstVersion })
             // The transient slot holds its default, not the value that was in the insert.
             #expect(rows[0].values == [.string("a@x"), .string("Someone"), .string("first"), .boolean(false), .integer(30)])
             #expect(try reopened.save(SaveRequest(inserts: [SQLiteFixtures.member(reopened, 4, email: "d@x")])) == [4])
@@ -75,14 +75,37 @@ import Testing
             var values: ValueRow = [.string("ignored@x"), .string("Renamed"), .null, .boolean(true), .integer(31)]
             _ = try store.save(SaveRequest(updates: [.init(objectID: id, changedAttributes: [1, 3, 4], values: values)]))
             var row = try #require(try store.snapshots(of: store.model.entities[0], primaryKeys: [1])[1])
-            #expect(row.version == 2)
+            #expect(row.version == Snapshot.firstVersion + 1)
             #expect(row.values == [.string("a@x"), .string("Renamed"), .string("keep"), .boolean(false), .integer(31)])
 
             values[2] = .null
             _ = try store.save(SaveRequest(updates: [.init(objectID: id, changedAttributes: [2], values: values)]))
             row = try #require(try store.snapshots(of: store.model.entities[0], primaryKeys: [1])[1])
-            #expect(row.version == 3)
+            #expect(row.version == Snapshot.firstVersion + 2)
             #expect(row.values[2] == .null)
+        }
+    }
+
+    /// Stores made when rows started at version 1 (the column's default) are held to the
+    /// versions they have.
+    @Test func rowsOfAnOlderStoreStartingAtVersionOneUpdate() throws {
+        try withStore { store, url throws in
+            _ = try store.save(SaveRequest(inserts: [SQLiteFixtures.member(store, 1, email: "a@x")]))
+            store.close()
+            var handle: OpaquePointer?
+            try #require(sqlite3_open(url.path, &handle) == SQLITE_OK)
+            defer { sqlite3_close(handle) }
+            try #require(sqlite3_exec(handle, #"UPDATE "Member" SET "_version" = 1"#, nil, nil, nil) == SQLITE_OK)
+            let reopened = try reopen(url)
+            defer { reopened.close() }
+            let id = permanentID(reopened, 1)
+            let values: ValueRow = [.string("a@x"), .string("Renamed"), .null, .boolean(false), .integer(31)]
+            let stale = SaveRequest.Update(objectID: id, changedAttributes: [1], values: values, expectedVersion: Snapshot.firstVersion)
+            #expect(throws: VersionConflicts.self) { try reopened.save(SaveRequest(updates: [stale])) }
+            _ = try reopened.save(SaveRequest(updates: [.init(objectID: id, changedAttributes: [1], values: values, expectedVersion: 1)]))
+            let row = try #require(try reopened.snapshots(of: reopened.model.entities[0], primaryKeys: [1])[1])
+            #expect(row.version == 2)
+            #expect(row.values[1] == .string("Renamed"))
         }
     }
 
@@ -186,7 +209,7 @@ import Testing
             #expect(statements[1] == "PRAGMA data_version")
             #expect(
                 statements[2...4].allSatisfy {
-                    $0 == #"INSERT INTO "Member" ("_pk", "email", "name", "note", "age") VALUES (?, ?, ?, ?, ?)"#
+                    $0 == #"INSERT INTO "Member" ("_pk", "_version", "email", "name", "note", "age") VALUES (?, 2, ?, ?, ?, ?)"#
                 })
             #expect(statements[5].hasPrefix(#"INSERT INTO "_objectgraph_primary_keys""#))
             #expect(statements[6] == "COMMIT")
