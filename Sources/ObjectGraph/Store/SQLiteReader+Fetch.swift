@@ -54,10 +54,12 @@ extension SQLiteReader {
     }
 
     /// The rows with these keys: one cached `WHERE "_pk" = ?` statement for a single key (the
-    /// path of lookups by object ID, kept lean), one `IN (json_each(?))` statement for many.
+    /// path of lookups by object ID, kept lean); for many, one scan of the range they span when
+    /// they fill most of it (`denseKeys`), else one `IN (json_each(?))` statement.
     func snapshots(of entity: EntityDescription, primaryKeys: [Int64]) throws -> [Int64: Snapshot] {
         let table = try table(for: entity)
         let statement: SQLiteStatement
+        var dense: (range: ClosedRange<Int64>, wanted: [Bool])?
         switch primaryKeys.count {
         case 0:
             return [:]
@@ -66,19 +68,41 @@ extension SQLiteReader {
             statement.reset()
             try statement.bind(.integer(primaryKeys[0]), at: 1)
         default:
-            statement = try connection.cachedStatement(table.selectByKeysSQL)
-            statement.reset()
-            try statement.bind(.string("[" + primaryKeys.map(String.init).joined(separator: ",") + "]"), at: 1)
+            dense = Self.denseKeys(primaryKeys)
+            if let range = dense?.range {
+                statement = try connection.cachedStatement(table.selectByKeyRangeSQL)
+                statement.reset()
+                try statement.bind(.integer(range.lowerBound), at: 1)
+                try statement.bind(.integer(range.upperBound), at: 2)
+            } else {
+                statement = try connection.cachedStatement(table.selectByKeysSQL)
+                statement.reset()
+                try statement.bind(.string("[" + primaryKeys.map(String.init).joined(separator: ",") + "]"), at: 1)
+            }
         }
         defer { statement.reset() }
         // Sized at creation: `reserveCapacity` on a dictionary is not specialized, and cost a
         // lookup by key (one row) more than a thousand instructions.
         var found = [Int64: Snapshot](minimumCapacity: primaryKeys.count)
+        let (low, wanted) = (dense?.range.lowerBound ?? 0, dense?.wanted ?? [])
         while try statement.step() {
+            // A row of the scanned range that was not asked for is stepped over, not read.
+            if dense != nil && !wanted[Int(statement.int64(at: 0) - low)] { continue }
             let snapshot = try table.snapshot(from: statement)
             found[snapshot.primaryKey] = snapshot
         }
         return found
+    }
+
+    /// `keys` as flags from the smallest, when they are many and at least half of the keys in
+    /// the range they span: then one scan of the range in key order beats looking each key up
+    /// (a descent of the table's B-tree each, at random).
+    static func denseKeys(_ keys: [Int64]) -> (range: ClosedRange<Int64>, wanted: [Bool])? {
+        guard keys.count >= scanMinimumSources, let low = keys.min(), let high = keys.max(), high - low < 2 * Int64(keys.count)
+        else { return nil }
+        var wanted = [Bool](repeating: false, count: Int(high - low) + 1)
+        for key in keys { wanted[Int(key - low)] = true }
+        return (low...high, wanted)
     }
 
     /// `WHERE` with the rows' entities (in a table shared by a hierarchy) and the predicate.

@@ -116,8 +116,9 @@ extension SQLiteReader {
         return owners
     }
 
-    /// The fewest sources for which `ownersWorthAScan` considers a scan.
-    private static let scanMinimumSources = 512
+    /// The fewest sources for which `ownersWorthAScan` considers a scan, and the fewest keys for
+    /// which `denseKeys` does.
+    static let scanMinimumSources = 512
 
     /// Binds the source keys to parameter 1: the key itself for one (`= ?`), a JSON array for
     /// several (`IN (SELECT value FROM json_each(?))`).

@@ -61,8 +61,9 @@ package final class StoreTable {
         }
     }
 
-    /// How the row of one entity becomes a value row.
-    package struct RowDecoder {
+    /// How the row of one entity becomes a value row. A class: a reader takes one per row, and
+    /// a copy of a structure would retain each of its references.
+    package final class RowDecoder {
         package let entity: EntityDescription
         package let columns: [Column]
         /// Whether the columns are exactly the slots 0, 1, 2, … in order (no transient
@@ -127,6 +128,8 @@ package final class StoreTable {
     let selectByKeySQL: String
     /// Many rows by key in one statement whatever their number: the keys come as one JSON array.
     let selectByKeysSQL: String
+    /// The rows whose keys lie between two bounds, in key order.
+    let selectByKeyRangeSQL: String
 
     /// Touched only on the store's queue (see the type's note), so without exclusivity checks.
     @exclusivity(unchecked) private var insertStatement: SQLiteStatement?
@@ -201,6 +204,7 @@ package final class StoreTable {
         let own = ownFilter.map { " AND \($0)" } ?? ""
         self.selectByKeySQL = "\(selectPrefix) WHERE \(primaryKey) = ?\(own)"
         self.selectByKeysSQL = "\(selectPrefix) WHERE \(primaryKey) IN (SELECT value FROM json_each(?))\(own) ORDER BY \(primaryKey)"
+        self.selectByKeyRangeSQL = "\(selectPrefix) WHERE \(primaryKey) BETWEEN ? AND ?\(own) ORDER BY \(primaryKey)"
     }
 
     /// The columns `entity`'s rows use: stored attributes, then to-one foreign keys (each followed

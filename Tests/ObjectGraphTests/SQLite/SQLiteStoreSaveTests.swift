@@ -109,6 +109,25 @@ import Testing
         }
     }
 
+    /// Many keys that fill most of the range they span are read by one scan of the range; the
+    /// rows in it that were not asked for stay out, and keys without rows are left out.
+    @Test func manyKeysAreReadByScanningTheRangeTheySpan() throws {
+        try withStore { store, _ throws in
+            _ = try store.save(
+                SaveRequest(inserts: SaveRequest.Inserts((1...1_000).map { SQLiteFixtures.member(store, $0, email: "\($0)@x") })))
+            let asked = ((1...800).filter { $0 % 5 != 0 }.map(Int64.init) + [1_001, 1_002, 7]).shuffled()
+            #expect(SQLiteReader.denseKeys(asked)?.range == 1...1_002)
+            let found = try store.snapshots(of: store.model.entities[0], primaryKeys: asked)
+            #expect(found.keys.sorted() == (1...800).filter { $0 % 5 != 0 }.map(Int64.init))
+            #expect(found[7]?.values[0] == .string("7@x") && found[799]?.values[0] == .string("799@x"))
+            // Keys spread wide, or few, are looked up one by one, with the same answer.
+            #expect(SQLiteReader.denseKeys(Array(stride(from: 1, through: 1_000, by: 3))) == nil)
+            #expect(SQLiteReader.denseKeys([1, 2, 3]) == nil)
+            let spread = try store.snapshots(of: store.model.entities[0], primaryKeys: Array(stride(from: 1, through: 1_000, by: 3)))
+            #expect(spread.count == 334 && spread[1_000]?.values[0] == .string("1000@x"))
+        }
+    }
+
     @Test func updatingAVanishedRowFailsAndWritesNothing() throws {
         try withStore { store, _ throws in
             _ = try store.save(SaveRequest(inserts: [SQLiteFixtures.member(store, 1, email: "a@x")]))
