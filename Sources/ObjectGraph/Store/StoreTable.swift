@@ -71,12 +71,18 @@ package final class StoreTable {
         package let fillsEverySlot: Bool
         /// The columns of string attributes, in order: their text the row may keep in itself.
         let stringColumns: [Column]
+        /// The entity's row layout and position in the model, read once per row: kept here so a
+        /// row's fill does not retain the entity to read them.
+        let rowLayout: ValueRowLayout
+        let entityIndex: Int
 
         init(entity: EntityDescription, columns: [Column], fillsEverySlot: Bool) {
             self.entity = entity
             self.columns = columns
             self.fillsEverySlot = fillsEverySlot
             stringColumns = columns.filter(\.isString)
+            rowLayout = entity.rowLayout
+            entityIndex = entity.index
         }
     }
 
@@ -261,48 +267,26 @@ package final class StoreTable {
                 .corruptStore, "The store is damaged: \(entity.name) has a row with primary key \(primaryKey); keys start at 1",
                 entityName: entity.name)
         }
-        let decoder = kindsFilter == nil ? ownDecoder : decoders[try rowEntity(in: statement).name]!
+        guard kindsFilter == nil else {
+            return try snapshot(from: statement, primaryKey: primaryKey, decoder: decoders[try rowEntity(in: statement).name]!)
+        }
+        // Borrowed, as the table holds it: a retain and a release per row otherwise.
+        return try Unmanaged.passUnretained(ownDecoder)._withUnsafeGuaranteedRef {
+            try snapshot(from: statement, primaryKey: primaryKey, decoder: $0)
+        }
+    }
+
+    /// The current row of `statement`, whose key is `primaryKey`, as `decoder` reads it.
+    @inline(__always)
+    private func snapshot(from statement: SQLiteStatement, primaryKey: Int64, decoder: RowDecoder) throws -> Snapshot {
         let values: ValueRow
         if decoder.fillsEverySlot {
-            // Built in place: no copy of the default row to overwrite slot by slot.
-            let columns = decoder.columns
-            let strings = decoder.stringColumns
+            // Built in place: no copy of the default row to overwrite slot by slot. The columns
+            // are read in place: a copy of an array retains it.
             // Each string's bytes are found first, in SQLite's buffer, so the row is made with
             // room for their text; the buffers stay valid until the next step.
-            values = try withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>?.self, capacity: strings.count) { texts in
-                var textCapacity = 0
-                for index in strings.indices {
-                    let text = try statement.stringBytes(at: strings[index].index, checkingStorage: !strings[index].isStrict)
-                    texts.initializeElement(at: index, to: text)
-                    textCapacity += ValueRow.textCapacity(forStringOf: text?.count ?? 0)
-                }
-                var nextString = 0
-                return try columns.withUnsafeBufferPointer { columns in
-                    try ValueRow(count: columns.count, textCapacity: textCapacity, layout: decoder.entity.rowLayout) { slot, row in
-                        if columns[slot].isString {
-                            if let text = texts[nextString] { row.appendString(utf8: text) } else { row.append(.null) }
-                            nextString += 1
-                            return
-                        }
-                        // Each case hands the row a value of a case known here, so the row's
-                        // switch over cases folds away.
-                        let index = columns[slot].index
-                        switch columns[slot].read {
-                        case .integer(let type):
-                            let integer = statement.int64(at: index)
-                            // One out of the type's range is damage, which `value(of:in:)` reports.
-                            if type.holdsInteger(integer) {
-                                row.append(.integer(integer))
-                            } else {
-                                row.append(try value(of: columns[slot], in: statement))
-                            }
-                        case .double: row.append(.double(statement.double(at: index)))
-                        case .date: row.append(.date(Date(timeIntervalSinceReferenceDate: statement.double(at: index))))
-                        case .reference: row.append(try statement.reference(at: index, in: columns[slot].referenceSpace!))
-                        case .other: row.append(try value(of: columns[slot], in: statement))
-                        }
-                    }
-                }
+            values = try decoder.stringColumns.withUnsafeBufferPointer { strings in
+                try fill(from: statement, decoder: decoder, strings: strings)
             }
         } else {
             var row = decoder.entity.defaultValues
@@ -311,7 +295,49 @@ package final class StoreTable {
             }
             values = row
         }
-        return Snapshot(primaryKey: primaryKey, values: values, version: statement.int64(at: 1), entityIndex: decoder.entity.index)
+        return Snapshot(primaryKey: primaryKey, values: values, version: statement.int64(at: 1), entityIndex: decoder.entityIndex)
+    }
+
+    /// A row of every column of `decoder`, whose string columns are `strings`, built front to back.
+    @inline(__always)
+    private func fill(
+        from statement: SQLiteStatement, decoder: RowDecoder, strings: UnsafeBufferPointer<Column>
+    ) throws -> ValueRow {
+        try withUnsafeTemporaryAllocation(of: UnsafeBufferPointer<UInt8>?.self, capacity: strings.count) { texts in
+            var textCapacity = 0
+            for index in strings.indices {
+                let text = try statement.stringBytes(at: strings[index].index, checkingStorage: !strings[index].isStrict)
+                texts.initializeElement(at: index, to: text)
+                textCapacity += ValueRow.textCapacity(forStringOf: text?.count ?? 0)
+            }
+            var nextString = 0
+            return try decoder.columns.withUnsafeBufferPointer { columns in
+                try ValueRow(count: columns.count, textCapacity: textCapacity, layout: decoder.rowLayout) { slot, row in
+                    if columns[slot].isString {
+                        if let text = texts[nextString] { row.appendString(utf8: text) } else { row.append(.null) }
+                        nextString += 1
+                        return
+                    }
+                    // Each case hands the row a value of a case known here, so the row's
+                    // switch over cases folds away.
+                    let index = columns[slot].index
+                    switch columns[slot].read {
+                    case .integer(let type):
+                        let integer = statement.int64(at: index)
+                        // One out of the type's range is damage, which `value(of:in:)` reports.
+                        if type.holdsInteger(integer) {
+                            row.append(.integer(integer))
+                        } else {
+                            row.append(try value(of: columns[slot], in: statement))
+                        }
+                    case .double: row.append(.double(statement.double(at: index)))
+                    case .date: row.append(.date(Date(timeIntervalSinceReferenceDate: statement.double(at: index))))
+                    case .reference: row.append(try statement.reference(at: index, in: columns[slot].referenceSpace!))
+                    case .other: row.append(try value(of: columns[slot], in: statement))
+                    }
+                }
+            }
+        }
     }
 
     /// The entity of the current row of `statement` (a SELECT starting with `selectPrefix`).
