@@ -316,9 +316,13 @@ extension ManagedObject {
     /// Writes the current IDs of held to-one destinations into the value row: a destination
     /// given its permanent ID since it was set (saved, or `obtainPermanentIDs`) is stored by it.
     func refreshHeldReferences() {
-        for (position, held) in heldToOne.enumerated() {
-            guard let held else { continue }
-            let slot = entity.toOneRelationships[position].slot
+        // To-one slots follow the attributes, in the order of `toOneRelationships`.
+        let toOneCount = entity.toOneRelationships.count
+        let firstToOneSlot = entity.rowWidth - toOneCount
+        for position in 0..<toOneCount {
+            // Read in place: `heldToOne` would make a collection of the holds (retaining each).
+            guard let held = relationshipHold.heldDestination(at: position) else { continue }
+            let slot = firstToOneSlot + position
             // An unchanged ID is left alone: writing it would copy a row the save request shares.
             if case .object(let stored) = values[slot], stored == held.objectID { continue }
             values[slot] = .object(held.objectID)

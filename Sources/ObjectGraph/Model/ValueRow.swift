@@ -105,13 +105,6 @@ package struct ValueRow: @unchecked Sendable {
         return storage.isNull(at: slot)
     }
 
-    /// The UTF-8 length of the string in `slot`, or `nil` when the slot holds no string; read in
-    /// place (see `withStringUTF8(at:_:)`).
-    @inline(__always)
-    package func stringUTF8Count(at slot: Int) -> Int? {
-        withStringUTF8(at: slot) { $0.count }
-    }
-
     /// Runs `body` on the UTF-8 bytes of the string in `slot`, read in place, without the copy (a
     /// retain and a release) that reading the value would make; `nil` when the slot holds no
     /// string.

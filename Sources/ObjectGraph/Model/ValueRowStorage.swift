@@ -32,8 +32,14 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
 
     /// What a slot's payload holds: the `AttributeValue` case, or `text`, a string kept as UTF-8
     /// in the block's text (its payload is the offset and the length, as two `Int32`s).
+    ///
+    /// The kinds whose payloads are references come last, from `string` on (a boxed payload is a
+    /// reference whatever its kind, and a `Decimal` is always boxed): a word of kind bytes then
+    /// tells in a few instructions which of its eight slots need retaining or releasing
+    /// (`referenceBytes`).
     enum Kind: UInt8 {
-        case null, integer, double, float, decimal, string, boolean, date, binary, uuid, uri, json, object, text
+        case null, integer, double, float, boolean, date, uuid, text, decimal
+        case string, binary, uri, json, object
     }
 
     /// The bits of a kind byte that hold the `Kind`.
@@ -107,6 +113,8 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
     }
 
     deinit {
+        // Slot by slot: most rows hold a reference or two (strings, to-one IDs), and then the
+        // walk costs less than finding them by their words of kinds (`forEachReference`).
         withUnsafeMutablePointers { header, words in
             let base = UnsafeMutableRawPointer(words)
             var payload = base + Self.payloadStart(header)
@@ -130,6 +138,9 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         let ownCapacity = Int(header.pointee.capacity)
         let count = Int(header.pointee.count)
         let textCount = Int(header.pointee.textCount)
+        if capacity == ownCapacity, Self.payloadStart(header) == Self.textStart(header) + (textCount + 7) & ~7 {
+            return sameShapeCopy()
+        }
         let copy = Self.make(capacity: capacity, textCapacity: textCount) { word in
             let own = word < (ownCapacity + 7) / 8 ? UInt64(littleEndian: words[word]) & Self.wideFlags : 0
             let kept = Self.bytes(below: min(capacity, ownCapacity), inWord: word)
@@ -155,6 +166,63 @@ final class ValueRowStorage: ManagedBuffer<ValueRowStorage.Header, UInt64> {
         copyHeader.pointee.count = Int32(count)
         copyHeader.pointee.textCount = Int32(textCount)
         return copy
+    }
+
+    /// A copy of a block whose text has no room to spare (what `copy(capacity:)` would make of
+    /// it at the same capacity): every tail byte copied at once, then the references retained.
+    /// Most copies are of an entity's default row, for a new object, which holds none.
+    private func sameShapeCopy() -> ValueRowStorage {
+        let (header, words) = pointers
+        let base = UnsafeMutableRawPointer(words)
+        let byteCount = Self.payload(base, header, slot: Int(header.pointee.capacity)) - base
+        let buffer = Self.create(minimumCapacity: byteCount / 8) { _ in header.pointee }
+        let copy = unsafeDowncast(buffer, to: ValueRowStorage.self)
+        let copyBase = UnsafeMutableRawPointer(copy.pointers.words)
+        copyBase.copyMemory(from: base, byteCount: byteCount)
+        Self.forEachReference(base, header) { kind, payload in
+            // The bits are copied already; this copies the value over them, retaining it.
+            Self.copyPayload(kind, from: payload, to: copyBase + (payload - base), width: 0)
+        }
+        return copy
+    }
+
+    /// Runs `body` on the kind byte and payload of each slot before `count` whose payload holds
+    /// a reference, in slot order; a word of slots without one is passed over at once.
+    @inline(__always)
+    private static func forEachReference(
+        _ base: UnsafeMutableRawPointer, _ header: UnsafeMutablePointer<Header>, _ body: (UInt8, UnsafeMutableRawPointer) -> Void
+    ) {
+        let count = Int(header.pointee.count)
+        // The payload of the first slot of the word of kinds at hand.
+        var wordPayload = base + payloadStart(header)
+        var word = 0
+        while 8 &* word < count {
+            let kinds = UInt64(littleEndian: base.load(fromByteOffset: 8 &* word, as: UInt64.self))
+            let wide = kinds & wideFlags
+            // Slots at and beyond `count` hold `.null`, which is no reference.
+            var references = referenceBytes(kinds)
+            while references != 0 {
+                let bit = references.trailingZeroBitCount
+                let byte = bit &>> 3
+                let bytesBelow = (1 &<< UInt64(bit & ~7)) &- 1
+                body(
+                    base.load(fromByteOffset: 8 &* word &+ byte, as: UInt8.self), wordPayload + 8 &* (byte &+ Self.count(wide & bytesBelow))
+                )
+                references &= references &- 1
+            }
+            wordPayload += 8 &* (8 &+ Self.count(wide))
+            word &+= 1
+        }
+    }
+
+    /// A word with bit 4 set in each byte of `kinds` (a word of kind bytes) whose slot holds a
+    /// reference: a boxed payload, or a kind from `string` on (its low four bits plus 7 reach 16).
+    @inline(__always)
+    private static func referenceBytes(_ kinds: UInt64) -> UInt64 {
+        let lowBits: UInt64 = 0x0F0F_0F0F_0F0F_0F0F
+        let fromString = ((kinds & lowBits) &+ 0x0101_0101_0101_0101 &* UInt64(16 - Kind.string.rawValue)) & 0x1010_1010_1010_1010
+        let boxed = (kinds & 0x4040_4040_4040_4040) >> 2
+        return fromString | boxed
     }
 
     /// The bytes this block was asked for: the object header, the header, and the tail words up

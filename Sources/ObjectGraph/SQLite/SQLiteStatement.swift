@@ -9,10 +9,13 @@ final class SQLiteStatement {
     /// The SQL text, for errors and logs.
     let sql: String
 
-    /// The statement's own copy of text bound by `bindBuffered(_:at:)`, and how much of it the
-    /// current row uses.
+    /// The statement's own copy of text bound by `bindBuffered(_:at:)`, and how much text the
+    /// current row bound that way (more than the buffer holds when some did not fit).
     private var textBuffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
     private var textUsed = 0
+
+    /// The buffer's size when it is first needed: room for the text of most rows.
+    private static let initialTextBufferSize = 4_096
 
     init(handle: OpaquePointer, sql: String) {
         self.handle = handle
@@ -24,18 +27,21 @@ final class SQLiteStatement {
         textBuffer.deallocate()
     }
 
-    /// Starts a row whose text, bound by `bindBuffered(_:at:)`, takes `byteCount` bytes in all:
-    /// the buffer grows (if it must) now, so that it never moves while the row's text is bound.
-    func reserveTextBuffer(_ byteCount: Int) {
+    /// Starts a row whose text is bound by `bindBuffered(_:at:)`. When the last row's text did
+    /// not fit, the buffer grows now: it never moves while a row's text is bound to it.
+    func startBufferedRow() {
+        if textUsed > textBuffer.count || textBuffer.baseAddress == nil {
+            let size = max(textUsed, 2 * textBuffer.count, Self.initialTextBufferSize)
+            textBuffer.deallocate()
+            textBuffer = .allocate(byteCount: size, alignment: 1)
+        }
         textUsed = 0
-        guard byteCount > textBuffer.count else { return }
-        textBuffer.deallocate()
-        textBuffer = .allocate(byteCount: max(byteCount, 2 * textBuffer.count), alignment: 1)
     }
 
-    /// Binds `string` as TEXT from a copy in the statement's own buffer (reserved by
-    /// `reserveTextBuffer(_:)`), which stays put until the next row: SQLite then reads it in place,
-    /// where a string bound as usual costs it an allocation, a copy and a free.
+    /// Binds `string` as TEXT from a copy in the statement's own buffer, which stays put until
+    /// the next row (`startBufferedRow()`): SQLite then reads it in place, where a string bound as
+    /// usual costs it an allocation, a copy and a free. Text beyond the buffer's room is bound as
+    /// usual, and the next row's buffer is made large enough for it.
     func bindBuffered(_ string: String, at index: Int32) throws {
         var string = string
         try string.withUTF8 { try bindBuffered($0, at: index) }
@@ -43,15 +49,21 @@ final class SQLiteStatement {
 
     /// Binds the UTF-8 text `bytes` as `bindBuffered(_:at:)` binds a string.
     func bindBuffered(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
-        // A NULL pointer would bind NULL, so an empty string binds a copied "" instead.
         let code: Int32
+        // A NULL pointer would bind NULL, so an empty string binds a copied "" instead.
         if let source = bytes.baseAddress, !bytes.isEmpty {
-            precondition(textUsed + bytes.count <= textBuffer.count, "text bound beyond what reserveTextBuffer(_:) reserved")
-            let target = textBuffer.baseAddress! + textUsed
-            target.copyMemory(from: source, byteCount: bytes.count)
+            let fits = textUsed + bytes.count <= textBuffer.count
             textUsed += bytes.count
-            code = sqlite3_bind_text64(
-                handle, index, target.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
+            if fits {
+                let target = textBuffer.baseAddress! + (textUsed - bytes.count)
+                target.copyMemory(from: source, byteCount: bytes.count)
+                code = sqlite3_bind_text64(
+                    handle, index, target.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
+            } else {
+                code = sqlite3_bind_text64(
+                    handle, index, UnsafeRawPointer(source).assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+                    csqlite_transient(), UInt8(SQLITE_UTF8))
+            }
         } else {
             code = sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
         }
@@ -96,9 +108,17 @@ final class SQLiteStatement {
         while try step() {}
     }
 
+    /// Runs one step and returns SQLite's result code, for the hottest writes: the caller builds
+    /// a failure's explanation (`failure(_:explain:)`) only when there is one, where
+    /// `step(explainingFailure:)` needs it made before every step.
+    @inline(__always)
+    func stepCode() -> Int32 {
+        sqlite3_step(handle)
+    }
+
     /// The error for a failed step, built from the connection's message before anything else
     /// can overwrite it.
-    private func failure(_ code: Int32, explain: (SQLiteFailure) -> ObjectGraphError?) -> ObjectGraphError {
+    func failure(_ code: Int32, explain: (SQLiteFailure) -> ObjectGraphError?) -> ObjectGraphError {
         let failure = SQLiteFailure(code: code, connection: sqlite3_db_handle(handle), sql: sql)
         if failure.message.hasPrefix(SQLiteTextFunction.predicateErrorPrefix) {
             return failure.error(.predicateSyntax, String(failure.message.dropFirst(SQLiteTextFunction.predicateErrorPrefix.count)))

@@ -1,3 +1,5 @@
+import CSQLite
+
 /// Saving: one `BEGIN IMMEDIATE` transaction per save: keys for new rows first, then deletes,
 /// updates, inserts and relationship changes, each with a prepared statement reused row after
 /// row; the primary-key counters are persisted in the same transaction and restored if it fails,
@@ -255,20 +257,21 @@ extension SQLiteStoreState {
         _ values: ValueRow, key: Int64, into table: StoreTable, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID
     ) throws {
         try SaveKeys.checkRow(values, of: table.entity, objectID())
-        // Worded as the in-memory store words it; NOT NULL columns fail in the step, explained alike.
-        for attribute in table.requiredInNullableColumns where values.isNull(at: attribute.index) {
-            throw ConstraintViolation.missingValue(entity: table.entity, objectID: objectID(), key: attribute.name)
+        // Worded as the in-memory store words it; NOT NULL columns fail in the step, explained
+        // alike. Read in place: an attribute copied out of the array is retained.
+        try table.requiredInNullableColumns.withUnsafeBufferPointer { required in
+            for attribute in required where values.isNull(at: attribute.index) {
+                throw ConstraintViolation.missingValue(entity: table.entity, objectID: objectID(), key: attribute.name)
+            }
         }
         let statement = try table.insert(on: connection)
         statement.reset()
         try statement.bind(.integer(key), at: 1)
         // Parameter 1 is `_pk`, the written columns follow from 2; strings go through the
-        // statement's buffer, which holds the whole row's text. The columns are read in place, as
-        // the update reads its own: a column copied out of an array retains its name.
+        // statement's buffer. The columns are read in place, as the update reads its own: a
+        // column copied out of an array retains its name.
+        statement.startBufferedRow()
         try table.writeColumns.withUnsafeBufferPointer { columns in
-            var textBytes = 0
-            for index in columns.indices { textBytes += columns[index].writtenTextByteCount(in: values) }
-            statement.reserveTextBuffer(textBytes)
             for index in columns.indices {
                 let parameter = Int32(index + 2)
                 // A string is bound from the row in place: reading the slot would copy it (a
@@ -283,13 +286,18 @@ extension SQLiteStoreState {
                 }
             }
         }
-        _ = try statement.step(explainingFailure: { explain($0, objectID: objectID(), values: values, table: table) })
+        // The explanation is made only for a failure: a closure made before the step would
+        // retain what it captures for every row.
+        let code = statement.stepCode()
+        guard code == SQLITE_DONE else {
+            throw statement.failure(code, explain: { explain($0, objectID: objectID(), values: values, table: table) })
+        }
     }
 
     /// Binds what `column` stores of `value` (a slot of `objectID`'s row). A destination inserted
     /// by this save is bound by the key the save gave it, so the row is not copied to hold its
     /// permanent ID; a to-one's column is named after its relationship. With `buffersText`,
-    /// strings go through the statement's text buffer (`reserveTextBuffer` sized it).
+    /// strings go through the statement's text buffer (`startBufferedRow()` started its row).
     @inline(__always)
     private func bind(
         _ value: AttributeValue, of column: StoreTable.WriteColumn, at parameter: Int32, in statement: SQLiteStatement,

@@ -100,15 +100,6 @@ package final class StoreTable {
             if case .object(let objectID) = value { return .string(objectID.entity.name) }
             return .null
         }
-
-        /// The UTF-8 length of the text the column stores of `row`, 0 when it stores none; read
-        /// in place, without copying the slot's value out of the row.
-        @inline(__always)
-        func writtenTextByteCount(in row: ValueRow) -> Int {
-            guard bindsEntityName else { return row.stringUTF8Count(at: slot) ?? 0 }
-            if case .object(let objectID) = row[slot] { return objectID.entity.name.utf8.count }
-            return 0
-        }
     }
 
     package let entity: EntityDescription

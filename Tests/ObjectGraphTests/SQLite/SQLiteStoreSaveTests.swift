@@ -47,6 +47,26 @@ import Testing
         }
     }
 
+    /// Inserted text goes through the statement's buffer (4 KiB at first): a row whose text does
+    /// not fit binds the rest as SQLite's own copy, and the next rows get a larger buffer.
+    @Test func textBeyondTheStatementsBufferIsWrittenWhole() throws {
+        try withStore { store, url throws in
+            func long(_ letter: Character, _ row: Int) -> String { String(repeating: letter, count: 1_500 + row) }
+            let members = (1...4).map { row in
+                row.isMultiple(of: 2)
+                    ? SQLiteFixtures.member(
+                        store, UInt64(row), email: long("e", row), name: long("n", row), note: long("t", row))
+                    : SQLiteFixtures.member(store, UInt64(row), email: "\(row)@x", note: "short")
+            }
+            _ = try store.save(SaveRequest(inserts: SaveRequest.Inserts(members)))
+            store.close()
+            let reopened = try reopen(url)
+            defer { reopened.close() }
+            let rows = try SQLiteFixtures.fetchAll(reopened)
+            #expect(rows.map { Array($0.values[0..<3]) } == members.map { Array($0.values[0..<3]) })
+        }
+    }
+
     @Test func everyTypeSurvivesAStoreRoundTrip() throws {
         try withStore { store, url throws in
             let entity = store.model.entities[1]
