@@ -31,8 +31,8 @@ extension PostgreSQLStoreState {
     }
 
     /// An inserted row: its object, its values (references resolved) and what its INSERT binds
-    /// (the key, the version, the entity's name in a table shared with sub-entities, then the
-    /// columns).
+    /// (the key, the entity's name in a table shared with sub-entities, then the columns; the
+    /// version is written into the SQL, as it is the same for every row).
     private struct InsertedRow {
         let objectID: ManagedObjectID
         let table: StoreTable
@@ -47,10 +47,8 @@ extension PostgreSQLStoreState {
             throw ConstraintViolation.missingValue(entity: table.entity, objectID: insert.objectID, key: attribute.name)
         }
         let values = try keys.resolvingReferences(in: insert.values, of: insert.objectID)
-        // The version is written, not left to the column's default: stores made before
-        // `Snapshot.firstVersion` was 2 have a default of 1.
-        var bindings: [AttributeValue] = [.integer(key), .integer(Snapshot.firstVersion)]
-        bindings.reserveCapacity(table.writeColumns.count + 3)
+        var bindings: [AttributeValue] = [.integer(key)]
+        bindings.reserveCapacity(table.writeColumns.count + 2)
         if table.kindsFilter != nil { bindings.append(.string(table.entity.name)) }
         for column in table.writeColumns { bindings.append(column.written(values[column.slot])) }
         return InsertedRow(objectID: insert.objectID, table: table, values: values, bindings: bindings)
@@ -73,16 +71,24 @@ extension PostgreSQLStoreState {
             data.append(array.data)
             selected.append("unnest(\(dialect.placeholder(data.count))::\(type)[])")
         }
+        selected.insert(Self.firstVersionSQL, at: 1)
         try connection.execute(
             "INSERT INTO \(first.table.quotedName) (\(columnNames(first.table))) SELECT \(selected.joined(separator: ", "))", data: data)
     }
 
     /// `INSERT INTO "T" (…) VALUES (…)` of one row of `table`'s columns.
     private func insertSQL(_ table: StoreTable) -> String {
-        "INSERT INTO \(table.quotedName) (\(columnNames(table))) VALUES (\(placeholders(table.writeColumns.count + (table.kindsFilter != nil ? 3 : 2), from: 1)))"
+        let bound = (1...table.writeColumns.count + (table.kindsFilter != nil ? 2 : 1)).map { dialect.placeholder($0) }
+        let values = [bound[0], Self.firstVersionSQL] + bound.dropFirst()
+        return "INSERT INTO \(table.quotedName) (\(columnNames(table))) VALUES (\(values.joined(separator: ", ")))"
     }
 
-    /// The columns an INSERT into `table` names, in the order of `InsertedRow.bindings`.
+    /// The version of every inserted row, as written after its key. It is written, not left to
+    /// the column's default: stores made before `Snapshot.firstVersion` was 2 have a default of 1.
+    private static let firstVersionSQL = "\(Snapshot.firstVersion)"
+
+    /// The columns an INSERT into `table` names: the key, the version, then those of
+    /// `InsertedRow.bindings` after the key, in order.
     private func columnNames(_ table: StoreTable) -> String {
         ([StoreSchema.primaryKeyColumn, StoreSchema.versionColumn] + (table.kindsFilter != nil ? [TableLayout.entityColumn] : [])
             + table.writeColumns.map(\.name))

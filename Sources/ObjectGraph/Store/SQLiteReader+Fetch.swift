@@ -100,9 +100,14 @@ extension SQLiteReader {
     static func denseKeys(_ keys: [Int64]) -> (range: ClosedRange<Int64>, wanted: [Bool])? {
         guard keys.count >= scanMinimumSources, let low = keys.min(), let high = keys.max(), high - low < 2 * Int64(keys.count)
         else { return nil }
-        var wanted = [Bool](repeating: false, count: Int(high - low) + 1)
-        for key in keys { wanted[Int(key - low)] = true }
-        return (low...high, wanted)
+        return (low...high, keyFlags(keys, in: low...high))
+    }
+
+    /// A flag for each key of `range`, from its lower bound: set for the keys among `keys`.
+    static func keyFlags(_ keys: [Int64], in range: ClosedRange<Int64>) -> [Bool] {
+        var flags = [Bool](repeating: false, count: Int(range.upperBound - range.lowerBound) + 1)
+        for key in keys where range.contains(key) { flags[Int(key - range.lowerBound)] = true }
+        return flags
     }
 
     /// `WHERE` with the rows' entities (in a table shared by a hierarchy) and the predicate.

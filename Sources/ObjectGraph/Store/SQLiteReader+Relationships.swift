@@ -111,9 +111,8 @@ extension SQLiteReader {
         guard try statement.step() else { return nil }
         let maximum = statement.int64(at: 0)
         guard maximum > 0, maximum <= 2 * Int64(sources.count) else { return nil }
-        var owners = [Bool](repeating: false, count: Int(maximum) + 1)
-        for source in sources where source > 0 && source <= maximum { owners[Int(source)] = true }
-        return owners
+        // From 0, so that the flags are indexed by key; no row has key 0.
+        return Self.keyFlags(sources, in: 0...maximum)
     }
 
     /// The fewest sources for which `ownersWorthAScan` considers a scan, and the fewest keys for

@@ -43,7 +43,7 @@ package final class SaveKeys {
             found = nil
         }
         // The same number in another entity (an ID made from a URI) is another object.
-        guard let found, inserts[found].objectID == objectID else { return nil }
+        guard let found, inserts.objectID(at: found) == objectID else { return nil }
         return rowKeys[found]
     }
 
@@ -52,8 +52,8 @@ package final class SaveKeys {
         var low = UInt64.max
         var high = UInt64.min
         var count = 0
-        for insert in inserts {
-            guard let number = insert.objectID.temporaryNumber else { continue }
+        for index in inserts.indices {
+            guard let number = inserts.objectID(at: index).temporaryNumber else { continue }
             low = min(low, number)
             high = max(high, number)
             count += 1
@@ -61,14 +61,17 @@ package final class SaveKeys {
         guard count > 0 else { return }
         guard keysFitDenseArray(span: high - low, count: count), inserts.count < Int32.max else {
             var positions = [ManagedObjectID: Int](minimumCapacity: count)
-            for (index, insert) in inserts.enumerated() where insert.objectID.isTemporaryID { positions[insert.objectID] = index }
+            for index in inserts.indices {
+                let objectID = inserts.objectID(at: index)
+                if objectID.isTemporaryID { positions[objectID] = index }
+            }
             sparsePositions = positions
             return
         }
         // Filled locally: each write to the stored property would check it is uniquely held.
         var positions = [Int32](repeating: 0, count: Int(high - low) + 1)
         for index in inserts.indices {
-            if let number = inserts[index].objectID.temporaryNumber { positions[Int(number - low)] = Int32(index + 1) }
+            if let number = inserts.objectID(at: index).temporaryNumber { positions[Int(number - low)] = Int32(index + 1) }
         }
         lowestNumber = low
         densePositions = positions

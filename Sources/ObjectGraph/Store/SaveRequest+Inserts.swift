@@ -47,6 +47,15 @@ extension SaveRequest {
             }
         }
 
+        /// The ID of insert `position`, read without its row (`self[position]` copies the row
+        /// out, a retain and a release).
+        package func objectID(at position: Int) -> ManagedObjectID {
+            switch source {
+            case .rows(let rows): rows[position].objectID
+            case .objects(let objects): objects[position].objectID
+            }
+        }
+
         /// `first`'s inserts, then `second`'s (the parts of a save joined into one request).
         package static func + (first: Inserts, second: Inserts) -> Inserts {
             if first.isEmpty { return second }
