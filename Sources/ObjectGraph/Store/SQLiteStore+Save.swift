@@ -232,7 +232,7 @@ extension SQLiteStoreState {
         try plan.columns.withUnsafeBufferPointer { columns in
             for index in columns.indices {
                 try bind(
-                    update.values[columns[index].slot], of: columns[index], at: Int32(index + 1), in: statement, keys: keys,
+                    update.values[columns[index].slot], of: columns, index, at: Int32(index + 1), in: statement, keys: keys,
                     objectID: update.objectID)
             }
         }
@@ -281,7 +281,7 @@ extension SQLiteStoreState {
                     && values.withStringUTF8(at: columns[index].slot) { try statement.bindBuffered($0, at: parameter) } != nil
                 if !boundInPlace {
                     try bind(
-                        values[columns[index].slot], of: columns[index], at: parameter, in: statement, keys: keys,
+                        values[columns[index].slot], of: columns, index, at: parameter, in: statement, keys: keys,
                         objectID: objectID(), buffersText: true)
                 }
             }
@@ -294,20 +294,24 @@ extension SQLiteStoreState {
         }
     }
 
-    /// Binds what `column` stores of `value` (a slot of `objectID`'s row). A destination inserted
+    /// Binds what `columns[index]` stores of `value` (a slot of `objectID`'s row). A destination inserted
     /// by this save is bound by the key the save gave it, so the row is not copied to hold its
     /// permanent ID; a to-one's column is named after its relationship. With `buffersText`,
     /// strings go through the statement's text buffer (`startBufferedRow()` started its row).
     @inline(__always)
     private func bind(
-        _ value: AttributeValue, of column: StoreTable.WriteColumn, at parameter: Int32, in statement: SQLiteStatement,
-        keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID, buffersText: Bool = false
+        _ value: AttributeValue, of columns: UnsafeBufferPointer<StoreTable.WriteColumn>, _ index: Int, at parameter: Int32,
+        in statement: SQLiteStatement, keys: SaveKeys, objectID: @autoclosure () -> ManagedObjectID, buffersText: Bool = false
     ) throws {
-        switch column.written(value) {
+        // The column is read where it is, not passed: a copy of it retains its name. The value is
+        // matched as it is: `written(_:)` would copy it, references and all.
+        if columns[index].bindsEntityName { return try statement.bind(columns[index].written(value), at: parameter) }
+        switch value {
         case .string(let string) where buffersText: try statement.bindBuffered(string, at: parameter)
         case .object(let destination) where destination.isTemporaryID:
-            try statement.bind(.integer(keys.key(of: destination, referencedBy: objectID(), through: column.name)), at: parameter)
-        case let written: try statement.bind(written, at: parameter)
+            let key = try keys.key(of: destination, referencedBy: objectID(), through: columns[index].name)
+            try statement.bind(.integer(key), at: parameter)
+        default: try statement.bind(value, at: parameter)
         }
     }
 

@@ -78,9 +78,14 @@ package final class SaveKeys {
     }
 
     /// The primary key of `objectID`, saved or assigned by this save, or an error naming who refers
-    /// to the unsaved object.
-    package func key(of objectID: ManagedObjectID, referencedBy source: ManagedObjectID, through relationship: String) throws -> Int64 {
+    /// to the unsaved object (`source` and `relationship` are made only for the error).
+    package func key(
+        of objectID: ManagedObjectID, referencedBy source: @autoclosure () -> ManagedObjectID,
+        through relationship: @autoclosure () -> String
+    ) throws -> Int64 {
         if let key = objectID.primaryKey ?? assignedKey(of: objectID) { return key }
+        let source = source()
+        let relationship = relationship()
         throw ObjectGraphError(
             .invalidOperation,
             "Cannot save \(source.shortDescription): its relationship '\(relationship)' refers to \(objectID.shortDescription), which is neither saved nor inserted in this save (it was deleted, or never inserted); nothing was written.",
@@ -117,6 +122,9 @@ package final class SaveKeys {
     }
 
     /// A value row must hold one value per attribute and to-one relationship of its entity.
+    /// Inlined, so that callers make `objectID`'s closure only for a failure (made before the
+    /// call, it retains what it captures, for every row of an insert).
+    @inline(__always)
     package static func checkRow(
         _ values: ValueRow, of entity: EntityDescription, _ objectID: @autoclosure () -> ManagedObjectID
     ) throws {
